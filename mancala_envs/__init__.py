@@ -1,0 +1,31 @@
+"""mancala-envs: traditional mancala games as reinforcement-learning environments.
+
+Importing the package registers every game and variant with PettingZoo::
+
+    import mancala_envs, pettingzoo
+    env = pettingzoo.make("aec", "mancala/ouril-v0")
+    env = mancala_envs.make("urim_v0", seeds_per_pit=4)
+"""
+
+from __future__ import annotations
+
+from mancala_envs.env import MancalaEnv
+from mancala_envs.envs import ouril_v0, urim_v0
+from mancala_envs.errors import GameOverError, IllegalActionError
+from mancala_envs.registration import VARIANTS, list_envs, make, register_all
+
+__all__ = [
+    "MancalaEnv",
+    "IllegalActionError",
+    "GameOverError",
+    "VARIANTS",
+    "list_envs",
+    "make",
+    "ouril_v0",
+    "urim_v0",
+    "__version__",
+]
+
+__version__ = "0.1.0"
+
+register_all()

@@ -1,0 +1,215 @@
+"""The end of a two-row game: settling leftover seeds, deciding the winner, match points.
+
+Also the bookkeeping shared by every ply of the two-row store games
+(:func:`end_ply`) and the ordered end checks (:func:`check_end`), so every game
+reports the first of: threshold, no legal move, repetition, ply cap
+(RULES.md §0.6).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from mancala_envs.engine.repetition import history_clear, history_repeats, position_key
+from mancala_envs.engine.state import (
+    END_MATCH_TARGET,
+    END_MAX_GAMES,
+    END_MAX_PLIES,
+    END_NO_FEEDING_MOVE,
+    END_NO_LEGAL_MOVE,
+    END_REPETITION,
+    END_THRESHOLD,
+    FIRST_MOVE_DONE,
+    GAMES_PLAYED,
+    LAST_ACTION,
+    MATCH,
+    LEGAL,
+    PASSES,
+    PLAYER,
+    PLY,
+    POINTS,
+    RUNNING,
+    SCORE,
+    STATUS,
+    STORE,
+    TERMINATED,
+    TRUNCATED,
+    WINNER,
+    END_REASON,
+)
+
+__all__ = [
+    "row_seeds",
+    "settle_to_owners",
+    "match_points",
+    "finish_game",
+    "end_ply",
+    "check_end",
+    "close_match_game",
+]
+
+
+@njit(cache=True)
+def row_seeds(board: np.ndarray, player: int, row_size: int) -> int:
+    """Returns the number of seeds in ``player``'s row of a two-row board."""
+    seeds = 0
+    for pit in range(player * row_size, (player + 1) * row_size):
+        seeds += board[pit]
+    return seeds
+
+
+@njit(cache=True)
+def settle_to_owners(state: np.ndarray, board: np.ndarray, row_size: int) -> None:
+    """Gives every seed left on the board to the owner of the row it lies in."""
+    for player in range(2):
+        for pit in range(player * row_size, (player + 1) * row_size):
+            state[STORE + player] += board[pit]
+            board[pit] = 0
+
+
+@njit(cache=True)
+def match_points(score: int, total_seeds: int, three_quarter_points: int) -> int:
+    """Match points for a final score (Urim rule 8; Ouril scores a plain win as 1).
+
+    More than half the seeds earns 1 point; at least three quarters
+    (``4 * score >= 3 * total``, i.e. ``score >= ceil(3T/4)``) earns
+    ``three_quarter_points``; anything else earns 0.
+    """
+    if 2 * score <= total_seeds:
+        return 0
+    if 4 * score >= 3 * total_seeds:
+        return three_quarter_points
+    return 1
+
+
+@njit(cache=True)
+def finish_game(
+    state: np.ndarray,
+    board: np.ndarray,
+    row_size: int,
+    status: int,
+    reason: int,
+    collect: bool,
+    total_seeds: int,
+    three_quarter_points: int,
+) -> None:
+    """Ends the game: settles the board, records scores, winner and match points."""
+    if collect:
+        settle_to_owners(state, board, row_size)
+    state[STATUS] = status
+    state[END_REASON] = reason
+    state[LEGAL] = 0
+    for player in range(2):
+        state[SCORE + player] = state[STORE + player]
+    if state[SCORE] > state[SCORE + 1]:
+        state[WINNER] = 0
+    elif state[SCORE + 1] > state[SCORE]:
+        state[WINNER] = 1
+    else:
+        state[WINNER] = -1
+    for player in range(2):
+        state[POINTS + player] = match_points(state[SCORE + player], total_seeds, three_quarter_points)
+
+
+@njit(cache=True)
+def end_ply(
+    state: np.ndarray,
+    board: np.ndarray,
+    row_size: int,
+    action: int,
+    captured: int,
+    win_threshold: int,
+    passing: bool,
+    total_seeds: int,
+    three_quarter_points: int,
+) -> None:
+    """Bookkeeping after a move: ply count, capture memory, threshold end, next player.
+
+    Args:
+        state: The game state, changed in place.
+        board: The board view of ``state``.
+        row_size: Pits per row.
+        action: The action just played.
+        captured: Seeds captured by the move.
+        win_threshold: A store reaching this many seeds ends the game at once
+            (0: no threshold).
+        passing: Whether a player left without seeds passes automatically
+            (Ouril rule 5) so that the mover plays again and must feed.
+        total_seeds: Seeds in the game.
+        three_quarter_points: Match points for three quarters of the seeds.
+    """
+    mover = state[PLAYER]
+    state[PLY] += 1
+    state[LAST_ACTION] = action
+    state[FIRST_MOVE_DONE] = 1
+    state[PASSES] = 0
+    if captured > 0:
+        history_clear(state)
+    if win_threshold > 0 and state[STORE + mover] >= win_threshold:
+        finish_game(state, board, row_size, TERMINATED, END_THRESHOLD, False, total_seeds, three_quarter_points)
+        return
+    opponent = 1 - mover
+    if passing and row_seeds(board, opponent, row_size) == 0 and row_seeds(board, mover, row_size) > 0:
+        state[PASSES] = 1
+        state[PLAYER] = mover
+    else:
+        state[PLAYER] = opponent
+
+
+@njit(cache=True)
+def check_end(
+    state: np.ndarray,
+    board: np.ndarray,
+    row_size: int,
+    history_start: int,
+    max_plies: int,
+    total_seeds: int,
+    three_quarter_points: int,
+) -> None:
+    """Ends the game if the player to move cannot move, the position repeats, or the ply cap is hit.
+
+    ``state[LEGAL]`` must already hold the legal actions of the player to move.
+    Every such end gives the seeds on the board to the owners of their rows.
+    """
+    if state[STATUS] != RUNNING:
+        return
+    mover = state[PLAYER]
+    if state[LEGAL] == 0:
+        starving = row_seeds(board, 1 - mover, row_size) == 0
+        reason = END_NO_FEEDING_MOVE if starving else END_NO_LEGAL_MOVE
+        finish_game(state, board, row_size, TERMINATED, reason, True, total_seeds, three_quarter_points)
+        return
+    if history_start > 0 and history_repeats(state, history_start, position_key(board, mover)):
+        finish_game(state, board, row_size, TERMINATED, END_REPETITION, True, total_seeds, three_quarter_points)
+        return
+    if max_plies > 0 and state[PLY] >= max_plies:
+        finish_game(state, board, row_size, TRUNCATED, END_MAX_PLIES, True, total_seeds, three_quarter_points)
+
+
+@njit(cache=True)
+def close_match_game(state: np.ndarray, match_target: int, max_games: int) -> bool:
+    """Adds a finished game's match points to the match and tells whether another game follows.
+
+    When a player reaches ``match_target`` the match is won (terminated); after
+    ``max_games`` games it is truncated. Either way ``WINNER`` becomes the
+    player with more match points (-1 when level).
+    """
+    for player in range(2):
+        state[MATCH + player] += state[POINTS + player]
+    state[GAMES_PLAYED] += 1
+    if state[MATCH] >= match_target or state[MATCH + 1] >= match_target:
+        state[STATUS] = TERMINATED
+        state[END_REASON] = END_MATCH_TARGET
+    elif state[GAMES_PLAYED] >= max_games:
+        state[STATUS] = TRUNCATED
+        state[END_REASON] = END_MAX_GAMES
+    else:
+        return True
+    if state[MATCH] > state[MATCH + 1]:
+        state[WINNER] = 0
+    elif state[MATCH + 1] > state[MATCH]:
+        state[WINNER] = 1
+    else:
+        state[WINNER] = -1
+    return False

@@ -1,0 +1,76 @@
+"""Game-level repetition detection for the two-row games (RULES.md §0.4).
+
+Every position ``(board, player to move)`` reached since the last capture is
+remembered; reaching one again ends the game. Captured seeds never return to the
+board, so the memory is cleared on each capture.
+
+Positions are stored as exact integer keys, not hashes: between two captures
+the number of seeds on the board is fixed, so a board is a *composition* of that
+number into ``n_pits`` parts, and compositions have an exact rank in the
+combinatorial number system ("stars and bars"). For every supported
+configuration the rank fits comfortably in 63 bits (checked by
+:func:`key_fits`), so two different positions never share a key.
+"""
+
+from __future__ import annotations
+
+from math import comb
+
+import numpy as np
+from numba import njit
+
+from mancala_envs.engine.state import HISTORY_LEN
+
+__all__ = ["key_fits", "position_key", "history_clear", "history_repeats"]
+
+_MAX_N = 128
+_MAX_K = 32
+
+
+def _binomial_table() -> np.ndarray:
+    table = np.zeros((_MAX_N, _MAX_K), dtype=np.int64)
+    for n in range(_MAX_N):
+        for k in range(min(n + 1, _MAX_K)):
+            value = comb(n, k)
+            table[n, k] = value if value < 2**62 else 2**62
+    return table
+
+
+_BINOMIAL = _binomial_table()
+
+
+def key_fits(total_seeds: int, n_pits: int) -> bool:
+    """Tells whether exact position keys exist for this board size and seed total."""
+    n = total_seeds + n_pits - 1
+    k = n_pits - 1
+    return n < _MAX_N and k < _MAX_K and 2 * comb(n, k) + 1 < 2**62
+
+
+@njit(cache=True)
+def position_key(board: np.ndarray, player: int) -> int:
+    """Returns the exact key of ``(board, player)`` among boards with the same seed total."""
+    rank = 0
+    prefix = 0
+    for pit in range(board.shape[0] - 1):
+        prefix += board[pit]
+        rank += _BINOMIAL[prefix + pit, pit + 1]
+    return rank * 2 + player
+
+
+@njit(cache=True)
+def history_clear(state: np.ndarray) -> None:
+    """Forgets every remembered position (called on each capture)."""
+    state[HISTORY_LEN] = 0
+
+
+@njit(cache=True)
+def history_repeats(state: np.ndarray, history_start: int, key: int) -> bool:
+    """Remembers ``key`` and tells whether it had been seen since the last capture."""
+    length = state[HISTORY_LEN]
+    for i in range(length):
+        if state[history_start + i] == key:
+            return True
+    if history_start + length < state.shape[0]:
+        state[history_start + length] = key
+        state[HISTORY_LEN] = length + 1
+    return False

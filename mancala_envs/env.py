@@ -1,0 +1,314 @@
+"""The PettingZoo AEC environment that adapts any game of the library.
+
+Every game module provides the rules; :class:`MancalaEnv` turns them into a
+two-agent, turn-based PettingZoo environment with action masking. Game-specific
+modules (``mancala_envs.envs.ouril_v0`` ...) only bind a game to it.
+"""
+
+from __future__ import annotations
+
+import operator
+import warnings
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from mancala_envs.engine.state import (
+    END_ILLEGAL_ACTION,
+    END_REASON,
+    GAME_OVER,
+    ILLEGAL,
+    MATCH,
+    PLAYER,
+    POINTS,
+    RUNNING,
+    SCORE,
+    STATUS,
+    STORE,
+    TERMINATED,
+    TRUNCATED,
+    WINNER,
+)
+from mancala_envs.engine.trace import new_trace, read_trace
+from mancala_envs.errors import GameOverError, IllegalActionError
+from mancala_envs.games.base import Game, check_choice
+
+__all__ = ["MancalaEnv", "ENV_OPTIONS"]
+
+AGENTS = ("player_0", "player_1")
+ILLEGAL_ACTION_POLICIES = ("penalty", "raise")
+REWARD_MODES = ("win_loss", "match_points")
+#: Keyword arguments taken by the environment itself; every other keyword is a game option.
+ENV_OPTIONS = ("render_mode", "first_player", "illegal_action", "reward_mode")
+
+
+class MancalaEnv(AECEnv):
+    """A two-player mancala game as a PettingZoo AEC environment.
+
+    Agents are ``player_0`` and ``player_1``; player ``p`` owns the pits the
+    rules page gives to P``p``. Each observation is a dict with an egocentric
+    ``observation`` vector (the game's documented index table) and an int8
+    ``action_mask`` that is all zero for the agent not to move.
+
+    Args:
+        game: The game, with its validated config.
+        render_mode: ``None``, ``"ansi"`` (``render()`` returns the text board)
+            or ``"human"`` (``render()`` prints it).
+        first_player: ``None`` (default): drawn by lot from the seeded
+            generator at each reset; 0 or 1: that player always starts.
+        illegal_action: ``"penalty"`` (default, as PettingZoo classic): an
+            illegal action ends the game, the offender gets -1, the other 0,
+            and a warning is emitted. ``"raise"``: an
+            :class:`~mancala_envs.errors.IllegalActionError` is raised and the
+            environment is left unchanged.
+        reward_mode: ``"win_loss"`` (default): +1 / -1 / 0 at the end.
+            ``"match_points"``: own match points minus the opponent's.
+    """
+
+    def __init__(
+        self,
+        game: Game,
+        render_mode: str | None = None,
+        first_player: int | None = None,
+        illegal_action: str = "penalty",
+        reward_mode: str = "win_loss",
+    ) -> None:
+        super().__init__()
+        if not isinstance(game, Game):
+            raise TypeError(f"game must be a mancala_envs Game (got {type(game).__name__}).")
+        self.metadata = {
+            "render_modes": ["ansi", "human"],
+            "name": game.env_name,
+            "is_parallelizable": False,
+            "render_fps": 2,
+        }
+        if render_mode is not None:
+            check_choice("render_mode", render_mode, self.metadata["render_modes"] + [None])
+        if first_player is not None:
+            check_choice("first_player", first_player, (0, 1, None))
+        check_choice("illegal_action", illegal_action, ILLEGAL_ACTION_POLICIES)
+        check_choice("reward_mode", reward_mode, REWARD_MODES)
+        self.game = game
+        self.render_mode = render_mode
+        self.first_player = first_player
+        self.illegal_action = illegal_action
+        self.reward_mode = reward_mode
+
+        self.possible_agents = list(AGENTS)
+        self.agents = []
+        low, high = game.observation_bounds()
+        self.observation_spaces = {
+            agent: spaces.Dict(
+                {
+                    "observation": spaces.Box(low=low, high=high, dtype=np.int32),
+                    "action_mask": spaces.Box(0, 1, shape=(game.n_actions,), dtype=np.int8),
+                }
+            )
+            for agent in AGENTS
+        }
+        self.action_spaces = {agent: spaces.Discrete(game.n_actions) for agent in AGENTS}
+        self._rng = np.random.default_rng()
+        self._trace = new_trace()
+        self._state = game.new_state(0)
+        self._no_moves = np.zeros(game.n_actions, dtype=np.int8)
+
+    # --- spaces -------------------------------------------------------------------
+    def observation_space(self, agent: str) -> spaces.Space:
+        """Returns the (cached) observation space of ``agent``."""
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        """Returns the (cached) action space of ``agent``."""
+        return self.action_spaces[agent]
+
+    # --- inspection -----------------------------------------------------------------
+    @property
+    def board(self) -> np.ndarray:
+        """A copy of the board in the rules page's global pit order."""
+        return self.game.board(self._state)
+
+    @property
+    def stores(self) -> np.ndarray:
+        """A copy of the two stores (seeds captured by player 0 and player 1)."""
+        return self.game.stores(self._state)
+
+    @property
+    def state_array(self) -> np.ndarray:
+        """A copy of the engine state (header, board, repetition history)."""
+        return self._state.copy()
+
+    # --- AEC API ----------------------------------------------------------------------
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Starts a new game.
+
+        Args:
+            seed: Reseeds the generator that draws the first player; without a
+                seed the generator continues where it was.
+            options: Reserved for later use; ignored.
+        """
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
+        draw = int(self._rng.integers(2))
+        first = draw if self.first_player is None else self.first_player
+        self.game.reset_state(self._state, first)
+        self.agents = list(AGENTS)
+        self.rewards = {agent: 0 for agent in AGENTS}
+        self._cumulative_rewards = {agent: 0 for agent in AGENTS}
+        self.terminations = {agent: False for agent in AGENTS}
+        self.truncations = {agent: False for agent in AGENTS}
+        self._last_move: dict[str, Any] | None = None
+        self._write_infos()
+        self.agent_selection = AGENTS[int(self._state[PLAYER])]
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        """Returns ``agent``'s observation dict (``observation`` and ``action_mask``)."""
+        player = self._player_index(agent)
+        state = self._state
+        to_move = state[STATUS] == RUNNING and state[PLAYER] == player
+        return {
+            "observation": self.game.observe(state, player),
+            "action_mask": self.game.legal_mask(state) if to_move else self._no_moves.copy(),
+        }
+
+    def step(self, action: Any) -> None:
+        """Plays ``action`` for ``agent_selection``.
+
+        Raises:
+            TypeError: the action is not an integer.
+            ValueError: the action is outside ``0 .. n_actions - 1``.
+            IllegalActionError: the action is illegal and ``illegal_action="raise"``.
+            GameOverError: the episode is over and every agent has been removed.
+        """
+        if not self.agents:
+            raise GameOverError("step() was called after the game ended; call reset() to start a new game.")
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        action = self._validate_action(action)
+        code = self.game.step(self._state, action, self._trace)
+        if code == GAME_OVER:  # cannot happen while the agent is alive; kept as a guard
+            raise GameOverError("the game is over; call reset() to start a new game.")
+        self._cumulative_rewards[agent] = 0
+        self.rewards = {a: 0 for a in AGENTS}
+        if code == ILLEGAL:
+            self._punish_illegal(agent, action)
+            return
+        sown, captures = read_trace(self._trace)
+        self._last_move = {
+            "player": self._player_index(agent),
+            "action": action,
+            "sown": sown,
+            "captures": [list(c) for c in captures],
+        }
+        self._after_move()
+
+    def render(self) -> str | None:
+        """Returns (``"ansi"``) or prints (``"human"``) a text picture of the game."""
+        if self.render_mode is None:
+            gymnasium.logger.warn(
+                "You are calling render without a render_mode; pass render_mode='ansi' or 'human' to the env."
+            )
+            return None
+        text = self.game.render_text(self._state)
+        if self.render_mode == "ansi":
+            return text
+        print(text)
+        return None
+
+    def close(self) -> None:
+        """Releases nothing (the text renderer holds no resources)."""
+
+    # --- helpers ------------------------------------------------------------------------
+    def _player_index(self, agent: str) -> int:
+        if agent == "player_0":
+            return 0
+        if agent == "player_1":
+            return 1
+        raise ValueError(f"unknown agent {agent!r}; the agents are {list(AGENTS)}.")
+
+    def _validate_action(self, action: Any) -> int:
+        if isinstance(action, (bool, np.bool_)) or action is None:
+            raise TypeError(
+                f"action {action!r} is not an integer; pass an int in 0..{self.game.n_actions - 1} "
+                "(None is only for agents that are already done)."
+            )
+        if isinstance(action, np.ndarray):
+            if action.ndim != 0 or not np.issubdtype(action.dtype, np.integer):
+                raise TypeError(
+                    f"action array {action!r} must be a 0-d integer array; pass an int in "
+                    f"0..{self.game.n_actions - 1}."
+                )
+            action = action.item()
+        try:
+            index = operator.index(action)
+        except TypeError:
+            raise TypeError(
+                f"action {action!r} of type {type(action).__name__} is not an integer; "
+                f"pass an int in 0..{self.game.n_actions - 1}."
+            ) from None
+        if not 0 <= index < self.game.n_actions:
+            raise ValueError(
+                f"action {index} is out of range; actions are 0..{self.game.n_actions - 1} "
+                f"(legal now: {np.flatnonzero(self.game.legal_mask(self._state)).tolist()})."
+            )
+        return index
+
+    def _punish_illegal(self, agent: str, action: int) -> None:
+        legal = np.flatnonzero(self.game.legal_mask(self._state)).tolist()
+        if self.illegal_action == "raise":
+            raise IllegalActionError(
+                f"action {action} is illegal for {agent} in this position; legal actions are {legal}. "
+                "Sample from observation['action_mask'] or use illegal_action='penalty'."
+            )
+        warnings.warn(
+            f"illegal action {action} by {agent} (legal: {legal}); the game ends and {agent} loses "
+            "(illegal_action='penalty').",
+            stacklevel=3,
+        )
+        self._state[STATUS] = TERMINATED
+        self._state[END_REASON] = END_ILLEGAL_ACTION
+        self._state[WINNER] = 1 - self._player_index(agent)
+        self._state[SCORE : SCORE + 2] = self._state[STORE : STORE + 2]
+        self.rewards = {a: 0 for a in AGENTS}
+        self.rewards[agent] = -1
+        self._finish()
+
+    def _after_move(self) -> None:
+        state = self._state
+        status = state[STATUS]
+        if status == RUNNING:
+            self._write_infos()
+            self.agent_selection = AGENTS[int(state[PLAYER])]
+            self._accumulate_rewards()
+            return
+        self.rewards = self._final_rewards()
+        self._finish()
+
+    def _finish(self) -> None:
+        truncated = self._state[STATUS] == TRUNCATED
+        for a in AGENTS:
+            self.terminations[a] = not truncated
+            self.truncations[a] = bool(truncated)
+        self._write_infos()
+        self.agent_selection = AGENTS[1 - self._player_index(self.agent_selection)]
+        self._accumulate_rewards()
+
+    def _final_rewards(self) -> dict[str, float]:
+        state = self._state
+        if self.reward_mode == "match_points":
+            slot = MATCH if self.game.is_match else POINTS
+            points = (int(state[slot]), int(state[slot + 1]))
+            return {AGENTS[p]: points[p] - points[1 - p] for p in range(2)}
+        winner = int(state[WINNER])
+        if winner < 0:
+            return {a: 0 for a in AGENTS}
+        return {AGENTS[winner]: 1, AGENTS[1 - winner]: -1}
+
+    def _write_infos(self) -> None:
+        info = self.game.info(self._state)
+        info["last_move"] = self._last_move
+        self.infos = {a: dict(info) for a in AGENTS}

@@ -1,0 +1,198 @@
+"""What every game offers the environment, and the config checks they share.
+
+A game turns a frozen config dataclass into a ``params`` array and exposes the
+compiled ``reset_state`` and ``step`` functions of its rules module. The
+environment, the renderer and the rollout code only talk to games through the
+:class:`Game` interface below.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from abc import ABC, abstractmethod
+from collections.abc import Iterable
+from typing import Any, ClassVar
+
+import numpy as np
+
+from mancala_envs.engine.state import (
+    BOARD,
+    END_REASON,
+    END_REASON_NAMES,
+    GAMES_PLAYED,
+    LEGAL,
+    MATCH,
+    PASSES,
+    PLAYER,
+    PLY,
+    POINTS,
+    SCORE,
+    STATUS,
+    STORE,
+    WINNER,
+    RUNNING,
+)
+
+__all__ = ["Game", "check_choice", "check_int", "check_count_set", "config_from_kwargs"]
+
+
+def check_choice(field: str, value: Any, allowed: Iterable[Any]) -> None:
+    """Raises ``ValueError`` unless ``value`` is one of ``allowed``."""
+    allowed = tuple(allowed)
+    if isinstance(value, bool) and not any(isinstance(a, bool) for a in allowed):
+        raise ValueError(f"{field}={value!r} is not allowed; use one of {list(allowed)}.")
+    if value not in allowed:
+        raise ValueError(f"{field}={value!r} is not allowed; use one of {list(allowed)}.")
+
+
+def check_int(field: str, value: Any, low: int, high: int | None = None) -> None:
+    """Raises ``ValueError`` unless ``value`` is an int in ``[low, high]``."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise ValueError(f"{field}={value!r} must be an integer (got {type(value).__name__}).")
+    if value < low or (high is not None and value > high):
+        upper = "" if high is None else f" and <= {high}"
+        raise ValueError(f"{field}={value!r} is out of range; use an integer >= {low}{upper}.")
+
+
+def check_bool(field: str, value: Any) -> None:
+    """Raises ``ValueError`` unless ``value`` is a bool."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise ValueError(f"{field}={value!r} must be True or False.")
+
+
+def check_count_set(field: str, value: Any) -> None:
+    """Raises ``ValueError`` unless ``value`` is a non-empty collection of seed counts in 1..62."""
+    if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
+        raise ValueError(f"{field}={value!r} must be a list of seed counts such as [2, 3].")
+    counts = list(value)
+    if not counts or any(
+        isinstance(c, bool) or not isinstance(c, (int, np.integer)) or not 1 <= c <= 62 for c in counts
+    ):
+        raise ValueError(f"{field}={value!r} must be a non-empty list of seed counts between 1 and 62.")
+
+
+def config_from_kwargs(config_class: type, config: Any = None, **overrides: Any) -> Any:
+    """Builds a game config from an existing config and/or keyword overrides.
+
+    Raises:
+        TypeError: if ``config`` has the wrong type or an override names no field.
+    """
+    if config is None:
+        config = config_class()
+    elif not isinstance(config, config_class):
+        raise TypeError(
+            f"config must be a {config_class.__name__} (got {type(config).__name__}); "
+            f"build one with {config_class.__name__}(...) or pass its fields as keywords."
+        )
+    if not overrides:
+        return config
+    names = {f.name for f in dataclasses.fields(config_class)}
+    unknown = sorted(set(overrides) - names)
+    if unknown:
+        raise TypeError(
+            f"{config_class.__name__} has no option {', '.join(map(repr, unknown))}; "
+            f"the options are {sorted(names)}."
+        )
+    return dataclasses.replace(config, **overrides)
+
+
+class Game(ABC):
+    """A game's rules as the environment sees them.
+
+    Attributes:
+        name: Short game name, e.g. ``"ouril"``.
+        version: Environment version number (``ouril_v0`` has version 0).
+        config: The validated, frozen configuration.
+        params: The config as the ``int64`` array the compiled rules read.
+        n_actions: Size of the ``Discrete`` action space.
+        n_pits: Number of board slots in the state.
+        total_seeds: Seeds in the game (conserved on board plus stores).
+    """
+
+    name: ClassVar[str]
+    version: ClassVar[int] = 0
+    config_class: ClassVar[type]
+    config: Any
+    params: np.ndarray
+    n_actions: int
+    n_pits: int
+    total_seeds: int
+
+    @property
+    def env_name(self) -> str:
+        """The PettingZoo-style name, e.g. ``"ouril_v0"``."""
+        return f"{self.name}_v{self.version}"
+
+    # --- state ------------------------------------------------------------------
+    @property
+    @abstractmethod
+    def state_size(self) -> int:
+        """Length of the state array."""
+
+    @abstractmethod
+    def reset_state(self, state: np.ndarray, first_player: int) -> None:
+        """Writes the initial position with ``first_player`` to move into ``state``."""
+
+    @abstractmethod
+    def step(self, state: np.ndarray, action: int, trace: np.ndarray) -> int:
+        """Plays ``action`` for the player to move; returns an engine return code."""
+
+    def new_state(self, first_player: int) -> np.ndarray:
+        """Returns a fresh initial state."""
+        state = np.zeros(self.state_size, dtype=np.int64)
+        self.reset_state(state, first_player)
+        return state
+
+    # --- observation -------------------------------------------------------------
+    @abstractmethod
+    def observation_bounds(self) -> tuple[np.ndarray, np.ndarray]:
+        """Returns the ``(low, high)`` int32 arrays of the observation vector."""
+
+    @abstractmethod
+    def observe(self, state: np.ndarray, player: int) -> np.ndarray:
+        """Returns ``player``'s egocentric observation vector (int32)."""
+
+    @abstractmethod
+    def observation_names(self) -> list[str]:
+        """Names the entries of the observation vector, in order."""
+
+    # --- inspection -------------------------------------------------------------------
+    def board(self, state: np.ndarray) -> np.ndarray:
+        """Returns a copy of the board in the game's documented index order."""
+        return state[BOARD : BOARD + self.n_pits].copy()
+
+    def stores(self, state: np.ndarray) -> np.ndarray:
+        """Returns a copy of the two stores (seeds captured so far)."""
+        return state[STORE : STORE + 2].copy()
+
+    def legal_mask(self, state: np.ndarray) -> np.ndarray:
+        """Returns the legal actions of the player to move as an int8 mask."""
+        bits = int(state[LEGAL])
+        return np.array([(bits >> a) & 1 for a in range(self.n_actions)], dtype=np.int8)
+
+    def info(self, state: np.ndarray) -> dict[str, Any]:
+        """Returns the facts about the game that the environment reports in ``infos``."""
+        running = state[STATUS] == RUNNING
+        scores = state[STORE : STORE + 2] if running else state[SCORE : SCORE + 2]
+        winner = int(state[WINNER])
+        return {
+            "scores": [int(scores[0]), int(scores[1])],
+            "match_points": [int(state[MATCH]), int(state[MATCH + 1])]
+            if self.is_match
+            else [int(state[POINTS]), int(state[POINTS + 1])],
+            "end_reason": END_REASON_NAMES[int(state[END_REASON])],
+            "winner": None if running or winner < 0 else winner,
+            "ply": int(state[PLY]),
+            "passes": int(state[PASSES]),
+            "player_to_move": None if not running else int(state[PLAYER]),
+            "games_played": int(state[GAMES_PLAYED]),
+        }
+
+    @property
+    def is_match(self) -> bool:
+        """Whether an episode is a match of several games."""
+        return False
+
+    @abstractmethod
+    def render_text(self, state: np.ndarray) -> str:
+        """Returns a dependency-free text picture of the position."""

@@ -1,0 +1,208 @@
+"""Ouril: the Cape Verdean two-row capture game (RULES.md §2).
+
+The rules, in the order of the rules page:
+
+1. **Turn.** The player to move picks a non-empty pit of their own row and sows
+   its seeds counter-clockwise, one per pit, over the whole board.
+2. **Origin skip.** A lap that comes round to its origin pit skips it: on every
+   pass by default, or only on the first pass (``skip_origin``).
+3. **Capture.** If the last seed lands in an opponent pit that now holds 2 or
+   3 seeds, that pit is captured, then each preceding opponent pit holding 2
+   or 3, until another count or the edge of the opponent's row.
+4. **Feeding.** If the opponent's row is empty, only moves that drop a seed
+   into it are legal; if there is none, the game ends and every player keeps
+   the seeds on their own side.
+5. **Pass.** A player left with no seeds (only after a grand slam) passes
+   automatically and the opponent moves again, under rule 4.
+6. **Grand slam.** A capture that empties the opponent's row stands
+   (``allowed``, default), bans the move (``forbidden``) or captures nothing
+   (``no_capture``).
+7. **Singletons.** Free by default; ``only_if_all_singletons`` lets a single
+   seed move only when every non-empty own pit is a singleton (applied before
+   the feeding filter).
+8. **End.** A store reaching the threshold (25 on 2x6, more than half the seeds
+   in general) ends the game at once, the board left uncollected. A game with
+   no legal move, a repeated position or the ply cap ends with every seed going
+   to the owner of its row.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit
+
+from mancala_envs.engine import two_row as capture_sowing
+from mancala_envs.engine.capture import GRAND_SLAM_ALLOWED, count_set
+from mancala_envs.engine.ending import check_end, end_ply
+from mancala_envs.engine.repetition import key_fits
+from mancala_envs.engine.setup import start_game, start_match
+from mancala_envs.engine.sowing import ORIGIN_SKIPPED, ORIGIN_SKIPPED_FIRST_CIRCUIT
+from mancala_envs.engine.state import BOARD, GAME_OVER, ILLEGAL, LEGAL, OK, PLAYER, RUNNING, STATUS
+from mancala_envs.engine.trace import trace_clear
+from mancala_envs.games.base import check_bool, check_choice, check_int
+from mancala_envs.games.two_row import (
+    HISTORY_START,
+    MAX_PLIES,
+    PARAM_COMMON,
+    ROW_SIZE,
+    SEEDS_PER_PIT,
+    TOTAL_SEEDS,
+    TwoRowGame,
+)
+
+__all__ = ["OurilConfig", "Ouril", "reset_state", "step", "legal_bits"]
+
+SEEDS_PER_PIT_OURIL = 4
+GRAND_SLAM_RULES = {"allowed": 0, "forbidden": 1, "no_capture": 2}
+SKIP_ORIGIN_RULES = {"always": ORIGIN_SKIPPED, "first_circuit_only": ORIGIN_SKIPPED_FIRST_CIRCUIT}
+SINGLETON_RULES = {"free": 0, "only_if_all_singletons": 1}
+TRIGGER = count_set(2, 3)
+CHAIN = count_set(2, 3)
+
+# params slots after the common two-row ones
+ORIGIN_RULE = PARAM_COMMON
+GRAND_SLAM = PARAM_COMMON + 1
+SINGLETONS_ONLY_IF_ALL = PARAM_COMMON + 2
+WIN_THRESHOLD = PARAM_COMMON + 3
+
+
+@dataclass(frozen=True)
+class OurilConfig:
+    """Options of Ouril; every field is checked when the config is built.
+
+    Attributes:
+        pits_per_row: 6 (default) or 4 (the 2x4 board for children and beginners).
+        skip_origin: ``"always"`` (default): a lap skips its origin on every
+            pass; ``"first_circuit_only"``: only on the first pass (the seed's
+            literal reading; differs with 23 or more seeds).
+        grand_slam: ``"allowed"`` (default), ``"forbidden"`` or ``"no_capture"``.
+        singleton_rule: ``"free"`` (default) or ``"only_if_all_singletons"``.
+        win_threshold: Store size that ends the game at once; ``None`` means
+            more than half the seeds (25 on 2x6, 17 on 2x4).
+        max_plies: Ply cap; reaching it truncates the game and the owners
+            collect their seeds.
+        repetition: End the game when a ``(board, player to move)`` position
+            repeats since the last capture.
+    """
+
+    pits_per_row: int = 6
+    skip_origin: str = "always"
+    grand_slam: str = "allowed"
+    singleton_rule: str = "free"
+    win_threshold: int | None = None
+    max_plies: int = 1000
+    repetition: bool = True
+
+    def __post_init__(self) -> None:
+        check_choice("pits_per_row", self.pits_per_row, (6, 4))
+        check_choice("skip_origin", self.skip_origin, SKIP_ORIGIN_RULES)
+        check_choice("grand_slam", self.grand_slam, GRAND_SLAM_RULES)
+        check_choice("singleton_rule", self.singleton_rule, SINGLETON_RULES)
+        total = 2 * self.pits_per_row * SEEDS_PER_PIT_OURIL
+        if self.win_threshold is not None:
+            check_int("win_threshold", self.win_threshold, 1, total)
+        check_int("max_plies", self.max_plies, 1, 1_000_000)
+        check_bool("repetition", self.repetition)
+
+    @property
+    def total_seeds(self) -> int:
+        """Seeds in the game: 48 on 2x6, 32 on 2x4."""
+        return 2 * self.pits_per_row * SEEDS_PER_PIT_OURIL
+
+    @property
+    def threshold(self) -> int:
+        """The store size that wins at once."""
+        return self.win_threshold if self.win_threshold is not None else self.total_seeds // 2 + 1
+
+
+@njit(cache=True)
+def legal_bits(state: np.ndarray, params: np.ndarray) -> int:
+    """Legal actions of the player to move: rules 1, 7, 4 and 6, as a bit mask."""
+    return capture_sowing.legal_bits(
+        state[BOARD : BOARD + 2 * params[ROW_SIZE]],
+        state[PLAYER],
+        params[ROW_SIZE],
+        params[ORIGIN_RULE],
+        0,
+        TRIGGER,
+        CHAIN,
+        params[GRAND_SLAM],
+        params[SINGLETONS_ONLY_IF_ALL] == 1,
+    )
+
+
+@njit(cache=True)
+def reset_state(state: np.ndarray, params: np.ndarray, first_player: int) -> None:
+    """Sets up the opening position: 4 seeds in every pit, ``first_player`` to move."""
+    start_match(state)
+    start_game(state, 2 * params[ROW_SIZE], params[SEEDS_PER_PIT], first_player, params[HISTORY_START])
+    state[LEGAL] = legal_bits(state, params)
+
+
+@njit(cache=True)
+def step(state: np.ndarray, params: np.ndarray, action: int, trace: np.ndarray) -> int:
+    """Plays ``action`` (the mover's local pit) and advances the game.
+
+    Returns:
+        ``OK``, or ``ILLEGAL`` / ``GAME_OVER`` with the state unchanged.
+    """
+    if state[STATUS] != RUNNING:
+        return GAME_OVER
+    if action < 0 or action >= params[ROW_SIZE] or (state[LEGAL] >> action) & 1 == 0:
+        return ILLEGAL
+    row_size = params[ROW_SIZE]
+    board = state[BOARD : BOARD + 2 * row_size]
+    total = params[TOTAL_SEEDS]
+    trace_clear(trace)
+    # Rules 1-3 and 6: sow, capture, grand slam.
+    captured = capture_sowing.play_move(
+        state, board, state[PLAYER], action, row_size, params[ORIGIN_RULE], 0, TRIGGER, CHAIN, params[GRAND_SLAM], trace
+    )
+    # Rules 8 (threshold) and 5 (automatic pass after a grand slam).
+    end_ply(
+        state, board, row_size, action, captured, params[WIN_THRESHOLD],
+        params[GRAND_SLAM] == GRAND_SLAM_ALLOWED, total, 1,
+    )
+    if state[STATUS] == RUNNING:
+        # Rules 4 and 8: no (feeding) move, repetition, ply cap.
+        state[LEGAL] = legal_bits(state, params)
+        check_end(state, board, row_size, params[HISTORY_START], params[MAX_PLIES], total, 1)
+    return OK
+
+
+class Ouril(TwoRowGame):
+    """Ouril, 2x6 (or 2x4) pits, 4 seeds per pit, stores, captures on 2 and 3.
+
+    Args:
+        config: The game's options.
+    """
+
+    name = "ouril"
+    version = 0
+    config_class = OurilConfig
+    game_id = 1
+
+    def __init__(self, config: OurilConfig | None = None) -> None:
+        self.config = config if config is not None else OurilConfig()
+        c = self.config
+        common = self._common_params(c.pits_per_row, SEEDS_PER_PIT_OURIL, c.max_plies, c.repetition)
+        if c.repetition and not key_fits(self.total_seeds, self.n_pits):
+            raise ValueError("repetition keys do not fit this board; set repetition=False.")
+        self.params = np.array(
+            common
+            + [
+                SKIP_ORIGIN_RULES[c.skip_origin],
+                GRAND_SLAM_RULES[c.grand_slam],
+                SINGLETON_RULES[c.singleton_rule],
+                c.threshold,
+            ],
+            dtype=np.int64,
+        )
+
+    def reset_state(self, state: np.ndarray, first_player: int) -> None:
+        reset_state(state, self.params, first_player)
+
+    def step(self, state: np.ndarray, action: int, trace: np.ndarray) -> int:
+        return step(state, self.params, action, trace)

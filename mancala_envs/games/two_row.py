@@ -1,0 +1,123 @@
+"""The board, observation and text picture shared by the two-row store games.
+
+Board indexing (RULES.md §0.2), for ``n`` pits per row::
+
+            P1 local: n-1 ...  1    0
+    top row  global: 2n-1 ... n+1   n
+    bottom   global:   0  ...  n-2  n-1
+            P0 local:  0  ...  n-2  n-1
+
+Player ``p`` owns global pits ``p*n .. p*n + n - 1``; action ``k`` sows the
+player's local pit ``k`` (global ``p*n + k``). Sowing is counter-clockwise,
+``i -> i + 1 mod 2n``.
+
+The first ``PARAM_COMMON`` entries of every two-row game's ``params`` array
+have the meanings below; the games append their own.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from mancala_envs.engine.state import BOARD, HEADER_SIZE, LEGAL, PLAYER, PLY, STATUS, STORE, RUNNING
+from mancala_envs.games.base import Game
+
+__all__ = [
+    "ROW_SIZE",
+    "SEEDS_PER_PIT",
+    "TOTAL_SEEDS",
+    "MAX_PLIES",
+    "HISTORY_START",
+    "PARAM_COMMON",
+    "TwoRowGame",
+]
+
+ROW_SIZE = 0  # pits per row, n
+SEEDS_PER_PIT = 1  # seeds in each pit at the start
+TOTAL_SEEDS = 2  # T = 2 * n * seeds_per_pit
+MAX_PLIES = 3  # ply cap (truncation)
+HISTORY_START = 4  # first state slot of the repetition history, 0 when the rule is off
+PARAM_COMMON = 5
+
+
+class TwoRowGame(Game):
+    """A two-row game with one store per player."""
+
+    row_size: int
+    seeds_per_pit: int
+
+    def _common_params(self, row_size: int, seeds_per_pit: int, max_plies: int, repetition: bool) -> list[int]:
+        self.row_size = row_size
+        self.seeds_per_pit = seeds_per_pit
+        self.n_pits = 2 * row_size
+        self.n_actions = row_size
+        self.total_seeds = 2 * row_size * seeds_per_pit
+        self.max_plies = max_plies
+        history_start = HEADER_SIZE + self.n_pits if repetition else 0
+        self._state_size = HEADER_SIZE + self.n_pits + (max_plies + 2 if repetition else 0)
+        return [row_size, seeds_per_pit, self.total_seeds, max_plies, history_start]
+
+    @property
+    def state_size(self) -> int:
+        return self._state_size
+
+    # --- observation ----------------------------------------------------------------
+    def observation_names(self) -> list[str]:
+        n = self.row_size
+        return (
+            [f"own_pit_{k}" for k in range(n)]
+            + [f"opponent_pit_{k}" for k in range(n)]
+            + ["own_store", "opponent_store", "is_to_move", "must_feed", "ply"]
+        )
+
+    def observation_bounds(self) -> tuple[np.ndarray, np.ndarray]:
+        n = self.row_size
+        size = len(self.observation_names())
+        low = np.zeros(size, dtype=np.int32)
+        high = np.empty(size, dtype=np.int32)
+        high[: 2 * n + 2] = self.total_seeds
+        high[2 * n + 2] = 1
+        high[2 * n + 3] = 1
+        high[2 * n + 4] = self.max_plies
+        return low, high
+
+    def observe(self, state: np.ndarray, player: int) -> np.ndarray:
+        n = self.row_size
+        observation = np.empty(2 * n + 5, dtype=np.int32)
+        board = state[BOARD : BOARD + 2 * n]
+        own = player * n
+        observation[: 2 * n - own] = board[own:]
+        observation[2 * n - own : 2 * n] = board[:own]
+        observation[2 * n] = state[STORE + player]
+        observation[2 * n + 1] = state[STORE + 1 - player]
+        running = state[STATUS] == RUNNING
+        to_move = running and state[PLAYER] == player
+        observation[2 * n + 2] = to_move
+        observation[2 * n + 3] = to_move and observation[n : 2 * n].sum() == 0
+        observation[2 * n + 4] = min(int(state[PLY]), self.max_plies)
+        return observation
+
+    # --- text picture ----------------------------------------------------------------
+    def render_text(self, state: np.ndarray) -> str:
+        n = self.row_size
+        board = state[BOARD : BOARD + 2 * n]
+        top = " ".join(f"{int(board[pit]):3d}" for pit in range(2 * n - 1, n - 1, -1))
+        bottom = " ".join(f"{int(board[pit]):3d}" for pit in range(n))
+        top_index = " ".join(f"{pit:3d}" for pit in range(2 * n - 1, n - 1, -1))
+        bottom_index = " ".join(f"{pit:3d}" for pit in range(n))
+        if state[STATUS] == RUNNING:
+            status = f"player_{int(state[PLAYER])} to move"
+            legal = [a for a in range(self.n_actions) if (int(state[LEGAL]) >> a) & 1]
+            status += f", legal actions {legal}"
+        else:
+            info = self.info(state)
+            result = "draw" if info["winner"] is None else f"player_{info['winner']} wins"
+            status = f"game over ({info['end_reason']}): {result}"
+        lines = [
+            f"{self.env_name}  ply {int(state[PLY])}  {status}",
+            f"  pit        {top_index}",
+            f"  player_1 [ {top} ]  store {int(state[STORE + 1])}",
+            f"  player_0 [ {bottom} ]  store {int(state[STORE])}",
+            f"  pit        {bottom_index}",
+        ]
+        return "\n".join(lines)

@@ -1,0 +1,260 @@
+"""Urim: the two-row capture game of Brava, Cape Verde (RULES.md §1).
+
+The rules, in the order of the rules page:
+
+1. **Turn.** The player to move picks a non-empty pit of their own row
+   (singletons allowed) and lifts its seeds.
+2. **Sowing.** One seed per pit counter-clockwise, starting with the next pit.
+   Skipped pits take no seed: the origin, on every pass, and any pit already
+   holding 17 seeds (the pit capacity), so no pit ever holds more than 17.
+3. **Capture trigger.** The last seed lands in an opponent pit and makes it
+   exactly 2 or 3 (a final 4 captures nothing).
+4. **Capture chain.** Then each preceding opponent pit holding 2, 3 or 4 is
+   captured, until another count or the edge of the opponent's row.
+5. **Grand slam.** A capture that would empty the opponent's row captures
+   nothing (``no_capture``, default), bans the move (``forbidden``) or stands
+   (``allowed``; the victim then passes and the capturer must feed).
+6. **Feeding.** If the opponent's row is empty, only moves that drop a seed
+   into it are legal (checked by simulating the lap, skips included).
+7. **End.** No legal move (the opponent is empty and cannot be fed), a repeated
+   position since the last capture, or the ply cap: every seed on the board
+   goes to the owner of its row.
+8. **Score.** More than half the seeds wins; match points are 2 for at least
+   three quarters of the seeds (``ceil(3T/4)``), 1 for more than half, else 0.
+9. **Match.** With ``match_target`` set, an episode is a match: games follow
+   one another (the starting player alternating) until a player has
+   ``match_target`` match points.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit
+
+from mancala_envs.engine import two_row as capture_sowing
+from mancala_envs.engine.capture import GRAND_SLAM_ALLOWED, count_set
+from mancala_envs.engine.ending import check_end, close_match_game, end_ply
+from mancala_envs.engine.repetition import key_fits
+from mancala_envs.engine.setup import start_game, start_match
+from mancala_envs.engine.sowing import ORIGIN_SKIPPED
+from mancala_envs.engine.state import BOARD, GAME_OVER, ILLEGAL, LEGAL, MATCH, OK, PLAYER, RUNNING, STARTER, STATUS
+from mancala_envs.engine.trace import trace_clear
+from mancala_envs.games.base import check_bool, check_choice, check_count_set, check_int
+from mancala_envs.games.two_row import (
+    HISTORY_START,
+    MAX_PLIES,
+    PARAM_COMMON,
+    ROW_SIZE,
+    SEEDS_PER_PIT,
+    TOTAL_SEEDS,
+    TwoRowGame,
+)
+
+__all__ = ["UrimConfig", "Urim", "reset_state", "step", "legal_bits"]
+
+GRAND_SLAM_RULES = {"allowed": 0, "forbidden": 1, "no_capture": 2}
+
+# params slots after the common two-row ones
+CAPACITY = PARAM_COMMON
+TRIGGER = PARAM_COMMON + 1
+CHAIN = PARAM_COMMON + 2
+GRAND_SLAM = PARAM_COMMON + 3
+THREE_QUARTER_POINTS = PARAM_COMMON + 4
+MATCH_TARGET = PARAM_COMMON + 5
+MAX_GAMES = PARAM_COMMON + 6
+
+
+@dataclass(frozen=True)
+class UrimConfig:
+    """Options of Urim; every field is checked when the config is built.
+
+    Attributes:
+        pits_per_row: 6 (default) or 7.
+        seeds_per_pit: 3 (default, the seed text: T = 36 or 42) or 4 (T = 48 or
+            56, the Mancala World reading).
+        pit_capacity: Pits holding this many seeds are skipped while sowing
+            (default 17); ``None`` removes the limit.
+        trigger: Counts that the last seed must make to start a capture
+            (default ``(2, 3)``).
+        chain: Counts that extend the capture chain backwards (default
+            ``(2, 3, 4)``).
+        grand_slam: ``"no_capture"`` (default), ``"forbidden"`` or ``"allowed"``.
+        points_three_quarters: Match points for at least three quarters of the
+            seeds (default 2).
+        match_target: ``None`` (default): one game per episode. An integer makes
+            an episode a match played until a player has that many points.
+        max_games: Game cap of a match (truncation); used with ``match_target``.
+        max_plies: Ply cap of a game; reaching it truncates the game (in a
+            match, the game is settled and the match goes on).
+        repetition: End the game when a ``(board, player to move)`` position
+            repeats since the last capture.
+    """
+
+    pits_per_row: int = 6
+    seeds_per_pit: int = 3
+    pit_capacity: int | None = 17
+    trigger: tuple[int, ...] = (2, 3)
+    chain: tuple[int, ...] = (2, 3, 4)
+    grand_slam: str = "no_capture"
+    points_three_quarters: int = 2
+    match_target: int | None = None
+    max_games: int = 100
+    max_plies: int = 1000
+    repetition: bool = True
+
+    def __post_init__(self) -> None:
+        check_choice("pits_per_row", self.pits_per_row, (6, 7))
+        check_choice("seeds_per_pit", self.seeds_per_pit, (3, 4))
+        total = self.total_seeds
+        if self.pit_capacity is not None:
+            check_int("pit_capacity", self.pit_capacity, 1, 1000)
+            if self.pit_capacity * (2 * self.pits_per_row - 1) <= total:
+                raise ValueError(
+                    f"pit_capacity={self.pit_capacity!r} is too small: the other "
+                    f"{2 * self.pits_per_row - 1} pits could not hold the {total} seeds; "
+                    f"use at least {total // (2 * self.pits_per_row - 1) + 1} or None."
+                )
+        check_count_set("trigger", self.trigger)
+        check_count_set("chain", self.chain)
+        object.__setattr__(self, "trigger", tuple(int(c) for c in self.trigger))
+        object.__setattr__(self, "chain", tuple(int(c) for c in self.chain))
+        check_choice("grand_slam", self.grand_slam, GRAND_SLAM_RULES)
+        check_int("points_three_quarters", self.points_three_quarters, 1, 12)
+        if self.match_target is not None:
+            check_int("match_target", self.match_target, 1, 1000)
+        check_int("max_games", self.max_games, 1, 100_000)
+        check_int("max_plies", self.max_plies, 1, 1_000_000)
+        check_bool("repetition", self.repetition)
+
+    @property
+    def total_seeds(self) -> int:
+        """Seeds in the game, T = 2 * pits_per_row * seeds_per_pit."""
+        return 2 * self.pits_per_row * self.seeds_per_pit
+
+
+@njit(cache=True)
+def legal_bits(state: np.ndarray, params: np.ndarray) -> int:
+    """Legal actions of the player to move: rules 1, 6 and 5, as a bit mask."""
+    return capture_sowing.legal_bits(
+        state[BOARD : BOARD + 2 * params[ROW_SIZE]],
+        state[PLAYER],
+        params[ROW_SIZE],
+        ORIGIN_SKIPPED,
+        params[CAPACITY],
+        params[TRIGGER],
+        params[CHAIN],
+        params[GRAND_SLAM],
+        False,
+    )
+
+
+@njit(cache=True)
+def _start_game(state: np.ndarray, params: np.ndarray, first_player: int) -> None:
+    start_game(state, 2 * params[ROW_SIZE], params[SEEDS_PER_PIT], first_player, params[HISTORY_START])
+    state[LEGAL] = legal_bits(state, params)
+
+
+@njit(cache=True)
+def reset_state(state: np.ndarray, params: np.ndarray, first_player: int) -> None:
+    """Sets up the opening position (and a new match), ``first_player`` to move."""
+    start_match(state)
+    _start_game(state, params, first_player)
+
+
+@njit(cache=True)
+def step(state: np.ndarray, params: np.ndarray, action: int, trace: np.ndarray) -> int:
+    """Plays ``action`` (the mover's local pit) and advances the game.
+
+    Returns:
+        ``OK``, or ``ILLEGAL`` / ``GAME_OVER`` with the state unchanged.
+    """
+    if state[STATUS] != RUNNING:
+        return GAME_OVER
+    if action < 0 or action >= params[ROW_SIZE] or (state[LEGAL] >> action) & 1 == 0:
+        return ILLEGAL
+    row_size = params[ROW_SIZE]
+    board = state[BOARD : BOARD + 2 * row_size]
+    total = params[TOTAL_SEEDS]
+    points = params[THREE_QUARTER_POINTS]
+    trace_clear(trace)
+    # Rules 1-5: sow with skips, trigger, chain, grand slam.
+    captured = capture_sowing.play_move(
+        state, board, state[PLAYER], action, row_size, ORIGIN_SKIPPED, params[CAPACITY],
+        params[TRIGGER], params[CHAIN], params[GRAND_SLAM], trace,
+    )
+    end_ply(state, board, row_size, action, captured, 0, params[GRAND_SLAM] == GRAND_SLAM_ALLOWED, total, points)
+    # Rules 6-7: the next player's legal moves, then the end checks.
+    state[LEGAL] = legal_bits(state, params)
+    check_end(state, board, row_size, params[HISTORY_START], params[MAX_PLIES], total, points)
+    # Rule 9: in a match, a finished game is scored and the next one starts.
+    if state[STATUS] != RUNNING and params[MATCH_TARGET] > 0:
+        if close_match_game(state, params[MATCH_TARGET], params[MAX_GAMES]):
+            _start_game(state, params, 1 - state[STARTER])
+    return OK
+
+
+class Urim(TwoRowGame):
+    """Urim, 2x6 (or 2x7) pits, 3 (or 4) seeds per pit, stores, 17-seed pits.
+
+    Args:
+        config: The game's options.
+    """
+
+    name = "urim"
+    version = 0
+    config_class = UrimConfig
+    game_id = 2
+
+    def __init__(self, config: UrimConfig | None = None) -> None:
+        self.config = config if config is not None else UrimConfig()
+        c = self.config
+        common = self._common_params(c.pits_per_row, c.seeds_per_pit, c.max_plies, c.repetition)
+        if c.repetition and not key_fits(self.total_seeds, self.n_pits):
+            raise ValueError("repetition keys do not fit this board; set repetition=False.")
+        self.params = np.array(
+            common
+            + [
+                c.pit_capacity or 0,
+                count_set(*c.trigger),
+                count_set(*c.chain),
+                GRAND_SLAM_RULES[c.grand_slam],
+                c.points_three_quarters,
+                c.match_target or 0,
+                c.max_games,
+            ],
+            dtype=np.int64,
+        )
+
+    @property
+    def is_match(self) -> bool:
+        return self.config.match_target is not None
+
+    def observation_names(self) -> list[str]:
+        names = super().observation_names()
+        if self.is_match:
+            names += ["own_match_points", "opponent_match_points"]
+        return names
+
+    def observation_bounds(self) -> tuple[np.ndarray, np.ndarray]:
+        low, high = super().observation_bounds()
+        if self.is_match:
+            # A game's points can take a player past the target by at most the largest award.
+            top = self.config.match_target + max(self.config.points_three_quarters, 1) - 1
+            low = np.concatenate([low, np.zeros(2, np.int32)])
+            high = np.concatenate([high, np.full(2, top, np.int32)])
+        return low, high
+
+    def observe(self, state: np.ndarray, player: int) -> np.ndarray:
+        observation = super().observe(state, player)
+        if self.is_match:
+            match = np.array([state[MATCH + player], state[MATCH + 1 - player]], dtype=np.int32)
+            observation = np.concatenate([observation, match])
+        return observation
+
+    def reset_state(self, state: np.ndarray, first_player: int) -> None:
+        reset_state(state, self.params, first_player)
+
+    def step(self, state: np.ndarray, action: int, trace: np.ndarray) -> int:
+        return step(state, self.params, action, trace)

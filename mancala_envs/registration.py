@@ -1,0 +1,133 @@
+"""Every game and named variant, registered by id.
+
+Importing :mod:`mancala_envs` registers each id below in PettingZoo's AEC
+registry, so ``pettingzoo.make("aec", "mancala/ouril-mini-v0")`` works, and
+:func:`make` / :func:`list_envs` give the same ids (and the plain game names
+such as ``"ouril_v0"``) without going through PettingZoo.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from pettingzoo.env_registry.registration import aec_registry, register
+
+__all__ = ["EnvVariant", "VARIANTS", "make", "list_envs", "register_all", "NAMESPACE"]
+
+NAMESPACE = "mancala"
+
+
+@dataclass(frozen=True)
+class EnvVariant:
+    """A registered environment: a game module plus fixed, JSON-serialisable options.
+
+    Attributes:
+        id: The registry id, e.g. ``"mancala/ouril-mini-v0"``.
+        module: The public game module (``mancala_envs.envs.<name>``).
+        kwargs: Options passed to the module's ``env`` function.
+        description: One line for ``list_envs(verbose=True)``.
+    """
+
+    id: str
+    module: str
+    kwargs: dict[str, Any] = field(default_factory=dict)
+    description: str = ""
+
+    @property
+    def entry_point(self) -> str:
+        """The ``module:function`` string PettingZoo imports."""
+        return f"{self.module}:env"
+
+
+VARIANTS: tuple[EnvVariant, ...] = (
+    EnvVariant("mancala/ouril-v0", "mancala_envs.envs.ouril_v0", {}, "Ouril, 2x6, 4 seeds per pit"),
+    EnvVariant(
+        "mancala/ouril-mini-v0",
+        "mancala_envs.envs.ouril_v0",
+        {"pits_per_row": 4},
+        "Ouril on the 2x4 board for children and beginners",
+    ),
+    EnvVariant("mancala/urim-v0", "mancala_envs.envs.urim_v0", {}, "Urim, 2x6, 3 seeds per pit (T = 36)"),
+    EnvVariant(
+        "mancala/urim7-v0",
+        "mancala_envs.envs.urim_v0",
+        {"pits_per_row": 7},
+        "Urim on the 2x7 board, 3 seeds per pit (T = 42)",
+    ),
+    EnvVariant(
+        "mancala/urim48-v0",
+        "mancala_envs.envs.urim_v0",
+        {"seeds_per_pit": 4},
+        "Urim with 4 seeds per pit (T = 48, the Mancala World reading)",
+    ),
+    EnvVariant(
+        "mancala/urim-match-v0",
+        "mancala_envs.envs.urim_v0",
+        {"match_target": 10},
+        "Urim match: games until a player has 10 match points",
+    ),
+)
+
+_GAME_NAMES = {
+    "ouril_v0": "mancala/ouril-v0",
+    "urim_v0": "mancala/urim-v0",
+}
+
+
+def register_all() -> None:
+    """Registers every variant with PettingZoo (idempotent)."""
+    for variant in VARIANTS:
+        if variant.id not in aec_registry:
+            register("aec", variant.id, entry_point=variant.entry_point, kwargs=dict(variant.kwargs))
+
+
+def _find(env_id: str) -> EnvVariant:
+    if not isinstance(env_id, str):
+        raise TypeError(f"env id must be a string such as 'ouril_v0' (got {type(env_id).__name__}).")
+    wanted = _GAME_NAMES.get(env_id, env_id)
+    if "/" not in wanted:
+        wanted = f"{NAMESPACE}/{wanted}"
+    wanted = wanted.replace("_v", "-v") if wanted.rsplit("_v", 1)[-1].isdigit() else wanted
+    for variant in VARIANTS:
+        if variant.id == wanted:
+            return variant
+    raise ValueError(f"unknown environment {env_id!r}; choose one of {list_envs()}.")
+
+
+def make(env_id: str, **kwargs: Any):
+    """Creates a registered environment (wrapped as by its module's ``env``).
+
+    Args:
+        env_id: A game name such as ``"ouril_v0"`` or a registry id such as
+            ``"mancala/ouril-mini-v0"`` (the namespace may be left out).
+        **kwargs: Game and environment options; they override the variant's.
+
+    Returns:
+        The AEC environment.
+
+    Example:
+        >>> import mancala_envs
+        >>> env = mancala_envs.make("ouril_v0", first_player=0)
+        >>> env.reset(seed=1)
+        >>> env.agent_selection
+        'player_0'
+    """
+    import importlib
+
+    variant = _find(env_id)
+    module = importlib.import_module(variant.module)
+    options = {**variant.kwargs, **kwargs}
+    return module.env(**options)
+
+
+def list_envs(verbose: bool = False) -> list[str]:
+    """Returns the game names and every registered id.
+
+    Args:
+        verbose: Append each variant's description (``"id: description"``).
+    """
+    names = list(_GAME_NAMES)
+    if verbose:
+        return names + [f"{v.id}: {v.description}" for v in VARIANTS]
+    return names + [v.id for v in VARIANTS]
