@@ -147,21 +147,42 @@ class MancalaEnv(AECEnv):
         Args:
             seed: Reseeds the generator that draws the first player; without a
                 seed the generator continues where it was.
-            options: Reserved for later use; ignored.
+            options: ``{"board": [...], "stores": [a, b], "player": p}`` starts
+                from that position instead (board in the rules page's global
+                pit order; ``stores`` defaults to ``[0, 0]``, ``player`` to the
+                first player). Other keys are ignored, as in Gymnasium.
+
+        Raises:
+            ValueError: the position in ``options`` is invalid; the env is unchanged.
         """
-        if seed is not None:
-            self._rng = np.random.default_rng(seed)
-        draw = int(self._rng.integers(2))
+        if options is not None and not isinstance(options, dict):
+            raise TypeError(f"options must be a dict or None (got {type(options).__name__}).")
+        position = options.get("board") if options else None
+        rng = np.random.default_rng(seed) if seed is not None else self._rng
+        draw = int(rng.integers(2))
         first = draw if self.first_player is None else self.first_player
-        self.game.reset_state(self._state, first)
+        state = np.zeros_like(self._state)
+        if position is None:
+            self.game.reset_state(state, first)
+        else:
+            self.game.load_position(
+                state, position, options.get("stores", (0, 0)), options.get("player", first)
+            )
+        self._rng = rng
+        self._state = state
         self.agents = list(AGENTS)
         self.rewards = {agent: 0 for agent in AGENTS}
         self._cumulative_rewards = {agent: 0 for agent in AGENTS}
         self.terminations = {agent: False for agent in AGENTS}
         self.truncations = {agent: False for agent in AGENTS}
         self._last_move: dict[str, Any] | None = None
-        self._write_infos()
         self.agent_selection = AGENTS[int(self._state[PLAYER])]
+        if self._state[STATUS] == RUNNING:
+            self._write_infos()
+        else:  # a loaded position in which the player to move cannot move
+            self.agent_selection = AGENTS[1 - int(self._state[PLAYER])]
+            self.rewards = self._final_rewards()
+            self._finish()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """Returns ``agent``'s observation dict (``observation`` and ``action_mask``)."""

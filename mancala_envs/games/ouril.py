@@ -54,6 +54,7 @@ from mancala_envs.games.two_row import (
 
 __all__ = ["OurilConfig", "Ouril", "reset_state", "step", "legal_bits"]
 
+GAME_ID = 1  # the branch of the compiled game switch (mancala_envs.rollout)
 SEEDS_PER_PIT_OURIL = 4
 GRAND_SLAM_RULES = {"allowed": 0, "forbidden": 1, "no_capture": 2}
 SKIP_ORIGIN_RULES = {"always": ORIGIN_SKIPPED, "first_circuit_only": ORIGIN_SKIPPED_FIRST_CIRCUIT}
@@ -182,7 +183,7 @@ class Ouril(TwoRowGame):
     name = "ouril"
     version = 0
     config_class = OurilConfig
-    game_id = 1
+    game_id = GAME_ID
 
     def __init__(self, config: OurilConfig | None = None) -> None:
         self.config = config if config is not None else OurilConfig()
@@ -200,6 +201,8 @@ class Ouril(TwoRowGame):
             ],
             dtype=np.int64,
         )
+
+    _legal_bits = staticmethod(legal_bits)
 
     def reset_state(self, state: np.ndarray, first_player: int) -> None:
         reset_state(state, self.params, first_player)

@@ -19,8 +19,22 @@ from __future__ import annotations
 
 import numpy as np
 
-from mancala_envs.engine.state import BOARD, HEADER_SIZE, LEGAL, PLAYER, PLY, STATUS, STORE, RUNNING
-from mancala_envs.games.base import Game
+from collections.abc import Sequence
+
+from mancala_envs.engine.ending import check_end
+from mancala_envs.engine.repetition import history_clear, history_repeats, position_key
+from mancala_envs.engine.state import (
+    BOARD,
+    FIRST_MOVE_DONE,
+    HEADER_SIZE,
+    LEGAL,
+    PLAYER,
+    PLY,
+    RUNNING,
+    STATUS,
+    STORE,
+)
+from mancala_envs.games.base import Game, check_int
 
 __all__ = [
     "ROW_SIZE",
@@ -40,11 +54,24 @@ HISTORY_START = 4  # first state slot of the repetition history, 0 when the rule
 PARAM_COMMON = 5
 
 
+def _counts(field: str, values: Sequence[int], length: int) -> list[int]:
+    try:
+        counts = [int(v) for v in values]
+    except (TypeError, ValueError):
+        raise ValueError(f"{field} must be a list of {length} seed counts (got {values!r}).") from None
+    if len(counts) != length:
+        raise ValueError(f"{field} must have {length} entries (got {len(counts)}).")
+    if any(c < 0 for c in counts) or any(float(v) != int(v) for v in values):
+        raise ValueError(f"{field} must hold non-negative whole seed counts (got {list(values)!r}).")
+    return counts
+
+
 class TwoRowGame(Game):
     """A two-row game with one store per player."""
 
     row_size: int
     seeds_per_pit: int
+    _three_quarter_points: int = 1
 
     def _common_params(self, row_size: int, seeds_per_pit: int, max_plies: int, repetition: bool) -> list[int]:
         self.row_size = row_size
@@ -60,6 +87,62 @@ class TwoRowGame(Game):
     @property
     def state_size(self) -> int:
         return self._state_size
+
+    def legal_bits(self, state: np.ndarray) -> int:
+        """Computes the legal actions of the player to move as a bit mask."""
+        return int(self._legal_bits(state, self.params))
+
+    def load_position(
+        self,
+        state: np.ndarray,
+        board: Sequence[int],
+        stores: Sequence[int] = (0, 0),
+        player: int = 0,
+    ) -> None:
+        """Replaces the game in ``state`` by an arbitrary mid-game position.
+
+        The position counts as reached after the first ply (rules about the
+        very first move no longer apply) and starts a fresh repetition memory.
+        If the player to move has no legal move, the game ends at once, as it
+        would at the start of that turn.
+
+        Args:
+            state: The state to overwrite (it is left untouched on error).
+            board: Seeds per pit in global index order (``2 * pits_per_row`` values).
+            stores: Seeds already captured by player 0 and player 1.
+            player: The player to move, 0 or 1.
+
+        Raises:
+            ValueError: wrong length, negative counts, a seed total other than
+                the config's, or a bad player.
+        """
+        board_values = _counts("board", board, self.n_pits)
+        store_values = _counts("stores", stores, 2)
+        check_int("player", player, 0, 1)
+        total = sum(board_values) + sum(store_values)
+        if total != self.total_seeds:
+            raise ValueError(
+                f"the position holds {total} seeds but this config has {self.total_seeds}; "
+                "board plus stores must add up to the config's seed total."
+            )
+        self.reset_state(state, int(player))
+        state[BOARD : BOARD + self.n_pits] = board_values
+        state[STORE : STORE + 2] = store_values
+        state[FIRST_MOVE_DONE] = 1
+        history_start = int(self.params[HISTORY_START])
+        history_clear(state)
+        if history_start > 0:
+            history_repeats(state, history_start, position_key(state[BOARD : BOARD + self.n_pits], int(player)))
+        state[LEGAL] = self.legal_bits(state)
+        check_end(
+            state,
+            state[BOARD : BOARD + self.n_pits],
+            self.row_size,
+            0,
+            int(self.params[MAX_PLIES]),
+            self.total_seeds,
+            self._three_quarter_points,
+        )
 
     # --- observation ----------------------------------------------------------------
     def observation_names(self) -> list[str]:

@@ -54,6 +54,7 @@ from mancala_envs.games.two_row import (
 
 __all__ = ["UrimConfig", "Urim", "reset_state", "step", "legal_bits"]
 
+GAME_ID = 2  # the branch of the compiled game switch (mancala_envs.rollout)
 GRAND_SLAM_RULES = {"allowed": 0, "forbidden": 1, "no_capture": 2}
 
 # params slots after the common two-row ones
@@ -205,11 +206,12 @@ class Urim(TwoRowGame):
     name = "urim"
     version = 0
     config_class = UrimConfig
-    game_id = 2
+    game_id = GAME_ID
 
     def __init__(self, config: UrimConfig | None = None) -> None:
         self.config = config if config is not None else UrimConfig()
         c = self.config
+        self._three_quarter_points = c.points_three_quarters
         common = self._common_params(c.pits_per_row, c.seeds_per_pit, c.max_plies, c.repetition)
         if c.repetition and not key_fits(self.total_seeds, self.n_pits):
             raise ValueError("repetition keys do not fit this board; set repetition=False.")
@@ -252,6 +254,8 @@ class Urim(TwoRowGame):
             match = np.array([state[MATCH + player], state[MATCH + 1 - player]], dtype=np.int32)
             observation = np.concatenate([observation, match])
         return observation
+
+    _legal_bits = staticmethod(legal_bits)
 
     def reset_state(self, state: np.ndarray, first_player: int) -> None:
         reset_state(state, self.params, first_player)
