@@ -36,13 +36,14 @@ from mancala_envs.engine.trace import new_trace, read_trace
 from mancala_envs.errors import GameOverError, IllegalActionError
 from mancala_envs.games.base import Game, check_choice
 
-__all__ = ["MancalaEnv", "ENV_OPTIONS"]
+__all__ = ["MancalaEnv", "ENV_OPTIONS", "RENDER_MODES"]
 
 AGENTS = ("player_0", "player_1")
 ILLEGAL_ACTION_POLICIES = ("penalty", "raise")
 REWARD_MODES = ("win_loss", "match_points")
 #: Keyword arguments taken by the environment itself; every other keyword is a game option.
 ENV_OPTIONS = ("render_mode", "first_player", "illegal_action", "reward_mode")
+RENDER_MODES = ("ansi", "human")
 
 
 class MancalaEnv(AECEnv):
@@ -80,7 +81,7 @@ class MancalaEnv(AECEnv):
         if not isinstance(game, Game):
             raise TypeError(f"game must be a mancala_envs Game (got {type(game).__name__}).")
         self.metadata = {
-            "render_modes": ["ansi", "human"],
+            "render_modes": list(RENDER_MODES),
             "name": game.env_name,
             "is_parallelizable": False,
             "render_fps": 2,

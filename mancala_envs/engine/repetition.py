@@ -19,7 +19,7 @@ from math import comb
 import numpy as np
 from numba import njit
 
-from mancala_envs.engine.state import HISTORY_LEN
+from mancala_envs.engine.state import HISTORY_FILTER, HISTORY_LEN
 
 __all__ = ["key_fits", "position_key", "history_clear", "history_repeats"]
 
@@ -61,16 +61,24 @@ def position_key(board: np.ndarray, player: int) -> int:
 def history_clear(state: np.ndarray) -> None:
     """Forgets every remembered position (called on each capture)."""
     state[HISTORY_LEN] = 0
+    state[HISTORY_FILTER] = 0
 
 
 @njit(cache=True)
 def history_repeats(state: np.ndarray, history_start: int, key: int) -> bool:
-    """Remembers ``key`` and tells whether it had been seen since the last capture."""
+    """Remembers ``key`` and tells whether it had been seen since the last capture.
+
+    A 61-bit filter (bit ``key % 61``) answers "certainly new" for most keys
+    without scanning the stored keys; only a set bit leads to the exact scan.
+    """
     length = state[HISTORY_LEN]
-    for i in range(length):
-        if state[history_start + i] == key:
-            return True
+    bit = np.int64(1) << (key % 61)
+    if state[HISTORY_FILTER] & bit:
+        for i in range(length):
+            if state[history_start + i] == key:
+                return True
     if history_start + length < state.shape[0]:
         state[history_start + length] = key
         state[HISTORY_LEN] = length + 1
+        state[HISTORY_FILTER] |= bit
     return False

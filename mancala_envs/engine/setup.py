@@ -5,14 +5,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from mancala_envs.engine.repetition import history_repeats, position_key
+from mancala_envs.engine.repetition import history_clear, history_repeats, position_key
 from mancala_envs.engine.state import (
     BOARD,
     END_NONE,
     END_REASON,
     FIRST_MOVE_DONE,
     GAMES_PLAYED,
-    HISTORY_LEN,
     LAST_ACTION,
     LEGAL,
     MATCH,
@@ -59,7 +58,7 @@ def start_game(state: np.ndarray, n_pits: int, seeds_per_pit: int, first_player:
     state[LAST_ACTION] = -1
     state[PASSES] = 0
     state[FIRST_MOVE_DONE] = 0
-    state[HISTORY_LEN] = 0
+    history_clear(state)
     for player in range(2):
         state[STORE + player] = 0
         state[SCORE + player] = 0

@@ -40,6 +40,7 @@ __all__ = [
     "HISTORY_LEN",
     "TURN",
     "FIRST_MOVE_DONE",
+    "HISTORY_FILTER",
     "HEADER_SIZE",
     "BOARD",
     "RUNNING",
@@ -78,6 +79,7 @@ PASSES = 17  # automatic passes that followed the last ply (Ouril rule 5)
 HISTORY_LEN = 18  # number of repetition keys stored
 TURN = 19  # completed turns (used by games whose turns span several plies)
 FIRST_MOVE_DONE = 20  # 1 once the first ply of the current game was played
+HISTORY_FILTER = 21  # bit (key % 61) set for every stored repetition key: a cheap "maybe seen" test
 HEADER_SIZE = 24
 BOARD = HEADER_SIZE  # first board slot
 

@@ -1,24 +1,45 @@
-"""Builds the ``env`` / ``raw_env`` pair of a game's public module."""
+"""Builds the ``raw_env`` / ``env`` pair and the metadata of a game's public module."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from pettingzoo.utils import wrappers
 
-from mancala_envs.env import ENV_OPTIONS, MancalaEnv
+from mancala_envs.env import ENV_OPTIONS, RENDER_MODES, MancalaEnv
 from mancala_envs.games.base import config_from_kwargs
 
-__all__ = ["make_raw_env", "make_env"]
+__all__ = ["bind"]
 
 
-def make_raw_env(game_class: type, **kwargs: Any) -> MancalaEnv:
-    """Splits ``kwargs`` into environment and game options and builds the raw env."""
-    env_options = {key: kwargs.pop(key) for key in list(kwargs) if key in ENV_OPTIONS}
-    config = config_from_kwargs(game_class.config_class, kwargs.pop("config", None), **kwargs)
-    return MancalaEnv(game_class(config), **env_options)
+def bind(game_class: type) -> tuple[Callable[..., MancalaEnv], Callable[..., Any], dict[str, Any]]:
+    """Returns ``(raw_env, env, metadata)`` for a game class.
 
+    ``raw_env(**kwargs)`` splits the keywords into environment options
+    (``render_mode``, ``first_player``, ``illegal_action``, ``reward_mode``)
+    and game options (the fields of the game's config dataclass, or a whole
+    ``config=``) and builds a :class:`MancalaEnv`. ``env(**kwargs)`` wraps it in
+    PettingZoo's ``OrderEnforcingWrapper`` (reset before step, and so on).
+    """
+    config_name = game_class.config_class.__name__
 
-def make_env(game_class: type, **kwargs: Any):
-    """The raw env inside PettingZoo's ``OrderEnforcingWrapper`` (reset before step, etc.)."""
-    return wrappers.OrderEnforcingWrapper(make_raw_env(game_class, **kwargs))
+    def raw_env(**kwargs: Any) -> MancalaEnv:
+        env_options = {key: kwargs.pop(key) for key in list(kwargs) if key in ENV_OPTIONS}
+        config = config_from_kwargs(game_class.config_class, kwargs.pop("config", None), **kwargs)
+        return MancalaEnv(game_class(config), **env_options)
+
+    def env(**kwargs: Any) -> Any:
+        return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
+
+    raw_env.__doc__ = (
+        f"{game_class.name.capitalize()} without wrappers. Keywords: {config_name} fields and MancalaEnv options."
+    )
+    env.__doc__ = f"{game_class.name.capitalize()} in PettingZoo's OrderEnforcingWrapper; keywords as raw_env."
+    metadata = {
+        "render_modes": list(RENDER_MODES),
+        "name": f"{game_class.name}_v{game_class.version}",
+        "is_parallelizable": False,
+        "render_fps": 2,
+    }
+    return raw_env, env, metadata

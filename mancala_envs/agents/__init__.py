@@ -1,0 +1,97 @@
+"""Baseline agents, named by strings such as ``"random"`` and ``"greedy"``.
+
+An agent looks at an environment whose turn it is and returns a legal action.
+Agents are seeded and never touch a global random generator.
+
+Example:
+    >>> import mancala_envs
+    >>> from mancala_envs.agents import make_agent
+    >>> env = mancala_envs.make("ouril_v0", first_player=0)
+    >>> env.reset(seed=0)
+    >>> agent = make_agent("greedy", seed=0)
+    >>> env.step(agent.act(env))
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import Any
+
+import numpy as np
+
+from mancala_envs.engine.state import PLAYER, STORE
+from mancala_envs.engine.trace import new_trace
+
+__all__ = ["Agent", "RandomAgent", "GreedyAgent", "make_agent", "AGENT_NAMES"]
+
+
+class Agent(ABC):
+    """Chooses the action of the player to move.
+
+    Args:
+        seed: Seed of the agent's own generator (ties and random choices).
+    """
+
+    name: str = "agent"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = np.random.default_rng(seed)
+
+    @abstractmethod
+    def act(self, env: Any) -> int:
+        """Returns a legal action for ``env.agent_selection`` (the env is not changed)."""
+
+    @staticmethod
+    def _legal_actions(env: Any) -> np.ndarray:
+        raw = env.unwrapped
+        legal = np.flatnonzero(raw.game.legal_mask(raw._state))
+        if legal.size == 0:
+            raise ValueError("the player to move has no legal action: the game is over; call reset().")
+        return legal
+
+
+class RandomAgent(Agent):
+    """Plays a uniformly random legal action."""
+
+    name = "random"
+
+    def act(self, env: Any) -> int:
+        legal = self._legal_actions(env)
+        return int(legal[self.rng.integers(legal.size)])
+
+
+class GreedyAgent(Agent):
+    """Plays the action that maximises its store minus the opponent's after the move.
+
+    Each legal move is tried on a copy of the engine state; ties are broken by
+    the agent's seeded generator.
+    """
+
+    name = "greedy"
+
+    def act(self, env: Any) -> int:
+        raw = env.unwrapped
+        legal = self._legal_actions(env)
+        player = int(raw._state[PLAYER])
+        trace = np.empty(0, np.int64)
+        gains = np.empty(legal.size, dtype=np.int64)
+        for i, action in enumerate(legal):
+            trial = raw._state.copy()
+            raw.game.step(trial, int(action), trace)
+            gains[i] = trial[STORE + player] - trial[STORE + 1 - player]
+        best = np.flatnonzero(gains == gains.max())
+        return int(legal[best[self.rng.integers(best.size)]])
+
+
+AGENT_NAMES = {"random": RandomAgent, "greedy": GreedyAgent}
+
+
+def make_agent(name: str, seed: int | None = None) -> Agent:
+    """Builds an agent from its name.
+
+    Raises:
+        ValueError: the name is not one of ``AGENT_NAMES``.
+    """
+    if name not in AGENT_NAMES:
+        raise ValueError(f"unknown agent {name!r}; choose one of {sorted(AGENT_NAMES)}.")
+    return AGENT_NAMES[name](seed)
