@@ -21,6 +21,7 @@ from mancala_envs.engine.state import (
     END_REASON,
     GAME_OVER,
     ILLEGAL,
+    LEGAL,
     MATCH,
     PLAYER,
     POINTS,
@@ -115,6 +116,9 @@ class MancalaEnv(AECEnv):
         self._trace = new_trace()
         self._state = game.new_state(0)
         self._no_moves = np.zeros(game.n_actions, dtype=np.int8)
+        self._has_reset = False
+        self._step_function = game.step_function
+        self._params = game.params
 
     # --- spaces -------------------------------------------------------------------
     def observation_space(self, agent: str) -> spaces.Space:
@@ -160,17 +164,23 @@ class MancalaEnv(AECEnv):
             raise TypeError(f"options must be a dict or None (got {type(options).__name__}).")
         position = options.get("board") if options else None
         rng = np.random.default_rng(seed) if seed is not None else self._rng
+        rng_before = rng.bit_generator.state
         draw = int(rng.integers(2))
         first = draw if self.first_player is None else self.first_player
         state = np.zeros_like(self._state)
         if position is None:
             self.game.reset_state(state, first)
         else:
-            self.game.load_position(
-                state, position, options.get("stores", (0, 0)), options.get("player", first)
-            )
+            try:
+                self.game.load_position(
+                    state, position, options.get("stores", (0, 0)), options.get("player", first)
+                )
+            except Exception:
+                rng.bit_generator.state = rng_before  # a rejected reset changes nothing
+                raise
         self._rng = rng
         self._state = state
+        self._has_reset = True
         self.agents = list(AGENTS)
         self.rewards = {agent: 0 for agent in AGENTS}
         self._cumulative_rewards = {agent: 0 for agent in AGENTS}
@@ -187,6 +197,8 @@ class MancalaEnv(AECEnv):
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """Returns ``agent``'s observation dict (``observation`` and ``action_mask``)."""
+        if not self._has_reset:
+            raise RuntimeError("observe() was called before reset(); call env.reset() first.")
         player = self._player_index(agent)
         state = self._state
         to_move = state[STATUS] == RUNNING and state[PLAYER] == player
@@ -204,29 +216,38 @@ class MancalaEnv(AECEnv):
             IllegalActionError: the action is illegal and ``illegal_action="raise"``.
             GameOverError: the episode is over and every agent has been removed.
         """
+        if not self._has_reset:
+            raise RuntimeError("step() was called before reset(); call env.reset() first.")
         if not self.agents:
             raise GameOverError("step() was called after the game ended; call reset() to start a new game.")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        action = self._validate_action(action)
-        code = self.game.step(self._state, action, self._trace)
+        if type(action) is not int or not 0 <= action < self.game.n_actions:
+            action = self._validate_action(action)
+        code = self._step_function(self._state, self._params, action, self._trace)
+        if code == ILLEGAL:
+            self._punish_illegal(agent, action)  # raises, or ends the game under "penalty"
+            return
         if code == GAME_OVER:  # cannot happen while the agent is alive; kept as a guard
             raise GameOverError("the game is over; call reset() to start a new game.")
         self._cumulative_rewards[agent] = 0
-        self.rewards = {a: 0 for a in AGENTS}
-        if code == ILLEGAL:
-            self._punish_illegal(agent, action)
-            return
         sown, captures = read_trace(self._trace)
         self._last_move = {
-            "player": self._player_index(agent),
+            "player": 0 if agent == "player_0" else 1,
             "action": action,
             "sown": sown,
-            "captures": [list(c) for c in captures],
+            "captures": captures,
         }
-        self._after_move()
+        if self._state[STATUS] == RUNNING:
+            self.rewards = {"player_0": 0, "player_1": 0}
+            self._write_infos()
+            self.agent_selection = AGENTS[self._state[PLAYER]]
+            self._accumulate_rewards()
+        else:
+            self.rewards = self._final_rewards()
+            self._finish()
 
     def render(self) -> str | None:
         """Returns (``"ansi"``) or prints (``"human"``) a text picture of the game."""
@@ -235,6 +256,8 @@ class MancalaEnv(AECEnv):
                 "You are calling render without a render_mode; pass render_mode='ansi' or 'human' to the env."
             )
             return None
+        if not self._has_reset:
+            raise RuntimeError("render() was called before reset(); call env.reset() first.")
         text = self.game.render_text(self._state)
         if self.render_mode == "ansi":
             return text
@@ -291,23 +314,14 @@ class MancalaEnv(AECEnv):
             "(illegal_action='penalty').",
             stacklevel=3,
         )
+        self._cumulative_rewards[agent] = 0
         self._state[STATUS] = TERMINATED
+        self._state[LEGAL] = 0
         self._state[END_REASON] = END_ILLEGAL_ACTION
         self._state[WINNER] = 1 - self._player_index(agent)
         self._state[SCORE : SCORE + 2] = self._state[STORE : STORE + 2]
         self.rewards = {a: 0 for a in AGENTS}
         self.rewards[agent] = -1
-        self._finish()
-
-    def _after_move(self) -> None:
-        state = self._state
-        status = state[STATUS]
-        if status == RUNNING:
-            self._write_infos()
-            self.agent_selection = AGENTS[int(state[PLAYER])]
-            self._accumulate_rewards()
-            return
-        self.rewards = self._final_rewards()
         self._finish()
 
     def _finish(self) -> None:

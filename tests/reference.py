@@ -256,7 +256,8 @@ class Referee:
     def play(self, action: int) -> None:
         """Plays a legal ``action`` for the player to move."""
         rules = self.rules
-        assert self.status == "running" and self.mask()[action], "the reference only plays legal moves"
+        if self.status != "running" or not self.mask()[action]:
+            raise ValueError(f"action {action} is not legal here; the reference only plays legal moves.")
         mover = self.player
         board, last = sow(rules, self.board, mover * rules.n + action)
         captured = capture_chain(rules, board, mover, last)
@@ -318,7 +319,7 @@ class Referee:
             self.points = [int(self.winner == player) for player in range(2)]
         else:
             self.points = [self._urim_points(score) for score in self.scores]
-        if rules.match_target is not None:
+        if rules.match_target is not None and not (self.ply == 0 and self.games_played == 0 and self.match == [0, 0]):
             self._close_match_game()
 
     def _urim_points(self, score: int) -> int:

@@ -43,6 +43,7 @@ __all__ = [
     "row_seeds",
     "settle_to_owners",
     "match_points",
+    "PLAIN_WIN",
     "finish_game",
     "end_ply",
     "check_end",
@@ -68,14 +69,21 @@ def settle_to_owners(state: np.ndarray, board: np.ndarray, row_size: int) -> Non
             board[pit] = 0
 
 
-@njit(cache=True)
-def match_points(score: int, total_seeds: int, three_quarter_points: int) -> int:
-    """Match points for a final score (Urim rule 8; Ouril scores a plain win as 1).
+#: ``three_quarter_points`` value meaning "the winner scores 1 point, whatever the score" (Ouril).
+PLAIN_WIN = 0
 
-    More than half the seeds earns 1 point; at least three quarters
-    (``4 * score >= 3 * total``, i.e. ``score >= ceil(3T/4)``) earns
-    ``three_quarter_points``; anything else earns 0.
+
+@njit(cache=True)
+def match_points(score: int, opponent_score: int, total_seeds: int, three_quarter_points: int) -> int:
+    """Match points for a final score.
+
+    With ``three_quarter_points == PLAIN_WIN`` the winner scores 1 and the loser
+    0 (Ouril). Otherwise (Urim rule 8): more than half the seeds earns 1
+    point; at least three quarters (``4 * score >= 3 * total``, i.e.
+    ``score >= ceil(3T/4)``) earns ``three_quarter_points``; anything else 0.
     """
+    if three_quarter_points == PLAIN_WIN:
+        return 1 if score > opponent_score else 0
     if 2 * score <= total_seeds:
         return 0
     if 4 * score >= 3 * total_seeds:
@@ -109,7 +117,9 @@ def finish_game(
     else:
         state[WINNER] = -1
     for player in range(2):
-        state[POINTS + player] = match_points(state[SCORE + player], total_seeds, three_quarter_points)
+        state[POINTS + player] = match_points(
+            state[SCORE + player], state[SCORE + 1 - player], total_seeds, three_quarter_points
+        )
 
 
 @njit(cache=True)

@@ -67,7 +67,7 @@ def trace_capture(trace: np.ndarray, pit: int, seeds: int) -> None:
         trace[1] = count + 1
 
 
-def read_trace(trace: np.ndarray) -> tuple[list[int], list[tuple[int, int]]]:
+def read_trace(trace: np.ndarray) -> tuple[list[int], list[list[int]]]:
     """Decodes a trace buffer.
 
     Args:
@@ -75,11 +75,11 @@ def read_trace(trace: np.ndarray) -> tuple[list[int], list[tuple[int, int]]]:
 
     Returns:
         The sown pits in order (at most ``SOWN_CAPACITY`` of them) and the
-        ``(pit, seeds)`` captures in order.
+        ``[pit, seeds]`` captures in order.
     """
-    sown_count = min(int(trace[0]), SOWN_CAPACITY)
-    capture_count = min(int(trace[1]), CAPTURE_CAPACITY)
-    sown = trace[_SOWN : _SOWN + sown_count].tolist()
-    flat = trace[_CAPTURES : _CAPTURES + 2 * capture_count].tolist()
-    captures = [(flat[2 * i], flat[2 * i + 1]) for i in range(capture_count)]
-    return sown, captures
+    sown_count, capture_count = trace[:2].tolist()
+    sown = trace[_SOWN : _SOWN + min(sown_count, SOWN_CAPACITY)].tolist()
+    if capture_count == 0:
+        return sown, []
+    flat = trace[_CAPTURES : _CAPTURES + 2 * min(capture_count, CAPTURE_CAPACITY)].tolist()
+    return sown, [flat[i : i + 2] for i in range(0, len(flat), 2)]

@@ -5,8 +5,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from pettingzoo.utils import wrappers
-
 from mancala_envs.env import ENV_OPTIONS, RENDER_MODES, MancalaEnv
 from mancala_envs.games.base import config_from_kwargs
 
@@ -30,12 +28,12 @@ def bind(game_class: type) -> tuple[Callable[..., MancalaEnv], Callable[..., Any
         return MancalaEnv(game_class(config), **env_options)
 
     def env(**kwargs: Any) -> Any:
-        return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
+        return raw_env(**kwargs)
 
     raw_env.__doc__ = (
         f"{game_class.name.capitalize()} without wrappers. Keywords: {config_name} fields and MancalaEnv options."
     )
-    env.__doc__ = f"{game_class.name.capitalize()} in PettingZoo's OrderEnforcingWrapper; keywords as raw_env."
+    env.__doc__ = f"{game_class.name.capitalize()} as users should build it (order-checked); keywords as raw_env."
     metadata = {
         "render_modes": list(RENDER_MODES),
         "name": f"{game_class.name}_v{game_class.version}",

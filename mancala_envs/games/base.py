@@ -20,6 +20,7 @@ from mancala_envs.engine.state import (
     END_REASON,
     END_REASON_NAMES,
     GAMES_PLAYED,
+    HEADER_SIZE,
     LEGAL,
     MATCH,
     PASSES,
@@ -36,12 +37,20 @@ from mancala_envs.engine.state import (
 __all__ = ["Game", "check_choice", "check_int", "check_count_set", "config_from_kwargs"]
 
 
+def _same_kind(value: Any, allowed: Any) -> bool:
+    if allowed is None or isinstance(allowed, str):
+        return type(value) is type(allowed)
+    if isinstance(allowed, (bool, np.bool_)):
+        return isinstance(value, (bool, np.bool_))
+    if isinstance(allowed, (int, np.integer)):
+        return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+    return True
+
+
 def check_choice(field: str, value: Any, allowed: Iterable[Any]) -> None:
-    """Raises ``ValueError`` unless ``value`` is one of ``allowed``."""
+    """Raises ``ValueError`` unless ``value`` is one of ``allowed`` (same kind: 6.0 is not 6)."""
     allowed = tuple(allowed)
-    if isinstance(value, bool) and not any(isinstance(a, bool) for a in allowed):
-        raise ValueError(f"{field}={value!r} is not allowed; use one of {list(allowed)}.")
-    if value not in allowed:
+    if not any(_same_kind(value, option) and value == option for option in allowed):
         raise ValueError(f"{field}={value!r} is not allowed; use one of {list(allowed)}.")
 
 
@@ -129,13 +138,33 @@ class Game(ABC):
     def state_size(self) -> int:
         """Length of the state array."""
 
-    @abstractmethod
+    # The game module's compiled functions, bound by each subclass with staticmethod(...):
+    #   reset_function(state, params, first_player) -> None
+    #   step_function(state, params, action, trace) -> return code (OK, ILLEGAL, GAME_OVER)
+    #   legal_bits_function(state, params) -> bit mask of the legal actions
+    #   game_over_function(state, params) -> None: optional, run when a loaded
+    #       position is already over (a match scores the game and goes on)
+    reset_function: ClassVar[Any]
+    step_function: ClassVar[Any]
+    legal_bits_function: ClassVar[Any]
+    game_over_function: ClassVar[Any] = None
+
     def reset_state(self, state: np.ndarray, first_player: int) -> None:
         """Writes the initial position with ``first_player`` to move into ``state``."""
+        self.reset_function(state, self.params, first_player)
 
-    @abstractmethod
     def step(self, state: np.ndarray, action: int, trace: np.ndarray) -> int:
-        """Plays ``action`` for the player to move; returns an engine return code."""
+        """Plays ``action`` for the player to move.
+
+        Returns:
+            ``OK``, or ``ILLEGAL`` / ``GAME_OVER`` (see ``mancala_envs.engine.state``)
+            with ``state`` unchanged.
+        """
+        return self.step_function(state, self.params, action, trace)
+
+    def legal_bits(self, state: np.ndarray) -> int:
+        """Computes the legal actions of the player to move as a bit mask."""
+        return int(self.legal_bits_function(state, self.params))
 
     def new_state(self, first_player: int) -> np.ndarray:
         """Returns a fresh initial state."""
@@ -166,26 +195,32 @@ class Game(ABC):
         return state[STORE : STORE + 2].copy()
 
     def legal_mask(self, state: np.ndarray) -> np.ndarray:
-        """Returns the legal actions of the player to move as an int8 mask."""
+        """Returns the legal actions of the player to move as a new int8 mask."""
         bits = int(state[LEGAL])
-        return np.array([(bits >> a) & 1 for a in range(self.n_actions)], dtype=np.int8)
+        table = self.__dict__.get("_mask_table")
+        if table is None:
+            if self.n_actions > 12:
+                return ((bits >> np.arange(self.n_actions)) & 1).astype(np.int8)
+            every_mask = np.arange(1 << self.n_actions)[:, None] >> np.arange(self.n_actions)
+            table = self._mask_table = (every_mask & 1).astype(np.int8)
+        return table[bits].copy()
 
     def info(self, state: np.ndarray) -> dict[str, Any]:
         """Returns the facts about the game that the environment reports in ``infos``."""
-        running = state[STATUS] == RUNNING
-        scores = state[STORE : STORE + 2] if running else state[SCORE : SCORE + 2]
-        winner = int(state[WINNER])
+        header = state[:HEADER_SIZE].tolist()
+        running = header[STATUS] == RUNNING
+        scores = STORE if running else SCORE
+        points = MATCH if self.is_match else POINTS
+        winner = header[WINNER]
         return {
-            "scores": [int(scores[0]), int(scores[1])],
-            "match_points": [int(state[MATCH]), int(state[MATCH + 1])]
-            if self.is_match
-            else [int(state[POINTS]), int(state[POINTS + 1])],
-            "end_reason": END_REASON_NAMES[int(state[END_REASON])],
+            "scores": header[scores : scores + 2],
+            "match_points": header[points : points + 2],
+            "end_reason": END_REASON_NAMES[header[END_REASON]],
             "winner": None if running or winner < 0 else winner,
-            "ply": int(state[PLY]),
-            "passes": int(state[PASSES]),
-            "player_to_move": None if not running else int(state[PLAYER]),
-            "games_played": int(state[GAMES_PLAYED]),
+            "ply": header[PLY],
+            "passes": header[PASSES],
+            "player_to_move": header[PLAYER] if running else None,
+            "games_played": header[GAMES_PLAYED],
         }
 
     @property

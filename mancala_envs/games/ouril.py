@@ -35,7 +35,7 @@ from numba import njit
 
 from mancala_envs.engine import two_row as capture_sowing
 from mancala_envs.engine.capture import GRAND_SLAM_ALLOWED, count_set
-from mancala_envs.engine.ending import check_end, end_ply
+from mancala_envs.engine.ending import PLAIN_WIN, check_end, end_ply
 from mancala_envs.engine.repetition import key_fits
 from mancala_envs.engine.setup import start_game, start_match
 from mancala_envs.engine.sowing import ORIGIN_SKIPPED, ORIGIN_SKIPPED_FIRST_CIRCUIT
@@ -164,12 +164,12 @@ def step(state: np.ndarray, params: np.ndarray, action: int, trace: np.ndarray) 
     # Rules 8 (threshold) and 5 (automatic pass after a grand slam).
     end_ply(
         state, board, row_size, action, captured, params[WIN_THRESHOLD],
-        params[GRAND_SLAM] == GRAND_SLAM_ALLOWED, total, 1,
+        params[GRAND_SLAM] == GRAND_SLAM_ALLOWED, total, PLAIN_WIN,
     )
     if state[STATUS] == RUNNING:
         # Rules 4 and 8: no (feeding) move, repetition, ply cap.
         state[LEGAL] = legal_bits(state, params)
-        check_end(state, board, row_size, params[HISTORY_START], params[MAX_PLIES], total, 1)
+        check_end(state, board, row_size, params[HISTORY_START], params[MAX_PLIES], total, PLAIN_WIN)
     return OK
 
 
@@ -184,10 +184,15 @@ class Ouril(TwoRowGame):
     version = 0
     config_class = OurilConfig
     game_id = GAME_ID
+    reset_function = staticmethod(reset_state)
+    step_function = staticmethod(step)
+    legal_bits_function = staticmethod(legal_bits)
 
     def __init__(self, config: OurilConfig | None = None) -> None:
         self.config = config if config is not None else OurilConfig()
         c = self.config
+        self.win_threshold = c.threshold
+        self.passing = c.grand_slam == "allowed"
         common = self._common_params(c.pits_per_row, SEEDS_PER_PIT_OURIL, c.max_plies, c.repetition)
         if c.repetition and not key_fits(self.total_seeds, self.n_pits):
             raise ValueError("repetition keys do not fit this board; set repetition=False.")
@@ -202,10 +207,3 @@ class Ouril(TwoRowGame):
             dtype=np.int64,
         )
 
-    _legal_bits = staticmethod(legal_bits)
-
-    def reset_state(self, state: np.ndarray, first_player: int) -> None:
-        reset_state(state, self.params, first_player)
-
-    def step(self, state: np.ndarray, action: int, trace: np.ndarray) -> int:
-        return step(state, self.params, action, trace)

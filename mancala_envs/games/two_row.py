@@ -17,14 +17,18 @@ have the meanings below; the games append their own.
 
 from __future__ import annotations
 
-import numpy as np
-
 from collections.abc import Sequence
 
-from mancala_envs.engine.ending import check_end
+import numpy as np
+from numba import njit
+
+from mancala_envs.engine.ending import PLAIN_WIN, check_end, finish_game, row_seeds
 from mancala_envs.engine.repetition import history_clear, history_repeats, position_key
 from mancala_envs.engine.state import (
     BOARD,
+    END_THRESHOLD,
+    PASSES,
+    TERMINATED,
     FIRST_MOVE_DONE,
     HEADER_SIZE,
     LEGAL,
@@ -54,6 +58,26 @@ HISTORY_START = 4  # first state slot of the repetition history, 0 when the rule
 PARAM_COMMON = 5
 
 
+@njit(cache=True)
+def observe_two_row(state: np.ndarray, player: int, row_size: int, max_plies: int) -> np.ndarray:
+    """Builds ``player``'s egocentric observation (see ``TwoRowGame.observation_names``)."""
+    n = row_size
+    observation = np.empty(2 * n + 5, dtype=np.int32)
+    opponent_seeds = 0
+    for i in range(2 * n):
+        seeds = state[BOARD + (player * n + i) % (2 * n)]
+        observation[i] = seeds
+        if i >= n:
+            opponent_seeds += seeds
+    observation[2 * n] = state[STORE + player]
+    observation[2 * n + 1] = state[STORE + 1 - player]
+    to_move = state[STATUS] == RUNNING and state[PLAYER] == player
+    observation[2 * n + 2] = 1 if to_move else 0
+    observation[2 * n + 3] = 1 if to_move and opponent_seeds == 0 else 0
+    observation[2 * n + 4] = min(state[PLY], max_plies)
+    return observation
+
+
 def _counts(field: str, values: Sequence[int], length: int) -> list[int]:
     try:
         counts = [int(v) for v in values]
@@ -71,7 +95,12 @@ class TwoRowGame(Game):
 
     row_size: int
     seeds_per_pit: int
-    _three_quarter_points: int = 1
+    #: match points for three quarters of the seeds, or ``PLAIN_WIN`` (a win is 1 point)
+    three_quarter_points: int = PLAIN_WIN
+    #: store size that ends the game at once (0: none)
+    win_threshold: int = 0
+    #: a player left without seeds passes automatically (grand slam allowed)
+    passing: bool = False
 
     def _common_params(self, row_size: int, seeds_per_pit: int, max_plies: int, repetition: bool) -> list[int]:
         self.row_size = row_size
@@ -87,10 +116,6 @@ class TwoRowGame(Game):
     @property
     def state_size(self) -> int:
         return self._state_size
-
-    def legal_bits(self, state: np.ndarray) -> int:
-        """Computes the legal actions of the player to move as a bit mask."""
-        return int(self._legal_bits(state, self.params))
 
     def load_position(
         self,
@@ -126,23 +151,30 @@ class TwoRowGame(Game):
                 "board plus stores must add up to the config's seed total."
             )
         self.reset_state(state, int(player))
-        state[BOARD : BOARD + self.n_pits] = board_values
+        board_view = state[BOARD : BOARD + self.n_pits]
+        board_view[:] = board_values
         state[STORE : STORE + 2] = store_values
         state[FIRST_MOVE_DONE] = 1
+        if self.passing and row_seeds(board_view, int(player), self.row_size) == 0:
+            if row_seeds(board_view, 1 - int(player), self.row_size) > 0:
+                state[PLAYER] = 1 - int(player)  # rule 5: a player without seeds passes
+                state[PASSES] = 1
         history_start = int(self.params[HISTORY_START])
         history_clear(state)
         if history_start > 0:
-            history_repeats(state, history_start, position_key(state[BOARD : BOARD + self.n_pits], int(player)))
+            history_repeats(state, history_start, position_key(board_view, int(state[PLAYER])))
         state[LEGAL] = self.legal_bits(state)
+        if self.win_threshold > 0 and max(store_values) >= self.win_threshold:
+            finish_game(
+                state, board_view, self.row_size, TERMINATED, END_THRESHOLD, False,
+                self.total_seeds, self.three_quarter_points,
+            )
         check_end(
-            state,
-            state[BOARD : BOARD + self.n_pits],
-            self.row_size,
-            0,
-            int(self.params[MAX_PLIES]),
-            self.total_seeds,
-            self._three_quarter_points,
+            state, board_view, self.row_size, 0, int(self.params[MAX_PLIES]),
+            self.total_seeds, self.three_quarter_points,
         )
+        if state[STATUS] != RUNNING and self.game_over_function is not None:
+            self.game_over_function(state, self.params)
 
     # --- observation ----------------------------------------------------------------
     def observation_names(self) -> list[str]:
@@ -155,7 +187,7 @@ class TwoRowGame(Game):
 
     def observation_bounds(self) -> tuple[np.ndarray, np.ndarray]:
         n = self.row_size
-        size = len(self.observation_names())
+        size = 2 * n + 5
         low = np.zeros(size, dtype=np.int32)
         high = np.empty(size, dtype=np.int32)
         high[: 2 * n + 2] = self.total_seeds
@@ -165,20 +197,7 @@ class TwoRowGame(Game):
         return low, high
 
     def observe(self, state: np.ndarray, player: int) -> np.ndarray:
-        n = self.row_size
-        observation = np.empty(2 * n + 5, dtype=np.int32)
-        board = state[BOARD : BOARD + 2 * n]
-        own = player * n
-        observation[: 2 * n - own] = board[own:]
-        observation[2 * n - own : 2 * n] = board[:own]
-        observation[2 * n] = state[STORE + player]
-        observation[2 * n + 1] = state[STORE + 1 - player]
-        running = state[STATUS] == RUNNING
-        to_move = running and state[PLAYER] == player
-        observation[2 * n + 2] = to_move
-        observation[2 * n + 3] = to_move and observation[n : 2 * n].sum() == 0
-        observation[2 * n + 4] = min(int(state[PLY]), self.max_plies)
-        return observation
+        return observe_two_row(state, player, self.row_size, self.max_plies)
 
     # --- text picture ----------------------------------------------------------------
     def render_text(self, state: np.ndarray) -> str:

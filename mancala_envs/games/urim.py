@@ -52,7 +52,7 @@ from mancala_envs.games.two_row import (
     TwoRowGame,
 )
 
-__all__ = ["UrimConfig", "Urim", "reset_state", "step", "legal_bits"]
+__all__ = ["UrimConfig", "Urim", "reset_state", "step", "legal_bits", "game_over"]
 
 GAME_ID = 2  # the branch of the compiled game switch (mancala_envs.rollout)
 GRAND_SLAM_RULES = {"allowed": 0, "forbidden": 1, "no_capture": 2}
@@ -189,11 +189,16 @@ def step(state: np.ndarray, params: np.ndarray, action: int, trace: np.ndarray) 
     # Rules 6-7: the next player's legal moves, then the end checks.
     state[LEGAL] = legal_bits(state, params)
     check_end(state, board, row_size, params[HISTORY_START], params[MAX_PLIES], total, points)
-    # Rule 9: in a match, a finished game is scored and the next one starts.
+    game_over(state, params)
+    return OK
+
+
+@njit(cache=True)
+def game_over(state: np.ndarray, params: np.ndarray) -> None:
+    """Rule 9: in a match, a finished game is scored and the next one starts."""
     if state[STATUS] != RUNNING and params[MATCH_TARGET] > 0:
         if close_match_game(state, params[MATCH_TARGET], params[MAX_GAMES]):
             _start_game(state, params, 1 - state[STARTER])
-    return OK
 
 
 class Urim(TwoRowGame):
@@ -207,11 +212,16 @@ class Urim(TwoRowGame):
     version = 0
     config_class = UrimConfig
     game_id = GAME_ID
+    reset_function = staticmethod(reset_state)
+    step_function = staticmethod(step)
+    legal_bits_function = staticmethod(legal_bits)
+    game_over_function = staticmethod(game_over)
 
     def __init__(self, config: UrimConfig | None = None) -> None:
         self.config = config if config is not None else UrimConfig()
         c = self.config
-        self._three_quarter_points = c.points_three_quarters
+        self.three_quarter_points = c.points_three_quarters
+        self.passing = c.grand_slam == "allowed"
         common = self._common_params(c.pits_per_row, c.seeds_per_pit, c.max_plies, c.repetition)
         if c.repetition and not key_fits(self.total_seeds, self.n_pits):
             raise ValueError("repetition keys do not fit this board; set repetition=False.")
@@ -255,10 +265,3 @@ class Urim(TwoRowGame):
             observation = np.concatenate([observation, match])
         return observation
 
-    _legal_bits = staticmethod(legal_bits)
-
-    def reset_state(self, state: np.ndarray, first_player: int) -> None:
-        reset_state(state, self.params, first_player)
-
-    def step(self, state: np.ndarray, action: int, trace: np.ndarray) -> int:
-        return step(state, self.params, action, trace)

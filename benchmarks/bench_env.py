@@ -1,0 +1,592 @@
+"""Speed of mancala-envs, measured against a peer run in the same process.
+
+Four measures, all with uniformly random legal play:
+
+1. **PettingZoo loop**: the AEC loop (``env.last()`` / ``env.step()``) on the
+   default ``env()`` of each game and on PettingZoo's own ``connect_four_v3``,
+   with the same agent loop and the same action sampler. Reported as env steps
+   per second and as the ratio ours / connect_four (target: at least 10x).
+2. **Engine**: a Python loop calling the game's compiled ``step`` and reading
+   the legal bitmask from the state, no environment (target: 200k plies/s).
+3. **Compiled rollout**: ``play_random_games`` plays whole games in one
+   compiled call (target: 5M plies/s; compile time excluded).
+4. **Start-up**: ``import mancala_envs``, ``make``, ``reset`` and the first
+   step in a fresh interpreter, with an empty numba cache (cold) and again with
+   the cache it left (warm).
+
+Speed is never asserted in the tests; this script is where it is measured.
+
+Usage::
+
+    python benchmarks/bench_env.py                    # full run, ~2 minutes on 2 cores
+    python benchmarks/bench_env.py --quick            # CI smoke run, under a minute
+    python benchmarks/bench_env.py --repeats 7 --seconds 3 --json /tmp/bench.json
+
+The table goes to stdout; the JSON to ``benchmarks/results/bench_env.json``
+unless ``--json`` says otherwise.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import asdict, dataclass
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # connect_four imports pygame
+
+import numpy as np
+
+__all__ = [
+    "Args",
+    "GAMES",
+    "PEER",
+    "machine_info",
+    "make_env",
+    "aec_random_play",
+    "bench_pettingzoo_loop",
+    "engine_random_play",
+    "bench_engine",
+    "bench_rollout",
+    "measure_startup",
+    "bench_startup",
+    "run_all",
+    "format_table",
+    "main",
+]
+
+#: Our games, by the names ``mancala_envs.make`` takes.
+GAMES = ("ouril_v0", "urim_v0")
+#: The peer environment of the PettingZoo loop.
+PEER = "connect_four_v3"
+PEER_REGISTRY_ID = "classic/connect_four-v3"
+
+TARGET_LOOP_RATIO = 10.0
+TARGET_ENGINE_PLIES_PER_S = 200_000.0
+TARGET_ROLLOUT_PLIES_PER_S = 5_000_000.0
+
+DEFAULT_JSON = Path(__file__).resolve().parent / "results" / "bench_env.json"
+FULL_BUDGET = {"repeats": 5, "seconds": 2.0, "warm_starts": 3}
+QUICK_BUDGET = {"repeats": 3, "seconds": 0.25, "warm_starts": 1}
+#: Plies the engine loop plays between two looks at the clock.
+ENGINE_CHUNK = 1024
+
+
+@dataclass
+class Args:
+    """Options of the benchmark run."""
+
+    quick: bool = False
+    """Small budgets for a CI smoke run (repeats 3, 0.25 s, one warm start)."""
+    repeats: int | None = None
+    """Repetitions of each timed measure; the median is reported (default 5, quick 3)."""
+    seconds: float | None = None
+    """Time budget of one repetition, in seconds (default 2.0, quick 0.25)."""
+    warm_starts: int | None = None
+    """Warm start-up runs per game after the cold one (default 3, quick 1)."""
+    seed: int = 0
+    """Seed of the action samplers and of the compiled rollouts."""
+    json: Path = DEFAULT_JSON
+    """Where the JSON results are written."""
+
+    def resolved(self) -> Args:
+        """Returns a copy with the budget fields filled from the full or quick defaults."""
+        budget = QUICK_BUDGET if self.quick else FULL_BUDGET
+        return Args(
+            quick=self.quick,
+            repeats=self.repeats if self.repeats is not None else budget["repeats"],
+            seconds=self.seconds if self.seconds is not None else budget["seconds"],
+            warm_starts=self.warm_starts if self.warm_starts is not None else budget["warm_starts"],
+            seed=self.seed,
+            json=self.json,
+        )
+
+
+# --- machine -----------------------------------------------------------------------------
+
+
+def _version(distribution: str) -> str | None:
+    try:
+        return metadata.version(distribution)
+    except metadata.PackageNotFoundError:
+        return None
+
+
+def _cpu_model() -> str:
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as cpuinfo:
+            for line in cpuinfo:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def _git_commit() -> str | None:
+    root = Path(__file__).resolve().parent.parent
+    try:
+        commit = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], cwd=root, capture_output=True, text=True, check=True
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no"], cwd=root, capture_output=True, text=True
+        ).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    return commit + ("-dirty" if dirty else "")
+
+
+#: Environment variables that change the figures, recorded when set.
+_REPORTED_VARIABLES = ("NUMBA_CACHE_DIR", "NUMBA_DISABLE_JIT", "NUMBA_NUM_THREADS", "PYTHONDONTWRITEBYTECODE", "PYTHONOPTIMIZE")
+
+
+def machine_info() -> dict[str, Any]:
+    """Returns the CPU, interpreter and library versions the figures were measured with."""
+    affinity = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return {
+        "cpu_count": os.cpu_count(),
+        "cpus_usable": affinity,
+        "cpu_model": _cpu_model(),
+        "platform": platform.platform(),
+        "python": platform.python_version(),
+        "numpy": _version("numpy"),
+        "numba": _version("numba"),
+        "pettingzoo": _version("pettingzoo"),
+        "gymnasium": _version("gymnasium"),
+        "pygame_ce": _version("pygame-ce"),
+        "mancala_envs": _version("mancala-envs"),
+        "git_commit": _git_commit(),
+        "environment": {key: os.environ[key] for key in _REPORTED_VARIABLES if key in os.environ},
+    }
+
+
+# --- 1. the PettingZoo loop ------------------------------------------------------------------
+
+
+def make_env(name: str):
+    """Builds ``name``'s default (wrapped) AEC env: one of :data:`GAMES` or :data:`PEER`.
+
+    Raises:
+        RuntimeError: connect_four cannot be built (pygame-ce missing); the
+            message says how to install it.
+    """
+    if name == PEER:
+        import pettingzoo
+
+        try:
+            # The registry form of ``connect_four_v3.env()`` (same wrappers), without
+            # the deprecation warning that importing ``pettingzoo.classic.connect_four_v3`` emits.
+            return pettingzoo.make("aec", PEER_REGISTRY_ID)
+        except Exception as error:  # FailedToImport, ImportError, DependencyNotInstalled
+            raise RuntimeError(
+                f"PettingZoo's {PEER} could not be built ({type(error).__name__}: {error}). It needs pygame-ce: "
+                "install the benchmark extra with `pip install -e '.[bench]'`."
+            ) from error
+    import mancala_envs
+
+    return mancala_envs.make(name)
+
+
+@dataclass(frozen=True)
+class LoopRun:
+    """One timed run of the AEC loop.
+
+    Attributes:
+        steps: ``env.step`` calls, including the ``None`` steps of finished agents.
+        plies: Steps that played an action.
+        episodes: Episodes finished.
+        seconds: Wall time, resets included.
+    """
+
+    steps: int
+    plies: int
+    episodes: int
+    seconds: float
+
+    @property
+    def steps_per_s(self) -> float:
+        return self.steps / self.seconds
+
+    @property
+    def plies_per_s(self) -> float:
+        return self.plies / self.seconds
+
+
+def aec_random_play(env: Any, seconds: float, rng: np.random.Generator, min_steps: int = 1) -> LoopRun:
+    """Plays random legal moves through the AEC API for ``seconds``.
+
+    The sampler is the same for every env: ``np.flatnonzero`` of the action
+    mask and one ``rng.integers`` draw. A new episode starts (``reset()``) when
+    every agent is done; its time is counted.
+
+    Args:
+        env: A reset-able PettingZoo AEC env with an ``action_mask`` in its observations.
+        seconds: Time budget.
+        rng: The action sampler's generator.
+        min_steps: Steps to play even if the budget runs out first.
+
+    Returns:
+        The counts and the wall time.
+    """
+    env.reset(seed=int(rng.integers(2**31)))
+    steps = plies = episodes = 0
+    clock = time.perf_counter
+    start = clock()
+    deadline = start + seconds
+    while steps < min_steps or clock() < deadline:
+        observation, _reward, termination, truncation, _info = env.last()
+        if termination or truncation:
+            action = None
+        else:
+            legal = np.flatnonzero(observation["action_mask"])
+            action = legal[rng.integers(len(legal))]
+            plies += 1
+        env.step(action)
+        steps += 1
+        if not env.agents:
+            episodes += 1
+            env.reset()
+    return LoopRun(steps, plies, episodes, clock() - start)
+
+
+def bench_pettingzoo_loop(games: tuple[str, ...], repeats: int, seconds: float, seed: int = 0) -> dict[str, Any]:
+    """Times the AEC loop on each game and on connect_four, interleaved, ``repeats`` times.
+
+    Returns:
+        Per env: the median steps/s and plies/s, every run, and for our games
+        the median of the per-repetition ratios ours / connect_four.
+    """
+    names = (PEER, *games)
+    envs = {name: make_env(name) for name in names}
+    rngs = {name: np.random.default_rng([seed, index]) for index, name in enumerate(names)}
+    for name in names:  # warm-up: first calls, compiled code loaded
+        aec_random_play(envs[name], min(0.1, seconds), rngs[name], min_steps=200)
+    runs: dict[str, list[LoopRun]] = {name: [] for name in names}
+    for _ in range(repeats):
+        for name in names:
+            runs[name].append(aec_random_play(envs[name], seconds, rngs[name]))
+    for env in envs.values():
+        env.close()
+
+    results: dict[str, Any] = {}
+    peer_rates = [run.steps_per_s for run in runs[PEER]]
+    for name in names:
+        rates = [run.steps_per_s for run in runs[name]]
+        entry: dict[str, Any] = {
+            "steps_per_s": statistics.median(rates),
+            "plies_per_s": statistics.median(run.plies_per_s for run in runs[name]),
+            "steps_per_episode": sum(r.steps for r in runs[name]) / max(1, sum(r.episodes for r in runs[name])),
+            "runs": [asdict(run) | {"steps_per_s": run.steps_per_s} for run in runs[name]],
+        }
+        if name != PEER:
+            ratios = [ours / peer for ours, peer in zip(rates, peer_rates)]
+            entry["ratios_vs_peer"] = ratios
+            entry["ratio_vs_peer"] = statistics.median(ratios)
+            entry["plies_ratio_vs_peer"] = statistics.median(
+                ours.plies_per_s / peer.plies_per_s for ours, peer in zip(runs[name], runs[PEER])
+            )
+            entry["target_ratio"] = TARGET_LOOP_RATIO
+            entry["target_met"] = entry["ratio_vs_peer"] >= TARGET_LOOP_RATIO
+        results[name] = entry
+    return {"peer": PEER, "repeats": repeats, "seconds_per_repeat": seconds, "envs": results}
+
+
+# --- 2. the engine alone ------------------------------------------------------------------------
+
+
+def _legal_action_table(n_actions: int) -> list[tuple[int, ...]]:
+    """``table[bits]`` lists the actions whose bit is set in ``bits``."""
+    return [tuple(a for a in range(n_actions) if (bits >> a) & 1) for bits in range(1 << n_actions)]
+
+
+def engine_random_play(game: Any, seconds: float, rng: np.random.Generator) -> tuple[int, int, float]:
+    """Plays random legal plies by calling ``game.step`` from Python for ``seconds``.
+
+    Tracing is off (a zero-length trace); the legal moves are read from the
+    state's ``LEGAL`` bitmask through a precomputed table; random numbers are
+    drawn in blocks. Finished games are reset in place, first player alternating.
+
+    Returns:
+        ``(plies, games finished, wall seconds)``.
+    """
+    from mancala_envs.engine.state import LEGAL, RUNNING, STATUS
+
+    table = _legal_action_table(game.n_actions)
+    no_trace = np.empty(0, dtype=np.int64)
+    state = game.new_state(0)
+    step = game.step
+    plies = games = 0
+    clock = time.perf_counter
+    start = clock()
+    deadline = start + seconds
+    while plies == 0 or clock() < deadline:
+        draws = rng.random(ENGINE_CHUNK).tolist()
+        for draw in draws:
+            actions = table[state[LEGAL]]
+            step(state, actions[int(draw * len(actions))], no_trace)
+            if state[STATUS] != RUNNING:
+                games += 1
+                game.reset_state(state, games & 1)
+        plies += ENGINE_CHUNK
+    return plies, games, clock() - start
+
+
+def bench_engine(games: tuple[str, ...], repeats: int, seconds: float, seed: int = 0) -> dict[str, Any]:
+    """Times :func:`engine_random_play` on each game's default config; median plies/s."""
+    results: dict[str, Any] = {}
+    for index, name in enumerate(games):
+        game = make_env(name).unwrapped.game
+        rng = np.random.default_rng([seed, 100 + index])
+        engine_random_play(game, min(0.1, seconds), rng)  # warm-up
+        runs = [engine_random_play(game, seconds, rng) for _ in range(repeats)]
+        rates = [plies / wall for plies, _games, wall in runs]
+        results[name] = {
+            "plies_per_s": statistics.median(rates),
+            "runs": [{"plies": p, "games": g, "seconds": s, "plies_per_s": p / s} for p, g, s in runs],
+            "target_plies_per_s": TARGET_ENGINE_PLIES_PER_S,
+            "target_met": statistics.median(rates) >= TARGET_ENGINE_PLIES_PER_S,
+        }
+    return {"repeats": repeats, "seconds_per_repeat": seconds, "games": results}
+
+
+# --- 3. compiled random games --------------------------------------------------------------------
+
+
+def bench_rollout(games: tuple[str, ...], repeats: int, seconds: float, seed: int = 0) -> dict[str, Any]:
+    """Times ``play_random_games``; the number of games per call is sized to fill ``seconds``.
+
+    The first call (which loads or compiles the code) is not timed.
+    """
+    from mancala_envs.rollout import play_random_games
+
+    results: dict[str, Any] = {}
+    for name in games:
+        game = make_env(name).unwrapped.game
+        compile_start = time.perf_counter()
+        play_random_games(game, 1, seed=seed)
+        first_call = time.perf_counter() - compile_start
+        calibration = 50
+        while True:
+            start = time.perf_counter()
+            play_random_games(game, calibration, seed=seed)
+            elapsed = time.perf_counter() - start
+            if elapsed > 0.02 or calibration >= 1_000_000:
+                break
+            calibration *= 4
+        n_games = max(1, int(calibration * seconds / elapsed))
+        runs = []
+        for rep in range(repeats):
+            start = time.perf_counter()
+            stats = play_random_games(game, n_games, seed=seed + rep)
+            wall = time.perf_counter() - start
+            runs.append({"games": stats.games, "plies": stats.plies, "seconds": wall, "plies_per_s": stats.plies / wall})
+        rate = statistics.median(run["plies_per_s"] for run in runs)
+        results[name] = {
+            "plies_per_s": rate,
+            "games_per_call": n_games,
+            "first_call_seconds": first_call,
+            "runs": runs,
+            "target_plies_per_s": TARGET_ROLLOUT_PLIES_PER_S,
+            "target_met": rate >= TARGET_ROLLOUT_PLIES_PER_S,
+        }
+    return {"repeats": repeats, "seconds_per_repeat": seconds, "games": results}
+
+
+# --- 4. start-up -------------------------------------------------------------------------------------
+
+_STARTUP_SCRIPT = """
+import json, sys, time
+clock = time.perf_counter
+t0 = clock()
+import mancala_envs
+t1 = clock()
+env = mancala_envs.make(sys.argv[1])
+t2 = clock()
+env.reset(seed=0)
+t3 = clock()
+observation, *_ = env.last()
+env.step(int(observation["action_mask"].argmax()))
+t4 = clock()
+print(json.dumps({"import_s": t1 - t0, "make_s": t2 - t1, "reset_s": t3 - t2, "first_step_s": t4 - t3,
+                  "total_s": t4 - t0}))
+"""
+
+
+def measure_startup(name: str, cache_dir: str | Path) -> dict[str, float]:
+    """Runs import, make, reset and the first step of ``name`` in a fresh interpreter.
+
+    Args:
+        name: The game, e.g. ``"ouril_v0"``.
+        cache_dir: Numba's cache directory (``NUMBA_CACHE_DIR``) for the child.
+
+    Returns:
+        Seconds for each phase as the child measured them (``total_s`` their
+        sum) and ``process_s``, the child's wall time including interpreter start.
+
+    Raises:
+        RuntimeError: the child failed; its stderr is in the message.
+    """
+    environment = dict(os.environ, NUMBA_CACHE_DIR=str(cache_dir))
+    start = time.perf_counter()
+    child = subprocess.run(
+        [sys.executable, "-c", _STARTUP_SCRIPT, name], env=environment, capture_output=True, text=True
+    )
+    process = time.perf_counter() - start
+    if child.returncode != 0:
+        raise RuntimeError(f"the start-up probe for {name} failed (exit {child.returncode}):\n{child.stderr}")
+    timings = json.loads(child.stdout.strip().splitlines()[-1])
+    timings["process_s"] = process
+    return timings
+
+
+def bench_startup(games: tuple[str, ...], warm_starts: int) -> dict[str, Any]:
+    """Cold start (new, empty numba cache dir) then ``warm_starts`` warm ones (same dir), per game.
+
+    Returns:
+        Per game, the cold timings and the per-field median of the warm ones.
+    """
+    results: dict[str, Any] = {}
+    for name in games:
+        cache_dir = tempfile.mkdtemp(prefix="mancala-bench-numba-")
+        try:
+            cold = measure_startup(name, cache_dir)
+            warm_runs = [measure_startup(name, cache_dir) for _ in range(max(1, warm_starts))]
+        finally:
+            shutil.rmtree(cache_dir, ignore_errors=True)
+        warm = {key: statistics.median(run[key] for run in warm_runs) for key in warm_runs[0]}
+        results[name] = {"cold": cold, "warm": warm, "warm_runs": warm_runs}
+    return {"warm_starts": max(1, warm_starts), "games": results}
+
+
+# --- report --------------------------------------------------------------------------------------------
+
+
+def run_all(args: Args) -> dict[str, Any]:
+    """Runs the four measures with ``args``' budgets and returns the JSON-ready results."""
+    args = args.resolved()
+    if args.repeats < 1 or args.seconds <= 0:
+        raise ValueError(f"--repeats must be >= 1 and --seconds > 0 (got {args.repeats}, {args.seconds}).")
+    settings = asdict(args) | {"json": str(args.json)}
+    started = time.perf_counter()
+    results: dict[str, Any] = {"machine": machine_info(), "settings": settings}
+    results["pettingzoo_loop"] = bench_pettingzoo_loop(GAMES, args.repeats, args.seconds, args.seed)
+    results["engine"] = bench_engine(GAMES, args.repeats, args.seconds, args.seed)
+    results["rollout"] = bench_rollout(GAMES, args.repeats, args.seconds, args.seed)
+    results["startup"] = bench_startup(GAMES, args.warm_starts)
+    results["benchmark_seconds"] = time.perf_counter() - started
+    return results
+
+
+def _rate(value: float) -> str:
+    if value >= 1e6:
+        return f"{value / 1e6:.2f}M"
+    if value >= 1e3:
+        return f"{value / 1e3:.1f}k"
+    return f"{value:.0f}"
+
+
+def _met(flag: bool) -> str:
+    return "yes" if flag else "NO"
+
+
+def format_table(results: dict[str, Any]) -> str:
+    """Renders the results as the plain-text table the script prints."""
+    machine = results["machine"]
+    settings = results["settings"]
+    lines = [
+        "mancala-envs benchmark",
+        f"  machine: {machine['cpu_count']} CPUs ({machine['cpus_usable']} usable), {machine['cpu_model']}, "
+        f"{machine['platform']}",
+        f"  python {machine['python']}, numpy {machine['numpy']}, numba {machine['numba']}, "
+        f"pettingzoo {machine['pettingzoo']}, gymnasium {machine['gymnasium']}, pygame-ce {machine['pygame_ce']}, "
+        f"mancala-envs {machine['mancala_envs']} ({machine['git_commit']})",
+        f"  budget: {settings['repeats']} repeats x {settings['seconds']} s, median reported"
+        + (" (--quick)" if settings["quick"] else ""),
+        "",
+        f"1. PettingZoo AEC loop, random legal play (default env() wrappers), ratio vs {results['pettingzoo_loop']['peer']}",
+        f"   {'env':<18}{'steps/s':>10}{'plies/s':>10}{'steps/ep':>10}{'ratio':>8}{'target':>8}{'met':>5}",
+    ]
+    loop = results["pettingzoo_loop"]["envs"]
+    for name, entry in loop.items():
+        ratio = f"{entry['ratio_vs_peer']:.2f}x" if "ratio_vs_peer" in entry else "peer"
+        target = f">={entry['target_ratio']:.0f}x" if "target_ratio" in entry else ""
+        met = _met(entry["target_met"]) if "target_met" in entry else ""
+        lines.append(
+            f"   {name:<18}{_rate(entry['steps_per_s']):>10}{_rate(entry['plies_per_s']):>10}"
+            f"{entry['steps_per_episode']:>10.1f}{ratio:>8}{target:>8}{met:>5}"
+        )
+    lines += ["", "2. Engine: Python loop over the compiled step, legal bitmask, no trace, no env",
+              f"   {'game':<18}{'plies/s':>10}{'target':>10}{'met':>5}"]
+    for name, entry in results["engine"]["games"].items():
+        lines.append(
+            f"   {name:<18}{_rate(entry['plies_per_s']):>10}{'>=' + _rate(entry['target_plies_per_s']):>10}"
+            f"{_met(entry['target_met']):>5}"
+        )
+    lines += ["", "3. Compiled random games: play_random_games (first call excluded)",
+              f"   {'game':<18}{'plies/s':>10}{'games/call':>12}{'target':>10}{'met':>5}"]
+    for name, entry in results["rollout"]["games"].items():
+        lines.append(
+            f"   {name:<18}{_rate(entry['plies_per_s']):>10}{entry['games_per_call']:>12}"
+            f"{'>=' + _rate(entry['target_plies_per_s']):>10}{_met(entry['target_met']):>5}"
+        )
+    lines += [
+        "",
+        f"4. Start-up in a fresh interpreter, seconds (cold: empty NUMBA_CACHE_DIR; warm: median of "
+        f"{results['startup']['warm_starts']})",
+        f"   {'game':<18}{'':<6}{'import':>8}{'make':>8}{'reset':>8}{'1st step':>9}{'total':>8}{'process':>9}",
+    ]
+    for name, entry in results["startup"]["games"].items():
+        for kind in ("cold", "warm"):
+            t = entry[kind]
+            lines.append(
+                f"   {name if kind == 'cold' else '':<18}{kind:<6}{t['import_s']:>8.3f}{t['make_s']:>8.3f}"
+                f"{t['reset_s']:>8.4f}{t['first_step_s']:>9.4f}{t['total_s']:>8.3f}{t['process_s']:>9.3f}"
+            )
+    lines += ["", f"benchmark wall time {results['benchmark_seconds']:.1f} s"]
+    return "\n".join(lines)
+
+
+def parse_args(argv: list[str] | None = None) -> Args:
+    """Reads :class:`Args` from the command line."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="small budgets for a CI smoke run (under a minute)")
+    parser.add_argument("--repeats", type=int, help="repetitions per measure, median reported (default 5, quick 3)")
+    parser.add_argument("--seconds", type=float, help="time budget per repetition (default 2.0, quick 0.25)")
+    parser.add_argument("--warm-starts", type=int, help="warm start-up runs per game (default 3, quick 1)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the samplers and rollouts (default 0)")
+    parser.add_argument("--json", type=Path, default=DEFAULT_JSON, help=f"results file (default {DEFAULT_JSON})")
+    options = parser.parse_args(argv)
+    return Args(
+        quick=options.quick,
+        repeats=options.repeats,
+        seconds=options.seconds,
+        warm_starts=options.warm_starts,
+        seed=options.seed,
+        json=options.json,
+    )
+
+
+def main(argv: list[str] | None = None) -> dict[str, Any]:
+    """Runs the benchmark, prints the table and writes the JSON; returns the results."""
+    args = parse_args(argv)
+    results = run_all(args)
+    print(format_table(results))
+    args.json.parent.mkdir(parents=True, exist_ok=True)
+    args.json.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
+    print(f"results written to {args.json}")
+    return results
+
+
+if __name__ == "__main__":
+    main()

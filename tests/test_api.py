@@ -1,0 +1,423 @@
+"""PettingZoo API conformance and registry tests, parametrised over every registered id.
+
+Every test below runs once per entry of :data:`mancala_envs.registration.VARIANTS`, so a game or
+variant is covered by being registered.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import json
+import warnings
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import numpy as np
+import pettingzoo
+import pytest
+from pettingzoo.env_registry.registration import aec_registry
+from pettingzoo.utils.wrappers import BaseWrapper
+
+with warnings.catch_warnings():
+    # pettingzoo.test.api_test imports pettingzoo.classic.connect_four_v3 through PettingZoo's old
+    # creation API, which warns at import time. The warning is about PettingZoo's own module, not ours.
+    warnings.filterwarnings("ignore", message="The old environment creation API", category=DeprecationWarning)
+    from pettingzoo.test import api_test, render_test, seed_test
+
+import mancala_envs
+from mancala_envs.registration import NAMESPACE, VARIANTS
+
+IDS = [variant.id for variant in VARIANTS]
+VARIANT_BY_ID = {variant.id: variant for variant in VARIANTS}
+AGENTS = ("player_0", "player_1")
+GAME_NAMES = {"ouril_v0": "mancala/ouril-v0", "urim_v0": "mancala/urim-v0"}
+
+# PettingZoo's checkers emit these for every environment whose observation is a Dict
+# (observation vector + action mask, the layout of PettingZoo's own classic games):
+#  - test_observation() warns when the observation is not an ndarray, before looking inside the dict;
+#  - test_observation_action_spaces() warns when the space is neither Box nor Discrete.
+# Any other warning fails the test.
+DICT_OBSERVATION_WARNINGS = frozenset(
+    {
+        "Observation is not a NumPy array",
+        "Observation space for each agent probably should be gymnasium.spaces.box or gymnasium.spaces.discrete",
+    }
+)
+
+# The infos keys promised by the README's environment contract ("infos carry the scores, match
+# points, end reason, winner and the last move's sown path and captures").
+INFO_KEYS = {"scores", "match_points", "end_reason", "winner", "last_move"}
+LAST_MOVE_KEYS = {"player", "action", "sown", "captures"}
+
+
+# --- helpers ------------------------------------------------------------------------------------
+@contextlib.contextmanager
+def only_dict_observation_warnings() -> Iterator[list[warnings.WarningMessage]]:
+    """Records every warning and fails on any that PettingZoo does not emit for all Dict observations."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        yield caught
+    unexpected = [
+        f"{w.category.__name__}: {w.message} ({w.filename}:{w.lineno})"
+        for w in caught
+        if not (issubclass(w.category, UserWarning) and str(w.message) in DICT_OBSERVATION_WARNINGS)
+    ]
+    assert not unexpected, "unexpected warnings:\n" + "\n".join(unexpected)
+
+
+class EpisodeCounter(BaseWrapper):
+    """Counts the episodes that ran to their end (every agent removed) while api_test played."""
+
+    def __init__(self, env: Any) -> None:
+        super().__init__(env)
+        self.finished_episodes = 0
+
+    def step(self, action: Any) -> None:
+        had_agents = bool(self.env.agents)
+        self.env.step(action)
+        if had_agents and not self.env.agents:
+            self.finished_episodes += 1
+
+
+def cycles_to_finish(env: Any) -> int:
+    """An upper bound on the cycles of one episode: the ply cap, times the game cap of a match."""
+    game = env.unwrapped.game
+    games = game.config.max_games if game.is_match else 1
+    return game.max_plies * games + 10
+
+
+def random_action(observation: dict[str, np.ndarray], rng: np.random.Generator) -> int:
+    return int(rng.choice(np.flatnonzero(observation["action_mask"])))
+
+
+def play(env: Any, seed: int, on_step: Callable[[Any, str], None] | None = None) -> dict[str, Any]:
+    """Plays one seeded random game to the end; returns totals and the end-of-game facts.
+
+    ``on_step(env, agent)`` is called before every step (live or dead) with the agent to act.
+    """
+    env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    totals = {agent: 0 for agent in AGENTS}
+    reward_before_end = []
+    plies = 0
+    end: dict[str, Any] | None = None
+    for agent in env.agent_iter():
+        if on_step is not None:
+            on_step(env, agent)
+        observation, _, terminated, truncated, info = env.last()
+        if terminated or truncated:
+            if end is None:
+                end = {
+                    "terminations": dict(env.terminations),
+                    "truncations": dict(env.truncations),
+                    "info": info,
+                }
+            env.step(None)
+            continue
+        env.step(random_action(observation, rng))
+        plies += 1
+        for name, reward in env.rewards.items():
+            totals[name] += reward
+        if env.agents and not any(env.terminations.values()) and not any(env.truncations.values()):
+            reward_before_end.extend(env.rewards.values())
+    assert end is not None
+    return {"totals": totals, "plies": plies, "rewards_before_end": reward_before_end, **end}
+
+
+def env_name(env_id: str) -> str:
+    """The PettingZoo-style name of the game behind ``env_id``, e.g. ``"ouril_v0"``."""
+    return VARIANT_BY_ID[env_id].module.rsplit(".", 1)[1]
+
+
+# --- PettingZoo's own test suite --------------------------------------------------------------
+@pytest.mark.parametrize("env_id", IDS)
+def test_pettingzoo_api_test(env_id: str) -> None:
+    env = EpisodeCounter(pettingzoo.make("aec", env_id))
+    with only_dict_observation_warnings():
+        api_test(env, num_cycles=cycles_to_finish(env))
+    assert env.finished_episodes >= 1, "api_test's play-through never reached the end of an episode"
+
+
+@pytest.mark.parametrize("env_id", IDS)
+def test_pettingzoo_seed_test(env_id: str) -> None:
+    with only_dict_observation_warnings():
+        seed_test(lambda: pettingzoo.make("aec", env_id), num_cycles=cycles_to_finish(mancala_envs.make(env_id)))
+
+
+@pytest.mark.parametrize("env_id", IDS)
+def test_pettingzoo_render_test(env_id: str, capsys: pytest.CaptureFixture[str]) -> None:
+    def make(render_mode: str | None = None) -> Any:
+        return pettingzoo.make("aec", env_id, render_mode=render_mode)
+
+    with only_dict_observation_warnings():
+        render_test(make)
+    printed = capsys.readouterr().out
+    assert env_name(env_id) in printed and "player_0" in printed, "render_mode='human' printed no board"
+
+
+@pytest.mark.parametrize("env_id", IDS)
+def test_render_modes(env_id: str, capsys: pytest.CaptureFixture[str]) -> None:
+    env = pettingzoo.make("aec", env_id, render_mode="ansi")
+    env.reset(seed=0)
+    text = env.render()
+    assert isinstance(text, str) and env_name(env_id) in text
+    for pit in env.unwrapped.board:
+        assert f"{int(pit):3d}" in text
+    assert capsys.readouterr().out == "", "render_mode='ansi' must return the text, not print it"
+
+    env = pettingzoo.make("aec", env_id, render_mode="human")
+    env.reset(seed=0)
+    assert env.render() is None
+    assert capsys.readouterr().out.strip() == text.strip()
+
+    env = pettingzoo.make("aec", env_id)
+    env.reset(seed=0)
+    with pytest.warns(UserWarning, match="render_mode"):
+        assert env.render() is None
+
+
+# --- spaces, observations, masks, infos -----------------------------------------------------------
+@pytest.mark.parametrize("env_id", IDS)
+def test_spaces_are_built_once(env_id: str) -> None:
+    env = pettingzoo.make("aec", env_id)
+    before = {agent: (env.observation_space(agent), env.action_space(agent)) for agent in AGENTS}
+    env.reset(seed=0)
+    env.step(random_action(env.last()[0], np.random.default_rng(0)))
+    env.reset(seed=1)
+    for agent in AGENTS:
+        assert env.observation_space(agent) is before[agent][0]
+        assert env.action_space(agent) is before[agent][1]
+        assert env.observation_space(agent) is env.unwrapped.observation_space(agent)
+        assert env.action_space(agent).n == env.unwrapped.game.n_actions
+        assert env.observation_space(agent)["action_mask"].shape == (env.unwrapped.game.n_actions,)
+
+
+@pytest.mark.parametrize("env_id", IDS)
+@pytest.mark.parametrize("seed", [0, 1])
+def test_observations_and_masks_all_game_long(env_id: str, seed: int) -> None:
+    env = pettingzoo.make("aec", env_id)
+    game = env.unwrapped.game
+    names = game.observation_names()
+
+    def check(env: Any, agent: str) -> None:
+        running = not (env.terminations[agent] or env.truncations[agent])
+        for player in AGENTS:
+            observation = env.observe(player)
+            space = env.observation_space(player)
+            assert set(observation) == {"observation", "action_mask"}
+            assert observation["observation"].dtype == np.int32
+            assert observation["observation"].shape == space["observation"].shape == (len(names),)
+            assert observation["action_mask"].dtype == np.int8
+            assert space.contains(observation), f"{player}'s observation is outside its space: {observation}"
+            mask = observation["action_mask"]
+            if running and player == agent:
+                assert mask.any(), "the agent to move has no legal action while the game runs"
+                assert np.array_equal(mask, game.legal_mask(env.unwrapped.state_array))
+            else:
+                assert not mask.any(), f"{player} is not to move but its mask is {mask}"
+
+    play(env, seed, check)
+
+
+@pytest.mark.parametrize("env_id", IDS)
+def test_infos_carry_the_documented_keys(env_id: str) -> None:
+    env = pettingzoo.make("aec", env_id)
+    env.reset(seed=3)
+    for agent in AGENTS:
+        info = env.infos[agent]
+        assert INFO_KEYS <= set(info), f"missing infos keys: {INFO_KEYS - set(info)}"
+        assert info["last_move"] is None and info["end_reason"] is None and info["winner"] is None
+        assert info["scores"] == [0, 0]
+    rng = np.random.default_rng(3)
+    mover = env.agent_selection
+    action = random_action(env.last()[0], rng)
+    env.step(action)
+    for agent in AGENTS:
+        last_move = env.infos[agent]["last_move"]
+        assert LAST_MOVE_KEYS <= set(last_move)
+        assert last_move["player"] == AGENTS.index(mover) and last_move["action"] == action
+        assert len(last_move["sown"]) >= 1
+        assert all(0 <= pit < env.unwrapped.game.n_pits for pit in last_move["sown"])
+        stores = env.unwrapped.stores.tolist()
+        assert env.infos[agent]["scores"] == stores
+
+    result = play(env, 3)
+    info = result["info"]
+    assert INFO_KEYS <= set(info)
+    assert isinstance(info["end_reason"], str)
+    assert info["winner"] in (None, 0, 1)
+    assert len(info["scores"]) == 2 and len(info["match_points"]) == 2
+
+
+# --- metadata and registry --------------------------------------------------------------------------
+@pytest.mark.parametrize("env_id", IDS)
+def test_metadata(env_id: str) -> None:
+    env = pettingzoo.make("aec", env_id)
+    name = env_name(env_id)
+    assert name in ("ouril_v0", "urim_v0")
+    module = importlib.import_module(VARIANT_BY_ID[env_id].module)
+    for metadata in (env.metadata, env.unwrapped.metadata, module.metadata):
+        assert metadata["name"] == name
+        assert metadata["is_parallelizable"] is False
+        assert metadata["render_modes"] == ["ansi", "human"]
+    assert env.possible_agents == list(AGENTS)
+
+
+@pytest.mark.parametrize("env_id", IDS)
+def test_make_accepts_ids_with_and_without_namespace(env_id: str) -> None:
+    variant = VARIANT_BY_ID[env_id]
+    expected = pettingzoo.make("aec", env_id).unwrapped.game.config
+    assert expected == type(expected)(**variant.kwargs)
+    short = env_id.removeprefix(f"{NAMESPACE}/")
+    for name in (env_id, short):
+        env = mancala_envs.make(name)
+        assert env.unwrapped.game.config == expected, name
+        assert env.metadata["name"] == env_name(env_id)
+
+
+@pytest.mark.parametrize("name", sorted(GAME_NAMES))
+def test_make_accepts_game_names(name: str) -> None:
+    env = mancala_envs.make(name)
+    assert env.metadata["name"] == name
+    assert env.unwrapped.game.config == pettingzoo.make("aec", GAME_NAMES[name]).unwrapped.game.config
+    assert name in mancala_envs.list_envs()
+
+
+def test_make_keywords_override_the_variant() -> None:
+    env = mancala_envs.make("mancala/ouril-mini-v0", max_plies=7, first_player=1, render_mode="ansi")
+    config = env.unwrapped.game.config
+    assert (config.pits_per_row, config.max_plies) == (4, 7)
+    assert env.unwrapped.first_player == 1 and env.unwrapped.render_mode == "ansi"
+    env = mancala_envs.make("mancala/urim48-v0", seeds_per_pit=3)
+    assert env.unwrapped.game.config.seeds_per_pit == 3
+
+
+def test_list_envs_lists_every_id() -> None:
+    listed = mancala_envs.list_envs()
+    assert len(listed) == len(set(listed))
+    assert set(IDS) <= set(listed)
+    assert set(GAME_NAMES) <= set(listed)
+    registered = {env_id for env_id in aec_registry if env_id.startswith(f"{NAMESPACE}/")}
+    assert registered == set(IDS), "the PettingZoo registry and VARIANTS disagree"
+    verbose = mancala_envs.list_envs(verbose=True)
+    for variant in VARIANTS:
+        assert variant.description and f"{variant.id}: {variant.description}" in verbose
+    for name in listed:
+        mancala_envs.make(name)  # every listed name can be made
+
+
+@pytest.mark.parametrize("env_id", IDS)
+def test_registry_kwargs_are_json_serialisable(env_id: str) -> None:
+    kwargs = VARIANT_BY_ID[env_id].kwargs
+    assert json.loads(json.dumps(kwargs)) == kwargs
+    assert aec_registry[env_id].kwargs == kwargs
+
+
+def test_register_all_is_idempotent() -> None:
+    before = {env_id: aec_registry[env_id] for env_id in IDS}
+    mancala_envs.register_all()  # would warn "Overriding environment" (an error here) if it re-registered
+    assert {env_id: aec_registry[env_id] for env_id in IDS} == before
+
+
+# --- seeding and the first player ---------------------------------------------------------------
+def first_players(env: Any, resets: int) -> list[str]:
+    players = []
+    for _ in range(resets):
+        env.reset()
+        players.append(env.agent_selection)
+    return players
+
+
+@pytest.mark.parametrize("env_id", IDS)
+def test_reset_reseeds_only_when_a_seed_is_given(env_id: str) -> None:
+    a, b = pettingzoo.make("aec", env_id), pettingzoo.make("aec", env_id)
+    a.reset(seed=7)
+    b.reset(seed=7)
+    assert a.agent_selection == b.agent_selection
+    sequence = first_players(a, 24)
+    assert first_players(b, 24) == sequence, "reset() without a seed must continue the seeded generator"
+    assert len(set(sequence)) == 2, "reset() without a seed must not reseed to a fixed value"
+    a.reset(seed=7)
+    assert first_players(a, 24) == sequence, "reset(seed=...) must reseed the generator"
+
+
+@pytest.mark.parametrize("env_id", IDS)
+def test_first_player_is_drawn_by_lot(env_id: str) -> None:
+    env = pettingzoo.make("aec", env_id)
+    starters = {}
+    for seed in range(32):
+        env.reset(seed=seed)
+        starters[seed] = env.agent_selection
+        assert env.infos[env.agent_selection]["player_to_move"] == AGENTS.index(env.agent_selection)
+    assert set(starters.values()) == set(AGENTS)
+    for seed in (0, 5, 31):
+        env.reset(seed=seed)
+        assert env.agent_selection == starters[seed], "the same seed must draw the same first player"
+
+
+@pytest.mark.parametrize("env_id", IDS)
+@pytest.mark.parametrize("first_player", [0, 1])
+def test_first_player_fixed_by_option(env_id: str, first_player: int) -> None:
+    env = pettingzoo.make("aec", env_id, first_player=first_player)
+    for seed in range(16):
+        env.reset(seed=seed)
+        assert env.agent_selection == AGENTS[first_player]
+        observation = env.observe(AGENTS[first_player])["action_mask"]
+        assert observation.any() and not env.observe(AGENTS[1 - first_player])["action_mask"].any()
+    env.reset()
+    assert env.agent_selection == AGENTS[first_player]
+
+
+# --- rewards, termination, truncation --------------------------------------------------------------
+@pytest.mark.parametrize("env_id", IDS)
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_rewards_at_the_end_only(env_id: str, seed: int) -> None:
+    env = pettingzoo.make("aec", env_id)
+    result = play(env, seed)
+    assert set(result["rewards_before_end"]) <= {0}, "rewards must be 0 until the game ends"
+    winner = result["info"]["winner"]
+    totals = result["totals"]
+    if winner is None:
+        assert totals == {"player_0": 0, "player_1": 0}
+    else:
+        assert totals == {AGENTS[winner]: 1, AGENTS[1 - winner]: -1}
+    terminations, truncations = result["terminations"], result["truncations"]
+    assert all(terminations.values()) != all(truncations.values())
+    assert all(terminations.values()) or all(truncations.values())
+    reason = result["info"]["end_reason"]
+    assert (reason in ("max_plies", "max_games")) == all(truncations.values())
+    if not env.unwrapped.game.is_match:
+        scores = result["info"]["scores"]
+        if winner is None:
+            assert scores[0] == scores[1]
+        else:
+            assert scores[winner] > scores[1 - winner]
+
+
+@pytest.mark.parametrize("env_id", IDS)
+@pytest.mark.parametrize("max_plies", [1, 4])
+def test_max_plies_truncates(env_id: str, max_plies: int) -> None:
+    game = mancala_envs.make(env_id).unwrapped.game
+    # In a match the ply cap ends a game and the match goes on; one game per match makes it the end.
+    extra = {"max_games": 1} if game.is_match else {}
+    env = pettingzoo.make("aec", env_id, max_plies=max_plies, **extra)
+    result = play(env, seed=0)
+    assert result["plies"] == max_plies
+    assert all(result["truncations"].values()) and not any(result["terminations"].values())
+    info = result["info"]
+    assert info["end_reason"] == ("max_games" if game.is_match else "max_plies")
+    assert info["ply"] == max_plies
+    winner = info["winner"]
+    expected = {a: 0 for a in AGENTS} if winner is None else {AGENTS[winner]: 1, AGENTS[1 - winner]: -1}
+    assert result["totals"] == expected
+    # Settlement: the owners collect the board, so the scores hold every seed.
+    assert sum(info["scores"]) == game.total_seeds
+
+
+@pytest.mark.parametrize("env_id", IDS)
+def test_all_agents_are_removed_at_the_end(env_id: str) -> None:
+    env = pettingzoo.make("aec", env_id)
+    play(env, seed=4)
+    assert env.agents == [] and env.num_agents == 0
+    assert env.possible_agents == list(AGENTS)
