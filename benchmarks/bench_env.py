@@ -70,6 +70,8 @@ GAMES = ("ouril_v0", "urim_v0")
 #: The peer environment of the PettingZoo loop.
 PEER = "connect_four_v3"
 PEER_REGISTRY_ID = "classic/connect_four-v3"
+#: The loop-only stand-in of the PettingZoo loop benchmark (see :class:`LoopOnlyEnv`).
+LOOP_ONLY = "loop_only"
 
 TARGET_LOOP_RATIO = 10.0
 TARGET_ENGINE_PLIES_PER_S = 200_000.0
@@ -168,6 +170,7 @@ def machine_info() -> dict[str, Any]:
         "mancala_envs": _version("mancala-envs"),
         "git_commit": _git_commit(),
         "environment": {key: os.environ[key] for key in _REPORTED_VARIABLES if key in os.environ},
+        "load_average": list(os.getloadavg()) if hasattr(os, "getloadavg") else None,
     }
 
 
@@ -207,12 +210,15 @@ class LoopRun:
         plies: Steps that played an action.
         episodes: Episodes finished.
         seconds: Wall time, resets included.
+        cpu_seconds: CPU time of this process meanwhile (well below ``seconds``
+            when other processes compete for the cores).
     """
 
     steps: int
     plies: int
     episodes: int
     seconds: float
+    cpu_seconds: float
 
     @property
     def steps_per_s(self) -> float:
@@ -242,6 +248,7 @@ def aec_random_play(env: Any, seconds: float, rng: np.random.Generator, min_step
     env.reset(seed=int(rng.integers(2**31)))
     steps = plies = episodes = 0
     clock = time.perf_counter
+    cpu_start = time.process_time()
     start = clock()
     deadline = start + seconds
     while steps < min_steps or clock() < deadline:
@@ -257,7 +264,34 @@ def aec_random_play(env: Any, seconds: float, rng: np.random.Generator, min_step
         if not env.agents:
             episodes += 1
             env.reset()
-    return LoopRun(steps, plies, episodes, clock() - start)
+    return LoopRun(steps, plies, episodes, clock() - start, time.process_time() - cpu_start)
+
+
+class LoopOnlyEnv:
+    """A stand-in env whose ``last`` and ``step`` do nothing, to time the agent loop and sampler alone.
+
+    Its action mask has 4 of 6 actions legal, like a typical mancala position.
+    The time per step it measures is paid by every env in the loop benchmark,
+    so ``connect_four time / this time`` bounds the ratio any env can reach.
+    """
+
+    def __init__(self) -> None:
+        mask = np.array([1, 0, 1, 1, 0, 1], dtype=np.int8)
+        self._last = ({"observation": np.zeros(17, dtype=np.int32), "action_mask": mask}, 0, False, False, {})
+        self.agents = ["player_0", "player_1"]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Does nothing."""
+
+    def last(self) -> tuple[Any, ...]:
+        """Returns the same observation every time."""
+        return self._last
+
+    def step(self, action: Any) -> None:
+        """Does nothing."""
+
+    def close(self) -> None:
+        """Does nothing."""
 
 
 def bench_pettingzoo_loop(games: tuple[str, ...], repeats: int, seconds: float, seed: int = 0) -> dict[str, Any]:
@@ -267,8 +301,8 @@ def bench_pettingzoo_loop(games: tuple[str, ...], repeats: int, seconds: float, 
         Per env: the median steps/s and plies/s, every run, and for our games
         the median of the per-repetition ratios ours / connect_four.
     """
-    names = (PEER, *games)
-    envs = {name: make_env(name) for name in names}
+    names = (PEER, *games, LOOP_ONLY)
+    envs = {name: make_env(name) for name in names[:-1]} | {LOOP_ONLY: LoopOnlyEnv()}
     rngs = {name: np.random.default_rng([seed, index]) for index, name in enumerate(names)}
     for name in names:  # warm-up: first calls, compiled code loaded
         aec_random_play(envs[name], min(0.1, seconds), rngs[name], min_steps=200)
@@ -281,12 +315,14 @@ def bench_pettingzoo_loop(games: tuple[str, ...], repeats: int, seconds: float, 
 
     results: dict[str, Any] = {}
     peer_rates = [run.steps_per_s for run in runs[PEER]]
-    for name in names:
+    for name in names[:-1]:
         rates = [run.steps_per_s for run in runs[name]]
         entry: dict[str, Any] = {
             "steps_per_s": statistics.median(rates),
             "plies_per_s": statistics.median(run.plies_per_s for run in runs[name]),
             "steps_per_episode": sum(r.steps for r in runs[name]) / max(1, sum(r.episodes for r in runs[name])),
+            "us_per_step": 1e6 / statistics.median(rates),
+            "cpu_share": sum(r.cpu_seconds for r in runs[name]) / sum(r.seconds for r in runs[name]),
             "runs": [asdict(run) | {"steps_per_s": run.steps_per_s} for run in runs[name]],
         }
         if name != PEER:
@@ -299,7 +335,13 @@ def bench_pettingzoo_loop(games: tuple[str, ...], repeats: int, seconds: float, 
             entry["target_ratio"] = TARGET_LOOP_RATIO
             entry["target_met"] = entry["ratio_vs_peer"] >= TARGET_LOOP_RATIO
         results[name] = entry
-    return {"peer": PEER, "repeats": repeats, "seconds_per_repeat": seconds, "envs": results}
+    loop_rates = [run.steps_per_s for run in runs[LOOP_ONLY]]
+    loop_only = {
+        "steps_per_s": statistics.median(loop_rates),
+        "us_per_step": 1e6 / statistics.median(loop_rates),
+        "max_ratio_vs_peer": statistics.median(loop / peer for loop, peer in zip(loop_rates, peer_rates)),
+    }
+    return {"peer": PEER, "repeats": repeats, "seconds_per_repeat": seconds, "envs": results, "loop_only": loop_only}
 
 
 # --- 2. the engine alone ------------------------------------------------------------------------
@@ -318,7 +360,7 @@ def engine_random_play(game: Any, seconds: float, rng: np.random.Generator) -> t
     drawn in blocks. Finished games are reset in place, first player alternating.
 
     Returns:
-        ``(plies, games finished, wall seconds)``.
+        ``(plies, games finished, wall seconds, CPU seconds)``.
     """
     from mancala_envs.engine.state import LEGAL, RUNNING, STATUS
 
@@ -328,6 +370,7 @@ def engine_random_play(game: Any, seconds: float, rng: np.random.Generator) -> t
     step = game.step
     plies = games = 0
     clock = time.perf_counter
+    cpu_start = time.process_time()
     start = clock()
     deadline = start + seconds
     while plies == 0 or clock() < deadline:
@@ -339,7 +382,7 @@ def engine_random_play(game: Any, seconds: float, rng: np.random.Generator) -> t
                 games += 1
                 game.reset_state(state, games & 1)
         plies += ENGINE_CHUNK
-    return plies, games, clock() - start
+    return plies, games, clock() - start, time.process_time() - cpu_start
 
 
 def bench_engine(games: tuple[str, ...], repeats: int, seconds: float, seed: int = 0) -> dict[str, Any]:
@@ -350,10 +393,12 @@ def bench_engine(games: tuple[str, ...], repeats: int, seconds: float, seed: int
         rng = np.random.default_rng([seed, 100 + index])
         engine_random_play(game, min(0.1, seconds), rng)  # warm-up
         runs = [engine_random_play(game, seconds, rng) for _ in range(repeats)]
-        rates = [plies / wall for plies, _games, wall in runs]
+        rates = [plies / wall for plies, _games, wall, _cpu in runs]
         results[name] = {
             "plies_per_s": statistics.median(rates),
-            "runs": [{"plies": p, "games": g, "seconds": s, "plies_per_s": p / s} for p, g, s in runs],
+            "runs": [
+                {"plies": p, "games": g, "seconds": s, "cpu_seconds": c, "plies_per_s": p / s} for p, g, s, c in runs
+            ],
             "target_plies_per_s": TARGET_ENGINE_PLIES_PER_S,
             "target_met": statistics.median(rates) >= TARGET_ENGINE_PLIES_PER_S,
         }
@@ -387,10 +432,15 @@ def bench_rollout(games: tuple[str, ...], repeats: int, seconds: float, seed: in
         n_games = max(1, int(calibration * seconds / elapsed))
         runs = []
         for rep in range(repeats):
+            cpu_start = time.process_time()
             start = time.perf_counter()
             stats = play_random_games(game, n_games, seed=seed + rep)
             wall = time.perf_counter() - start
-            runs.append({"games": stats.games, "plies": stats.plies, "seconds": wall, "plies_per_s": stats.plies / wall})
+            cpu = time.process_time() - cpu_start
+            runs.append(
+                {"games": stats.games, "plies": stats.plies, "seconds": wall, "cpu_seconds": cpu,
+                 "plies_per_s": stats.plies / wall}
+            )
         rate = statistics.median(run["plies_per_s"] for run in runs)
         results[name] = {
             "plies_per_s": rate,
@@ -485,6 +535,7 @@ def run_all(args: Args) -> dict[str, Any]:
     results["rollout"] = bench_rollout(GAMES, args.repeats, args.seconds, args.seed)
     results["startup"] = bench_startup(GAMES, args.warm_starts)
     results["benchmark_seconds"] = time.perf_counter() - started
+    results["load_average_after"] = list(os.getloadavg()) if hasattr(os, "getloadavg") else None
     return results
 
 
@@ -494,6 +545,10 @@ def _rate(value: float) -> str:
     if value >= 1e3:
         return f"{value / 1e3:.1f}k"
     return f"{value:.0f}"
+
+
+def _loads(loads: list[float] | None) -> str:
+    return "n/a" if loads is None else " ".join(f"{load:.2f}" for load in loads)
 
 
 def _met(flag: bool) -> str:
@@ -513,19 +568,25 @@ def format_table(results: dict[str, Any]) -> str:
         f"mancala-envs {machine['mancala_envs']} ({machine['git_commit']})",
         f"  budget: {settings['repeats']} repeats x {settings['seconds']} s, median reported"
         + (" (--quick)" if settings["quick"] else ""),
+        f"  load average before / after: {_loads(machine['load_average'])} / {_loads(results['load_average_after'])}",
         "",
         f"1. PettingZoo AEC loop, random legal play (default env() wrappers), ratio vs {results['pettingzoo_loop']['peer']}",
-        f"   {'env':<18}{'steps/s':>10}{'plies/s':>10}{'steps/ep':>10}{'ratio':>8}{'target':>8}{'met':>5}",
+        f"   {'env':<18}{'steps/s':>10}{'us/step':>9}{'plies/s':>10}{'steps/ep':>10}{'ratio':>8}{'target':>8}{'met':>5}",
     ]
-    loop = results["pettingzoo_loop"]["envs"]
-    for name, entry in loop.items():
+    loop = results["pettingzoo_loop"]
+    for name, entry in loop["envs"].items():
         ratio = f"{entry['ratio_vs_peer']:.2f}x" if "ratio_vs_peer" in entry else "peer"
         target = f">={entry['target_ratio']:.0f}x" if "target_ratio" in entry else ""
         met = _met(entry["target_met"]) if "target_met" in entry else ""
         lines.append(
-            f"   {name:<18}{_rate(entry['steps_per_s']):>10}{_rate(entry['plies_per_s']):>10}"
+            f"   {name:<18}{_rate(entry['steps_per_s']):>10}{entry['us_per_step']:>9.1f}{_rate(entry['plies_per_s']):>10}"
             f"{entry['steps_per_episode']:>10.1f}{ratio:>8}{target:>8}{met:>5}"
         )
+    loop_only = loop["loop_only"]
+    lines.append(
+        f"   {'(loop + sampler)':<18}{_rate(loop_only['steps_per_s']):>10}{loop_only['us_per_step']:>9.1f}"
+        f"{'':>10}{'':>10}{loop_only['max_ratio_vs_peer']:>7.1f}x  = the ceiling of any env's ratio in this loop"
+    )
     lines += ["", "2. Engine: Python loop over the compiled step, legal bitmask, no trace, no env",
               f"   {'game':<18}{'plies/s':>10}{'target':>10}{'met':>5}"]
     for name, entry in results["engine"]["games"].items():

@@ -17,17 +17,20 @@ Player ``p`` owns pits ``p*n .. p*n + n - 1``; action ``k`` sows local pit
 Neither game has a rule about the very first move, so unlike Modiar these
 references need no first-ply flag.
 
-Choices made where the rules page leaves room (the same as the library's
-documented ones):
+Choices made where the rules page leaves room (the engine makes the same
+ones):
 
 * Ouril's match points: 1 for the winner, 0 otherwise (the rules page defines
   match points for Urim only).
-* A loaded position whose player to move has no legal move ends at once, like
-  any no-legal-move end (owners collect).
+* A loaded position is judged as if its player's turn had just come: a player
+  without seeds passes (when grand slams are allowed, Ouril rule 5), a store at
+  the Ouril threshold ends the game, a player without a legal move ends it, and
+  in an Urim match such an ended game counts in the match like any other.
 """
 
 from __future__ import annotations
 
+import copy
 import math
 from dataclasses import dataclass
 
@@ -221,8 +224,7 @@ class Referee:
     def start(cls, rules: Rules, first_player: int) -> Referee:
         """The opening position, ``first_player`` to move."""
         referee = cls(rules)
-        seeds_per_pit = rules.total // (2 * rules.n)
-        referee._begin_game([seeds_per_pit] * (2 * rules.n), [0, 0], first_player)
+        referee._begin_game(referee._opening(), [0, 0], first_player)
         return referee
 
     @classmethod
@@ -232,7 +234,11 @@ class Referee:
         referee._begin_game(list(board), list(stores), player)
         return referee
 
+    def _opening(self) -> list[int]:
+        return [self.rules.total // (2 * self.rules.n)] * (2 * self.rules.n)
+
     def _begin_game(self, board: list[int], stores: list[int], player: int) -> None:
+        rules = self.rules
         self.board = board
         self.stores = stores
         self.player = player
@@ -244,9 +250,20 @@ class Referee:
         self.scores: list[int] | None = None
         self.winner: int | None = None
         self.points = [0, 0]
-        self.seen = {(tuple(board), player)}
-        if not any(self.mask()):
+        self._pass_if_without_seeds()
+        self.seen = {(tuple(board), self.player)}
+        if rules.threshold is not None and max(stores) >= rules.threshold:
+            self._finish("terminated", "threshold", collect=False)
+        elif not any(self.mask()):
             self._end_without_move()
+
+    def clone(self) -> Referee:
+        """An independent copy (cheaper than ``copy.deepcopy``)."""
+        twin = copy.copy(self)
+        twin.board, twin.stores = list(self.board), list(self.stores)
+        twin.points, twin.match = list(self.points), list(self.match)
+        twin.seen = set(self.seen)
+        return twin
 
     def mask(self) -> list[int]:
         if self.status != "running":
@@ -275,17 +292,8 @@ class Referee:
         if rules.threshold is not None and self.stores[mover] >= rules.threshold:
             self._finish("terminated", "threshold", collect=False)
             return
-        # After an allowed grand slam the emptied player passes and the mover must feed.
-        opponent = 1 - mover
-        if (
-            rules.grand_slam == "allowed"
-            and row_seeds(rules, board, opponent) == 0
-            and row_seeds(rules, board, mover) > 0
-        ):
-            self.passes = 1
-            self.player = mover
-        else:
-            self.player = opponent
+        self.player = 1 - mover
+        self._pass_if_without_seeds()
         # End checks, in the order of §0.6: no legal move, repetition, ply cap.
         if not any(self.mask()):
             self._end_without_move()
@@ -297,6 +305,17 @@ class Referee:
         self.seen.add(position)
         if self.ply >= rules.max_plies:
             self._finish("truncated", "max_plies", collect=True)
+
+    def _pass_if_without_seeds(self) -> None:
+        """After an allowed grand slam the emptied player passes, and the other must feed."""
+        board, player = self.board, self.player
+        if (
+            self.rules.grand_slam == "allowed"
+            and row_seeds(self.rules, board, player) == 0
+            and row_seeds(self.rules, board, 1 - player) > 0
+        ):
+            self.passes = 1
+            self.player = 1 - player
 
     def _end_without_move(self) -> None:
         starving = row_seeds(self.rules, self.board, 1 - self.player) == 0
@@ -319,7 +338,7 @@ class Referee:
             self.points = [int(self.winner == player) for player in range(2)]
         else:
             self.points = [self._urim_points(score) for score in self.scores]
-        if rules.match_target is not None and not (self.ply == 0 and self.games_played == 0 and self.match == [0, 0]):
+        if rules.match_target is not None:
             self._close_match_game()
 
     def _urim_points(self, score: int) -> int:
@@ -337,8 +356,7 @@ class Referee:
         elif self.games_played >= rules.max_games:
             self.status, self.end_reason = "truncated", "max_games"
         else:  # the next game, the other player starting
-            seeds_per_pit = rules.total // (2 * rules.n)
-            self._begin_game([seeds_per_pit] * (2 * rules.n), [0, 0], 1 - self.starter)
+            self._begin_game(self._opening(), [0, 0], 1 - self.starter)
             return
         if self.match[0] == self.match[1]:
             self.winner = None

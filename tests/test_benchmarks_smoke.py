@@ -89,8 +89,10 @@ def test_quick_run_writes_every_field(tmp_path: Path, bench: ModuleType) -> None
     loop = results["pettingzoo_loop"]
     assert loop["peer"] == bench.PEER
     assert set(loop["envs"]) == {bench.PEER, *bench.GAMES}
+    for field in ("steps_per_s", "us_per_step", "max_ratio_vs_peer"):
+        _positive(loop["loop_only"][field], f"pettingzoo_loop.loop_only.{field}")
     for name, entry in loop["envs"].items():
-        for field in ("steps_per_s", "plies_per_s", "steps_per_episode"):
+        for field in ("steps_per_s", "us_per_step", "plies_per_s", "steps_per_episode", "cpu_share"):
             _positive(entry[field], f"pettingzoo_loop.{name}.{field}")
         assert len(entry["runs"]) == 2
         if name != bench.PEER:

@@ -45,6 +45,7 @@ __all__ = [
     "match_points",
     "PLAIN_WIN",
     "finish_game",
+    "set_winner",
     "end_ply",
     "check_end",
     "close_match_game",
@@ -92,6 +93,17 @@ def match_points(score: int, opponent_score: int, total_seeds: int, three_quarte
 
 
 @njit(cache=True)
+def set_winner(state: np.ndarray, tally: int) -> None:
+    """Sets ``WINNER`` to the player with the larger tally (slots ``tally``, ``tally + 1``); -1 if level."""
+    if state[tally] > state[tally + 1]:
+        state[WINNER] = 0
+    elif state[tally + 1] > state[tally]:
+        state[WINNER] = 1
+    else:
+        state[WINNER] = -1
+
+
+@njit(cache=True)
 def finish_game(
     state: np.ndarray,
     board: np.ndarray,
@@ -110,12 +122,7 @@ def finish_game(
     state[LEGAL] = 0
     for player in range(2):
         state[SCORE + player] = state[STORE + player]
-    if state[SCORE] > state[SCORE + 1]:
-        state[WINNER] = 0
-    elif state[SCORE + 1] > state[SCORE]:
-        state[WINNER] = 1
-    else:
-        state[WINNER] = -1
+    set_winner(state, SCORE)
     for player in range(2):
         state[POINTS + player] = match_points(
             state[SCORE + player], state[SCORE + 1 - player], total_seeds, three_quarter_points
@@ -216,10 +223,5 @@ def close_match_game(state: np.ndarray, match_target: int, max_games: int) -> bo
         state[END_REASON] = END_MAX_GAMES
     else:
         return True
-    if state[MATCH] > state[MATCH + 1]:
-        state[WINNER] = 0
-    elif state[MATCH + 1] > state[MATCH]:
-        state[WINNER] = 1
-    else:
-        state[WINNER] = -1
+    set_winner(state, MATCH)
     return False

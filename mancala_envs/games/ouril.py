@@ -36,7 +36,6 @@ from numba import njit
 from mancala_envs.engine import two_row as capture_sowing
 from mancala_envs.engine.capture import GRAND_SLAM_ALLOWED, count_set
 from mancala_envs.engine.ending import PLAIN_WIN, check_end, end_ply
-from mancala_envs.engine.repetition import key_fits
 from mancala_envs.engine.setup import start_game, start_match
 from mancala_envs.engine.sowing import ORIGIN_SKIPPED, ORIGIN_SKIPPED_FIRST_CIRCUIT
 from mancala_envs.engine.state import BOARD, GAME_OVER, ILLEGAL, LEGAL, OK, PLAYER, RUNNING, STATUS
@@ -192,10 +191,7 @@ class Ouril(TwoRowGame):
         self.config = config if config is not None else OurilConfig()
         c = self.config
         self.win_threshold = c.threshold
-        self.passing = c.grand_slam == "allowed"
-        common = self._common_params(c.pits_per_row, SEEDS_PER_PIT_OURIL, c.max_plies, c.repetition)
-        if c.repetition and not key_fits(self.total_seeds, self.n_pits):
-            raise ValueError("repetition keys do not fit this board; set repetition=False.")
+        common = self._common_params(c.pits_per_row, SEEDS_PER_PIT_OURIL, c.max_plies, c.repetition, c.grand_slam)
         self.params = np.array(
             common
             + [

@@ -23,7 +23,7 @@ import numpy as np
 from numba import njit
 
 from mancala_envs.engine.ending import PLAIN_WIN, check_end, finish_game, row_seeds
-from mancala_envs.engine.repetition import history_clear, history_repeats, position_key
+from mancala_envs.engine.repetition import history_clear, history_repeats, key_fits, position_key
 from mancala_envs.engine.state import (
     BOARD,
     END_THRESHOLD,
@@ -102,7 +102,13 @@ class TwoRowGame(Game):
     #: a player left without seeds passes automatically (grand slam allowed)
     passing: bool = False
 
-    def _common_params(self, row_size: int, seeds_per_pit: int, max_plies: int, repetition: bool) -> list[int]:
+    def _common_params(
+        self, row_size: int, seeds_per_pit: int, max_plies: int, repetition: bool, grand_slam: str
+    ) -> list[int]:
+        """Sets the shared attributes and returns the shared ``params`` entries."""
+        if repetition and not key_fits(2 * row_size * seeds_per_pit, 2 * row_size):
+            raise ValueError("repetition keys do not fit this board; set repetition=False.")
+        self.passing = grand_slam == "allowed"
         self.row_size = row_size
         self.seeds_per_pit = seeds_per_pit
         self.n_pits = 2 * row_size

@@ -36,7 +36,6 @@ from numba import njit
 from mancala_envs.engine import two_row as capture_sowing
 from mancala_envs.engine.capture import GRAND_SLAM_ALLOWED, count_set
 from mancala_envs.engine.ending import check_end, close_match_game, end_ply
-from mancala_envs.engine.repetition import key_fits
 from mancala_envs.engine.setup import start_game, start_match
 from mancala_envs.engine.sowing import ORIGIN_SKIPPED
 from mancala_envs.engine.state import BOARD, GAME_OVER, ILLEGAL, LEGAL, MATCH, OK, PLAYER, RUNNING, STARTER, STATUS
@@ -221,10 +220,7 @@ class Urim(TwoRowGame):
         self.config = config if config is not None else UrimConfig()
         c = self.config
         self.three_quarter_points = c.points_three_quarters
-        self.passing = c.grand_slam == "allowed"
-        common = self._common_params(c.pits_per_row, c.seeds_per_pit, c.max_plies, c.repetition)
-        if c.repetition and not key_fits(self.total_seeds, self.n_pits):
-            raise ValueError("repetition keys do not fit this board; set repetition=False.")
+        common = self._common_params(c.pits_per_row, c.seeds_per_pit, c.max_plies, c.repetition, c.grand_slam)
         self.params = np.array(
             common
             + [
