@@ -118,6 +118,7 @@ class MancalaEnv(AECEnv):
         self._no_moves = np.zeros(game.n_actions, dtype=np.int8)
         self._has_reset = False
         self._step_function = game.step_function
+        self._n_actions = game.n_actions
         self._params = game.params
 
     # --- spaces -------------------------------------------------------------------
@@ -199,13 +200,8 @@ class MancalaEnv(AECEnv):
         """Returns ``agent``'s observation dict (``observation`` and ``action_mask``)."""
         if not self._has_reset:
             raise RuntimeError("observe() was called before reset(); call env.reset() first.")
-        player = self._player_index(agent)
-        state = self._state
-        to_move = state[STATUS] == RUNNING and state[PLAYER] == player
-        return {
-            "observation": self.game.observe(state, player),
-            "action_mask": self.game.legal_mask(state) if to_move else self._no_moves.copy(),
-        }
+        observation, action_mask = self.game.observe_with_mask(self._state, self._player_index(agent))
+        return {"observation": observation, "action_mask": action_mask}
 
     def step(self, action: Any) -> None:
         """Plays ``action`` for ``agent_selection``.
@@ -224,7 +220,7 @@ class MancalaEnv(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        if type(action) is not int or not 0 <= action < self.game.n_actions:
+        if type(action) is not int or not 0 <= action < self._n_actions:
             action = self._validate_action(action)
         code = self._step_function(self._state, self._params, action, self._trace)
         if code == ILLEGAL:
@@ -241,10 +237,10 @@ class MancalaEnv(AECEnv):
             "captures": captures,
         }
         if self._state[STATUS] == RUNNING:
+            # Rewards are zero until the end, so the cumulative rewards need no update.
             self.rewards = {"player_0": 0, "player_1": 0}
             self._write_infos()
             self.agent_selection = AGENTS[self._state[PLAYER]]
-            self._accumulate_rewards()
         else:
             self.rewards = self._final_rewards()
             self._finish()
@@ -276,6 +272,8 @@ class MancalaEnv(AECEnv):
         raise ValueError(f"unknown agent {agent!r}; the agents are {list(AGENTS)}.")
 
     def _validate_action(self, action: Any) -> int:
+        if isinstance(action, np.integer) and 0 <= action < self._n_actions:
+            return int(action)
         if isinstance(action, (bool, np.bool_)) or action is None:
             raise TypeError(
                 f"action {action!r} is not an integer; pass an int in 0..{self.game.n_actions - 1} "
@@ -347,4 +345,4 @@ class MancalaEnv(AECEnv):
     def _write_infos(self) -> None:
         info = self.game.info(self._state)
         info["last_move"] = self._last_move
-        self.infos = {a: dict(info) for a in AGENTS}
+        self.infos = {"player_0": info, "player_1": info.copy()}

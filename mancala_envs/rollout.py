@@ -20,7 +20,7 @@ from mancala_envs.games.base import Game
 __all__ = ["RolloutStats", "play_random_games", "random_legal_action"]
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _reset(game_id: int, state: np.ndarray, params: np.ndarray, first_player: int) -> None:
     if game_id == ouril.GAME_ID:
         ouril.reset_state(state, params, first_player)
@@ -28,14 +28,14 @@ def _reset(game_id: int, state: np.ndarray, params: np.ndarray, first_player: in
         urim.reset_state(state, params, first_player)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _step(game_id: int, state: np.ndarray, params: np.ndarray, action: int, trace: np.ndarray) -> int:
     if game_id == ouril.GAME_ID:
         return ouril.step(state, params, action, trace)
     return urim.step(state, params, action, trace)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def random_legal_action(legal: int) -> int:
     """Draws one set bit of ``legal`` uniformly with numba's generator (-1 if none)."""
     count = 0
@@ -57,7 +57,7 @@ def random_legal_action(legal: int) -> int:
         action += 1
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _play(game_id: int, params: np.ndarray, state_size: int, n_games: int, seed: int) -> np.ndarray:
     np.random.seed(seed)
     state = np.zeros(state_size, np.int64)

@@ -1,7 +1,7 @@
 """Smoke test of ``benchmarks/bench_env.py``: it runs end to end and writes complete JSON.
 
 No speed is asserted here (speed is measured, as ratios, by the benchmark
-itself). The run takes about 30-40 s, nearly all of it the two cold start-ups
+itself). The run takes about 40 s on 2 cores, nearly all of it the two cold start-ups
 that compile the engine into an empty numba cache.
 """
 

@@ -23,13 +23,13 @@ def count_set(*counts: int) -> int:
     return mask
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", error_model="numpy")
 def in_count_set(count: int, mask: int) -> bool:
     """Tells whether ``count`` is in the count set ``mask``."""
     return 0 <= count < 63 and (mask >> count) & 1 == 1
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def chain_length(
     board: np.ndarray,
     landing: int,
@@ -71,12 +71,12 @@ def chain_length(
     return length
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", error_model="numpy")
 def _chain_pit(landing: int, step: int, zone_start: int, zone_size: int) -> int:
     return zone_start + (landing - zone_start - step) % zone_size
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def chain_seeds(board: np.ndarray, landing: int, length: int, zone_start: int, zone_size: int) -> int:
     """Returns how many seeds a chain of ``length`` pits ending in ``landing`` holds."""
     seeds = 0
@@ -85,7 +85,7 @@ def chain_seeds(board: np.ndarray, landing: int, length: int, zone_start: int, z
     return seeds
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def take_chain(
     state: np.ndarray,
     board: np.ndarray,
@@ -121,7 +121,7 @@ GRAND_SLAM_NO_CAPTURE = 2  # the move is legal but captures nothing
 __all__ += ["GRAND_SLAM_ALLOWED", "GRAND_SLAM_FORBIDDEN", "GRAND_SLAM_NO_CAPTURE", "chain_empties_zone"]
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def chain_empties_zone(board: np.ndarray, landing: int, length: int, zone_start: int, zone_size: int) -> bool:
     """Tells whether capturing the chain would leave the zone (the opponent's row) empty."""
     if length == 0:

@@ -52,7 +52,7 @@ __all__ = [
 ]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always", error_model="numpy")
 def row_seeds(board: np.ndarray, player: int, row_size: int) -> int:
     """Returns the number of seeds in ``player``'s row of a two-row board."""
     seeds = 0
@@ -61,7 +61,7 @@ def row_seeds(board: np.ndarray, player: int, row_size: int) -> int:
     return seeds
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def settle_to_owners(state: np.ndarray, board: np.ndarray, row_size: int) -> None:
     """Gives every seed left on the board to the owner of the row it lies in."""
     for player in range(2):
@@ -74,7 +74,7 @@ def settle_to_owners(state: np.ndarray, board: np.ndarray, row_size: int) -> Non
 PLAIN_WIN = 0
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def match_points(score: int, opponent_score: int, total_seeds: int, three_quarter_points: int) -> int:
     """Match points for a final score.
 
@@ -92,7 +92,7 @@ def match_points(score: int, opponent_score: int, total_seeds: int, three_quarte
     return 1
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def set_winner(state: np.ndarray, tally: int) -> None:
     """Sets ``WINNER`` to the player with the larger tally (slots ``tally``, ``tally + 1``); -1 if level."""
     if state[tally] > state[tally + 1]:
@@ -103,7 +103,7 @@ def set_winner(state: np.ndarray, tally: int) -> None:
         state[WINNER] = -1
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def finish_game(
     state: np.ndarray,
     board: np.ndarray,
@@ -129,7 +129,7 @@ def finish_game(
         )
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def end_ply(
     state: np.ndarray,
     board: np.ndarray,
@@ -174,7 +174,7 @@ def end_ply(
         state[PLAYER] = opponent
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def check_end(
     state: np.ndarray,
     board: np.ndarray,
@@ -204,7 +204,7 @@ def check_end(
         finish_game(state, board, row_size, TRUNCATED, END_MAX_PLIES, True, total_seeds, three_quarter_points)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def close_match_game(state: np.ndarray, match_target: int, max_games: int) -> bool:
     """Adds a finished game's match points to the match and tells whether another game follows.
 

@@ -46,7 +46,7 @@ def key_fits(total_seeds: int, n_pits: int) -> bool:
     return n < _MAX_N and k < _MAX_K and 2 * comb(n, k) + 1 < 2**62
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always", error_model="numpy")
 def position_key(board: np.ndarray, player: int) -> int:
     """Returns the exact key of ``(board, player)`` among boards with the same seed total."""
     rank = 0
@@ -57,14 +57,14 @@ def position_key(board: np.ndarray, player: int) -> int:
     return rank * 2 + player
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def history_clear(state: np.ndarray) -> None:
     """Forgets every remembered position (called on each capture)."""
     state[HISTORY_LEN] = 0
     state[HISTORY_FILTER] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always", error_model="numpy")
 def history_repeats(state: np.ndarray, history_start: int, key: int) -> bool:
     """Remembers ``key`` and tells whether it had been seen since the last capture.
 

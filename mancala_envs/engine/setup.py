@@ -31,7 +31,7 @@ from mancala_envs.engine.state import (
 __all__ = ["start_game", "start_match"]
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def start_match(state: np.ndarray) -> None:
     """Clears the match tallies (match points and games played)."""
     state[MATCH] = 0
@@ -39,7 +39,7 @@ def start_match(state: np.ndarray) -> None:
     state[GAMES_PLAYED] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def start_game(state: np.ndarray, n_pits: int, seeds_per_pit: int, first_player: int, history_start: int) -> None:
     """Sets up a new game: every pit holds ``seeds_per_pit``, stores are empty.
 

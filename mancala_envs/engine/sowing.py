@@ -35,13 +35,18 @@ ORIGIN_SKIPPED_FIRST_CIRCUIT = 2  # skipped on the first pass only (Ouril varian
 ORIGIN_FIRST = 3  # the first seed goes back into the origin (Modiar)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", error_model="numpy")
 def next_pit(pit: int, direction: int, ring_start: int, ring_size: int) -> int:
-    """Returns the pit after ``pit`` in ``direction`` around the ring."""
-    return ring_start + (pit - ring_start + direction) % ring_size
+    """Returns the pit after ``pit`` in ``direction`` around the ring (no modulo: it is hot)."""
+    pit += direction
+    if pit >= ring_start + ring_size:
+        return pit - ring_size
+    if pit < ring_start:
+        return pit + ring_size
+    return pit
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def sow_lap(
     board: np.ndarray,
     origin: int,
@@ -93,7 +98,7 @@ def sow_lap(
     return pit
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def seeds_sown_into(
     board: np.ndarray,
     origin: int,

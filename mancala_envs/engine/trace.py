@@ -38,7 +38,7 @@ def new_trace() -> np.ndarray:
     return np.zeros(TRACE_SIZE, dtype=np.int64)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always", error_model="numpy")
 def trace_clear(trace: np.ndarray) -> None:
     """Forgets the previous ply's record."""
     if trace.shape[0] > 0:
@@ -46,7 +46,7 @@ def trace_clear(trace: np.ndarray) -> None:
         trace[1] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always", error_model="numpy")
 def trace_sow(trace: np.ndarray, pit: int) -> None:
     """Records that ``pit`` received one seed."""
     if trace.shape[0] > 0:
@@ -56,7 +56,7 @@ def trace_sow(trace: np.ndarray, pit: int) -> None:
         trace[0] = count + 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always", error_model="numpy")
 def trace_capture(trace: np.ndarray, pit: int, seeds: int) -> None:
     """Records that ``seeds`` seeds were captured from ``pit``."""
     if trace.shape[0] > 0:

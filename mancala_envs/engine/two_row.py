@@ -25,7 +25,7 @@ from mancala_envs.engine.sowing import CCW, seeds_sown_into, sow_lap
 __all__ = ["legal_bits", "play_move", "move_is_grand_slam"]
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def move_is_grand_slam(
     board: np.ndarray,
     player: int,
@@ -44,7 +44,7 @@ def move_is_grand_slam(
     return chain_empties_zone(scratch, landing, length, zone_start, row_size)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def legal_bits(
     board: np.ndarray,
     player: int,
@@ -68,6 +68,13 @@ def legal_bits(
     row_start = player * row_size
     opponent_start = (1 - player) * row_size
     opponent_starving = row_seeds(board, 1 - player, row_size) == 0
+    if not opponent_starving and grand_slam != GRAND_SLAM_FORBIDDEN and not singletons_only_if_all:
+        # The common case: every non-empty pit is legal, no simulation needed.
+        bits = 0
+        for local in range(row_size):
+            if board[row_start + local] > 0:
+                bits |= 1 << local
+        return bits
     largest_pit = 0
     for pit in range(row_start, row_start + row_size):
         largest_pit = max(largest_pit, board[pit])
@@ -92,7 +99,7 @@ def legal_bits(
     return bits
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def play_move(
     state: np.ndarray,
     board: np.ndarray,

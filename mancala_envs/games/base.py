@@ -181,6 +181,12 @@ class Game(ABC):
     def observe(self, state: np.ndarray, player: int) -> np.ndarray:
         """Returns ``player``'s egocentric observation vector (int32)."""
 
+    def observe_with_mask(self, state: np.ndarray, player: int) -> tuple[np.ndarray, np.ndarray]:
+        """Returns ``player``'s observation and action mask (all zero unless ``player`` is to move)."""
+        to_move = state[STATUS] == RUNNING and state[PLAYER] == player
+        mask = self.legal_mask(state) if to_move else np.zeros(self.n_actions, dtype=np.int8)
+        return self.observe(state, player), mask
+
     @abstractmethod
     def observation_names(self) -> list[str]:
         """Names the entries of the observation vector, in order."""

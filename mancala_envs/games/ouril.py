@@ -117,7 +117,7 @@ class OurilConfig:
         return self.win_threshold if self.win_threshold is not None else self.total_seeds // 2 + 1
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def legal_bits(state: np.ndarray, params: np.ndarray) -> int:
     """Legal actions of the player to move: rules 1, 7, 4 and 6, as a bit mask."""
     return capture_sowing.legal_bits(
@@ -133,7 +133,7 @@ def legal_bits(state: np.ndarray, params: np.ndarray) -> int:
     )
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def reset_state(state: np.ndarray, params: np.ndarray, first_player: int) -> None:
     """Sets up the opening position: 4 seeds in every pit, ``first_player`` to move."""
     start_match(state)
@@ -141,7 +141,7 @@ def reset_state(state: np.ndarray, params: np.ndarray, first_player: int) -> Non
     state[LEGAL] = legal_bits(state, params)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def step(state: np.ndarray, params: np.ndarray, action: int, trace: np.ndarray) -> int:
     """Plays ``action`` (the mover's local pit) and advances the game.
 

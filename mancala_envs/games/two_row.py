@@ -58,11 +58,12 @@ HISTORY_START = 4  # first state slot of the repetition history, 0 when the rule
 PARAM_COMMON = 5
 
 
-@njit(cache=True)
-def observe_two_row(state: np.ndarray, player: int, row_size: int, max_plies: int) -> np.ndarray:
-    """Builds ``player``'s egocentric observation (see ``TwoRowGame.observation_names``)."""
+@njit(cache=True, error_model="numpy")
+def observe_two_row(
+    state: np.ndarray, player: int, row_size: int, max_plies: int, observation: np.ndarray, mask: np.ndarray
+) -> None:
+    """Writes ``player``'s egocentric observation (see ``TwoRowGame.observation_names``) and mask."""
     n = row_size
-    observation = np.empty(2 * n + 5, dtype=np.int32)
     opponent_seeds = 0
     for i in range(2 * n):
         seeds = state[BOARD + (player * n + i) % (2 * n)]
@@ -75,7 +76,9 @@ def observe_two_row(state: np.ndarray, player: int, row_size: int, max_plies: in
     observation[2 * n + 2] = 1 if to_move else 0
     observation[2 * n + 3] = 1 if to_move and opponent_seeds == 0 else 0
     observation[2 * n + 4] = min(state[PLY], max_plies)
-    return observation
+    legal = state[LEGAL] if to_move else 0
+    for action in range(n):
+        mask[action] = (legal >> action) & 1
 
 
 def _counts(field: str, values: Sequence[int], length: int) -> list[int]:
@@ -203,7 +206,16 @@ class TwoRowGame(Game):
         return low, high
 
     def observe(self, state: np.ndarray, player: int) -> np.ndarray:
-        return observe_two_row(state, player, self.row_size, self.max_plies)
+        return self.observe_with_mask(state, player)[0]
+
+    def observe_with_mask(self, state: np.ndarray, player: int) -> tuple[np.ndarray, np.ndarray]:
+        return self._board_observation(state, player)
+
+    def _board_observation(self, state: np.ndarray, player: int) -> tuple[np.ndarray, np.ndarray]:
+        observation = np.empty(2 * self.row_size + 5, dtype=np.int32)
+        mask = np.empty(self.row_size, dtype=np.int8)
+        observe_two_row(state, player, self.row_size, self.max_plies, observation, mask)
+        return observation, mask
 
     # --- text picture ----------------------------------------------------------------
     def render_text(self, state: np.ndarray) -> str:

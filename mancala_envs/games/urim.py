@@ -134,7 +134,7 @@ class UrimConfig:
         return 2 * self.pits_per_row * self.seeds_per_pit
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def legal_bits(state: np.ndarray, params: np.ndarray) -> int:
     """Legal actions of the player to move: rules 1, 6 and 5, as a bit mask."""
     return capture_sowing.legal_bits(
@@ -150,20 +150,20 @@ def legal_bits(state: np.ndarray, params: np.ndarray) -> int:
     )
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _start_game(state: np.ndarray, params: np.ndarray, first_player: int) -> None:
     start_game(state, 2 * params[ROW_SIZE], params[SEEDS_PER_PIT], first_player, params[HISTORY_START])
     state[LEGAL] = legal_bits(state, params)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def reset_state(state: np.ndarray, params: np.ndarray, first_player: int) -> None:
     """Sets up the opening position (and a new match), ``first_player`` to move."""
     start_match(state)
     _start_game(state, params, first_player)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def step(state: np.ndarray, params: np.ndarray, action: int, trace: np.ndarray) -> int:
     """Plays ``action`` (the mover's local pit) and advances the game.
 
@@ -192,7 +192,7 @@ def step(state: np.ndarray, params: np.ndarray, action: int, trace: np.ndarray) 
     return OK
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def game_over(state: np.ndarray, params: np.ndarray) -> None:
     """Rule 9: in a match, a finished game is scored and the next one starts."""
     if state[STATUS] != RUNNING and params[MATCH_TARGET] > 0:
@@ -254,10 +254,9 @@ class Urim(TwoRowGame):
             high = np.concatenate([high, np.full(2, top, np.int32)])
         return low, high
 
-    def observe(self, state: np.ndarray, player: int) -> np.ndarray:
-        observation = super().observe(state, player)
+    def observe_with_mask(self, state: np.ndarray, player: int) -> tuple[np.ndarray, np.ndarray]:
+        observation, mask = self._board_observation(state, player)
         if self.is_match:
             match = np.array([state[MATCH + player], state[MATCH + 1 - player]], dtype=np.int32)
             observation = np.concatenate([observation, match])
-        return observation
-
+        return observation, mask
