@@ -41,6 +41,12 @@ __all__ = [
     "TURN",
     "FIRST_MOVE_DONE",
     "HISTORY_FILTER",
+    "LAPS",
+    "ENDLESS",
+    "FOURS",
+    "RESERVE",
+    "CLOSED",
+    "ROUND",
     "HEADER_SIZE",
     "BOARD",
     "RUNNING",
@@ -55,6 +61,9 @@ __all__ = [
     "END_ILLEGAL_ACTION",
     "END_MAX_GAMES",
     "END_MATCH_TARGET",
+    "END_ENDLESS_MOVE",
+    "END_MAX_ROUNDS",
+    "END_CANNOT_REFILL",
     "END_REASON_NAMES",
     "OK",
     "ILLEGAL",
@@ -80,7 +89,13 @@ HISTORY_LEN = 18  # number of repetition keys stored
 TURN = 19  # completed turns (used by games whose turns span several plies)
 FIRST_MOVE_DONE = 20  # 1 once the first ply of the current game was played
 HISTORY_FILTER = 21  # bit (key % 61) set for every stored repetition key: a cheap "maybe seen" test
-HEADER_SIZE = 24
+LAPS = 22  # laps sown in the last turn (relay games)
+ENDLESS = 23  # 1 if the last turn was found endless (relay games)
+FOURS = 24  # slots 24 and 25: groups of four seeds won by P0 and P1 in the last round (Rio Kadalis)
+RESERVE = 26  # slots 26 and 27: seeds kept off the board between rounds (Rio Kadalis match)
+CLOSED = 28  # bit i set <=> global pit i is closed (Rio Kadalis match)
+ROUND = 29  # rounds finished in the current match (Rio Kadalis match)
+HEADER_SIZE = 32
 BOARD = HEADER_SIZE  # first board slot
 
 # --- STATUS values ------------------------------------------------------------
@@ -98,6 +113,9 @@ END_MAX_PLIES = 5  # the ply cap truncated the game
 END_ILLEGAL_ACTION = 6  # an agent played an illegal action under the "penalty" policy
 END_MAX_GAMES = 7  # the game cap truncated a match
 END_MATCH_TARGET = 8  # a player reached the match target
+END_ENDLESS_MOVE = 9  # a turn was found to never end (in-turn repetition or the lap cap)
+END_MAX_ROUNDS = 10  # the round cap truncated a match
+END_CANNOT_REFILL = 11  # a player could not fill a single pit for the next round (match lost)
 
 END_REASON_NAMES: dict[int, str | None] = {
     END_NONE: None,
@@ -109,6 +127,9 @@ END_REASON_NAMES: dict[int, str | None] = {
     END_ILLEGAL_ACTION: "illegal_action",
     END_MAX_GAMES: "max_games",
     END_MATCH_TARGET: "match_target",
+    END_ENDLESS_MOVE: "endless_move",
+    END_MAX_ROUNDS: "max_rounds",
+    END_CANNOT_REFILL: "cannot_refill",
 }
 
 # --- return codes of a game's compiled ``step`` ---------------------------------
