@@ -23,59 +23,15 @@ import mancala_envs
 from mancala_envs.engine.trace import new_trace
 from mancala_envs.games.ouril import Ouril, OurilConfig
 
-AGENTS = ("player_0", "player_1")
+from position_asserts import AGENTS, assert_over, assert_running
+from position_asserts import start as start_position
 
 
 # --- helpers ---------------------------------------------------------------------------------------
 def start(board, stores, player, **options):
     """An Ouril env reset to the given position (the seed total is checked first)."""
-    n = options.get("pits_per_row", 6)
-    assert sum(board) + sum(stores) == 2 * n * 4, "hand-made position does not hold T seeds"
-    env = mancala_envs.make("ouril_v0", first_player=player, **options)
-    env.reset(seed=0, options={"board": list(board), "stores": list(stores), "player": player})
-    return env
-
-
-def assert_running(env, board, stores, to_move, mask, passes=0):
-    """The game goes on: exact board, stores, next agent, its mask; the other agent sees no moves."""
-    n = len(mask)
-    assert env.board.tolist() == board
-    assert env.stores.tolist() == stores
-    assert sum(board) + sum(stores) == 8 * n
-    assert env.agent_selection == AGENTS[to_move]
-    assert env.observe(AGENTS[to_move])["action_mask"].tolist() == mask
-    assert env.observe(AGENTS[1 - to_move])["action_mask"].tolist() == [0] * n
-    assert env.terminations == {"player_0": False, "player_1": False}
-    assert env.truncations == {"player_0": False, "player_1": False}
-    assert env.rewards == {"player_0": 0, "player_1": 0}
-    for agent in AGENTS:
-        info = env.infos[agent]
-        assert info["end_reason"] is None
-        assert info["winner"] is None
-        assert info["player_to_move"] == to_move
-        assert info["scores"] == stores
-        assert info["passes"] == passes
-
-
-def assert_over(env, board, scores, end_reason, winner, truncated=False):
-    """The game is over: final board and stores, reason, winner, +1/-1/0 rewards, empty masks."""
-    n = len(board) // 2
-    assert env.board.tolist() == board
-    assert env.stores.tolist() == scores
-    assert sum(board) + sum(scores) == 8 * n
-    assert env.terminations == {"player_0": not truncated, "player_1": not truncated}
-    assert env.truncations == {"player_0": truncated, "player_1": truncated}
-    if winner is None:
-        assert env.rewards == {"player_0": 0, "player_1": 0}
-    else:
-        assert env.rewards == {AGENTS[winner]: 1, AGENTS[1 - winner]: -1}
-    for agent in AGENTS:
-        assert env.observe(agent)["action_mask"].tolist() == [0] * n
-        info = env.infos[agent]
-        assert info["end_reason"] == end_reason
-        assert info["scores"] == scores
-        assert info["winner"] == winner
-        assert info["player_to_move"] is None
+    total = 2 * options.get("pits_per_row", 6) * 4
+    return start_position("ouril_v0", board, stores, player, total, **options)
 
 
 # --- O1-O5 (RULES.md §2.4) -------------------------------------------------------------------------

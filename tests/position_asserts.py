@@ -1,0 +1,59 @@
+"""Shared checks of the exact-position rules tests: everything an agent can see, at once."""
+
+from __future__ import annotations
+
+import mancala_envs
+
+AGENTS = ("player_0", "player_1")
+
+
+def start(env_id, board, stores, player, total, **options):
+    """An env reset to the given position; the hand-made position's seed total is checked first."""
+    assert sum(board) + sum(stores) == total, "hand-made position does not hold T seeds"
+    env = mancala_envs.make(env_id, first_player=player, **options)
+    env.reset(seed=0, options={"board": list(board), "stores": list(stores), "player": player})
+    return env
+
+
+def assert_running(env, board, stores, to_move, mask, passes=0):
+    """The game goes on: exact board, stores, next agent, its mask; the other agent sees no moves."""
+    n = len(mask)
+    assert env.board.tolist() == board
+    assert env.stores.tolist() == stores
+    assert env.agent_selection == AGENTS[to_move]
+    assert env.observe(AGENTS[to_move])["action_mask"].tolist() == mask
+    assert env.observe(AGENTS[1 - to_move])["action_mask"].tolist() == [0] * n
+    assert env.terminations == {"player_0": False, "player_1": False}
+    assert env.truncations == {"player_0": False, "player_1": False}
+    assert env.rewards == {"player_0": 0, "player_1": 0}
+    for agent in AGENTS:
+        info = env.infos[agent]
+        assert info["end_reason"] is None
+        assert info["winner"] is None
+        assert info["player_to_move"] == to_move
+        assert info["scores"] == stores
+        assert info["passes"] == passes
+
+
+def assert_over(env, board, scores, end_reason, winner, match_points=None, rewards=None, truncated=False):
+    """The game (or match) is over: board, stores, reason, winner, points, rewards, empty masks.
+
+    ``match_points=None`` skips the match-point check; ``rewards=None`` expects +1/-1/0 win/loss rewards.
+    """
+    n = len(board) // 2
+    assert env.board.tolist() == board
+    assert env.stores.tolist() == scores
+    assert env.terminations == {"player_0": not truncated, "player_1": not truncated}
+    assert env.truncations == {"player_0": truncated, "player_1": truncated}
+    if rewards is None:
+        rewards = [0, 0] if winner is None else [1 if p == winner else -1 for p in range(2)]
+    assert env.rewards == {"player_0": rewards[0], "player_1": rewards[1]}
+    for agent in AGENTS:
+        assert env.observe(agent)["action_mask"].tolist() == [0] * n
+        info = env.infos[agent]
+        assert info["end_reason"] == end_reason
+        assert info["scores"] == scores
+        assert info["winner"] == winner
+        if match_points is not None:
+            assert info["match_points"] == match_points
+        assert info["player_to_move"] is None
