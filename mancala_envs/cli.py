@@ -29,7 +29,7 @@ def play_demo(env_id: str, agent_names: Sequence[str], seed: int, out=sys.stdout
     import mancala_envs
     from mancala_envs.agents import make_agent
 
-    if env_id in ("ouril", "urim"):
+    if f"{env_id}_v0" in mancala_envs.list_envs():
         env_id = f"{env_id}_v0"
     env = mancala_envs.make(env_id, render_mode="ansi", **options)
     agents = {f"player_{p}": make_agent(name, seed=seed + p) for p, name in enumerate(agent_names)}

@@ -67,11 +67,13 @@ VARIANTS: tuple[EnvVariant, ...] = (
         {"match_target": 10},
         "Urim match: games until a player has 10 match points",
     ),
+    EnvVariant("mancala/modiar-v0", "mancala_envs.envs.modiar_v0", {}, "Modiar, 2x3, 7 stones per pit (T = 42)"),
 )
 
 _GAME_NAMES = {
     "ouril_v0": "mancala/ouril-v0",
     "urim_v0": "mancala/urim-v0",
+    "modiar_v0": "mancala/modiar-v0",
 }
 
 

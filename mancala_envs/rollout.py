@@ -14,7 +14,7 @@ import numpy as np
 from numba import njit
 
 from mancala_envs.engine.state import LEGAL, PLY, RUNNING, STATUS, WINNER
-from mancala_envs.games import ouril, urim
+from mancala_envs.games import modiar, ouril, urim
 from mancala_envs.games.base import Game
 
 __all__ = ["RolloutStats", "play_random_games", "random_legal_action"]
@@ -24,15 +24,23 @@ __all__ = ["RolloutStats", "play_random_games", "random_legal_action"]
 def _reset(game_id: int, state: np.ndarray, params: np.ndarray, first_player: int) -> None:
     if game_id == ouril.GAME_ID:
         ouril.reset_state(state, params, first_player)
-    else:
+    elif game_id == urim.GAME_ID:
         urim.reset_state(state, params, first_player)
+    elif game_id == modiar.GAME_ID:
+        modiar.reset_state(state, params, first_player)
+    else:
+        raise ValueError("no compiled branch for this game id; add one to mancala_envs.rollout")
 
 
 @njit(cache=True, error_model="numpy")
 def _step(game_id: int, state: np.ndarray, params: np.ndarray, action: int, trace: np.ndarray) -> int:
     if game_id == ouril.GAME_ID:
         return ouril.step(state, params, action, trace)
-    return urim.step(state, params, action, trace)
+    if game_id == urim.GAME_ID:
+        return urim.step(state, params, action, trace)
+    if game_id == modiar.GAME_ID:
+        return modiar.step(state, params, action, trace)
+    raise ValueError("no compiled branch for this game id; add one to mancala_envs.rollout")
 
 
 @njit(cache=True, error_model="numpy")
