@@ -212,7 +212,7 @@ class Modiar(TwoRowGame):
         self.config = config if config is not None else ModiarConfig()
         c = self.config
         # "forbidden": no automatic pass; a player without a legal move ends the game (rule 7).
-        common = self._common_params(PITS_PER_ROW, STONES_PER_PIT, c.max_plies, c.repetition, "forbidden")
+        common = self._common_params(PITS_PER_ROW, STONES_PER_PIT, c.max_plies, c.repetition, False)
         self.params = np.array(common, dtype=np.int64)
 
     def observation_names(self) -> list[str]:

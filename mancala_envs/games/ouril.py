@@ -191,7 +191,8 @@ class Ouril(TwoRowGame):
         self.config = config if config is not None else OurilConfig()
         c = self.config
         self.win_threshold = c.threshold
-        common = self._common_params(c.pits_per_row, SEEDS_PER_PIT_OURIL, c.max_plies, c.repetition, c.grand_slam)
+        passing = c.grand_slam == "allowed"
+        common = self._common_params(c.pits_per_row, SEEDS_PER_PIT_OURIL, c.max_plies, c.repetition, passing)
         self.params = np.array(
             common
             + [

@@ -106,12 +106,16 @@ class TwoRowGame(Game):
     passing: bool = False
 
     def _common_params(
-        self, row_size: int, seeds_per_pit: int, max_plies: int, repetition: bool, grand_slam: str
+        self, row_size: int, seeds_per_pit: int, max_plies: int, repetition: bool, passing: bool
     ) -> list[int]:
-        """Sets the shared attributes and returns the shared ``params`` entries."""
+        """Sets the shared attributes and returns the shared ``params`` entries.
+
+        ``passing``: a player left without seeds passes automatically (Ouril rule 5,
+        used when grand slams are allowed).
+        """
         if repetition and not key_fits(2 * row_size * seeds_per_pit, 2 * row_size):
             raise ValueError("repetition keys do not fit this board; set repetition=False.")
-        self.passing = grand_slam == "allowed"
+        self.passing = passing
         self.row_size = row_size
         self.seeds_per_pit = seeds_per_pit
         self.n_pits = 2 * row_size

@@ -220,7 +220,8 @@ class Urim(TwoRowGame):
         self.config = config if config is not None else UrimConfig()
         c = self.config
         self.three_quarter_points = c.points_three_quarters
-        common = self._common_params(c.pits_per_row, c.seeds_per_pit, c.max_plies, c.repetition, c.grand_slam)
+        passing = c.grand_slam == "allowed"
+        common = self._common_params(c.pits_per_row, c.seeds_per_pit, c.max_plies, c.repetition, passing)
         self.params = np.array(
             common
             + [
