@@ -68,12 +68,37 @@ VARIANTS: tuple[EnvVariant, ...] = (
         "Urim match: games until a player has 10 match points",
     ),
     EnvVariant("mancala/modiar-v0", "mancala_envs.envs.modiar_v0", {}, "Modiar, 2x3, 7 stones per pit (T = 42)"),
+    EnvVariant(
+        "mancala/rio-kadalis-v0",
+        "mancala_envs.envs.rio_kadalis_v0",
+        {},
+        "Rio Kadalis, 2x6, 4 seeds per pit, relay sowing, fours",
+    ),
+    EnvVariant(
+        "mancala/rio-kadalis5-v0",
+        "mancala_envs.envs.rio_kadalis_v0",
+        {"pits_per_row": 5},
+        "Rio Kadalis on the 2x5 board (Habr Awal, T = 40)",
+    ),
+    EnvVariant(
+        "mancala/rio-kadalis-cw-v0",
+        "mancala_envs.envs.rio_kadalis_v0",
+        {"direction": "cw"},
+        "Rio Kadalis sown clockwise",
+    ),
+    EnvVariant(
+        "mancala/rio-kadalis-match-v0",
+        "mancala_envs.envs.rio_kadalis_v0",
+        {"match": True},
+        "Rio Kadalis match: refill, closed pits, until a player cannot fill a pit",
+    ),
 )
 
 _GAME_NAMES = {
     "ouril_v0": "mancala/ouril-v0",
     "urim_v0": "mancala/urim-v0",
     "modiar_v0": "mancala/modiar-v0",
+    "rio_kadalis_v0": "mancala/rio-kadalis-v0",
 }
 
 

@@ -80,11 +80,18 @@ class EpisodeCounter(BaseWrapper):
             self.finished_episodes += 1
 
 
+def one_game_per_episode(game: Any) -> tuple[dict[str, int], str]:
+    """Options that cap a match at one game (or round), and the end reason that cap reports."""
+    if not game.is_match:
+        return {}, "max_plies"
+    if hasattr(game.config, "max_games"):
+        return {"max_games": 1}, "max_games"
+    return {"max_rounds": 1}, "max_rounds"
+
+
 def cycles_to_finish(env: Any) -> int:
     """An upper bound on the cycles of one episode: the ply cap, times the game cap of a match."""
-    game = env.unwrapped.game
-    games = game.config.max_games if game.is_match else 1
-    return game.max_plies * games + 10
+    return env.unwrapped.game.max_episode_plies + 10
 
 
 def random_action(observation: dict[str, np.ndarray], rng: np.random.Generator) -> int:
@@ -386,7 +393,7 @@ def test_rewards_at_the_end_only(env_id: str, seed: int) -> None:
     assert all(terminations.values()) != all(truncations.values())
     assert all(terminations.values()) or all(truncations.values())
     reason = result["info"]["end_reason"]
-    assert (reason in ("max_plies", "max_games")) == all(truncations.values())
+    assert (reason in ("max_plies", "max_games", "max_rounds")) == all(truncations.values())
     if not env.unwrapped.game.is_match:
         scores = result["info"]["scores"]
         if winner is None:
@@ -400,13 +407,13 @@ def test_rewards_at_the_end_only(env_id: str, seed: int) -> None:
 def test_max_plies_truncates(env_id: str, max_plies: int) -> None:
     game = mancala_envs.make(env_id).unwrapped.game
     # In a match the ply cap ends a game and the match goes on; one game per match makes it the end.
-    extra = {"max_games": 1} if game.is_match else {}
+    extra, cap_reason = one_game_per_episode(game)
     env = pettingzoo.make("aec", env_id, max_plies=max_plies, **extra)
     result = play(env, seed=0)
     assert result["plies"] == max_plies
     assert all(result["truncations"].values()) and not any(result["terminations"].values())
     info = result["info"]
-    assert info["end_reason"] == ("max_games" if game.is_match else "max_plies")
+    assert info["end_reason"] == cap_reason
     assert info["ply"] == max_plies
     winner = info["winner"]
     expected = {a: 0 for a in AGENTS} if winner is None else {AGENTS[winner]: 1, AGENTS[1 - winner]: -1}

@@ -11,6 +11,7 @@ import pettingzoo
 import pytest
 
 import mancala_envs
+from test_api import one_game_per_episode
 from mancala_envs import GameOverError, IllegalActionError
 from mancala_envs.envs import ouril_v0, urim_v0
 from mancala_envs.registration import VARIANTS
@@ -185,7 +186,8 @@ def test_illegal_action_penalty_by_default(env_id: str, offender: int) -> None:
 
 @pytest.mark.parametrize("env_id", IDS)
 def test_step_after_the_game_ended_raises_game_over(env_id: str) -> None:
-    env = pettingzoo.make("aec", env_id, max_plies=2, **({"max_games": 1} if "match" in env_id else {}))
+    game = mancala_envs.make(env_id).unwrapped.game
+    env = pettingzoo.make("aec", env_id, max_plies=2, **one_game_per_episode(game)[0])
     env.reset(seed=0)
     for agent in env.agent_iter():
         observation, _, terminated, truncated, _ = env.last()

@@ -122,7 +122,7 @@ def test_normalized_observation_lies_in_unit_interval_and_in_its_space(env_id: s
 def test_wrapped_env_passes_pettingzoo_api_test(env_id: str, normalize: bool) -> None:
     wrapped = FlattenObservation(pettingzoo.make("aec", env_id), normalize=normalize)
     game = wrapped.unwrapped.game
-    cycles = game.max_plies * (game.config.max_games if game.is_match else 1) + 10
+    cycles = game.max_episode_plies + 10
     with only_dict_observation_warnings():
         api_test(wrapped, num_cycles=cycles)
 

@@ -234,6 +234,11 @@ class Game(ABC):
         """Whether an episode is a match of several games."""
         return False
 
+    @property
+    def max_episode_plies(self) -> int:
+        """The most plies an episode can last: the ply cap, times the game or round cap of a match."""
+        return self.max_plies
+
     @abstractmethod
     def render_text(self, state: np.ndarray) -> str:
         """Returns a dependency-free text picture of the position."""

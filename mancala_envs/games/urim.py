@@ -240,6 +240,10 @@ class Urim(TwoRowGame):
     def is_match(self) -> bool:
         return self.config.match_target is not None
 
+    @property
+    def max_episode_plies(self) -> int:
+        return self.max_plies * (self.config.max_games if self.is_match else 1)
+
     def observation_names(self) -> list[str]:
         names = super().observation_names()
         if self.is_match:

@@ -1,0 +1,248 @@
+"""Relay sowing: laps that go on from the pit where the last seed fell (RULES.md §0.1, §0.4).
+
+A *relay* (multi-lap) turn sows a lap; if the last seed lands in a pit that was
+already occupied, that pit is lifted and sown as the next lap, and so on. Rio
+Kadalis plays exactly that; Omweso adds captures and anchors between laps and
+builds its own turn loop from the same pieces.
+
+The pieces:
+
+* :func:`relay_lap` sows one lap around a ring (``ring_start .. ring_start +
+  ring_size - 1``), one seed per pit in a direction, **without** an origin skip,
+  skipping *closed* pits (a bit mask), and optionally taking *en-passant*
+  groups: a non-last seed that makes a pit hold exactly ``group_size`` seeds
+  gives those seeds to the owner of the row the pit is in, either at once
+  (``GROUPS_IMMEDIATE``) or when the lap is over (``GROUPS_END_OF_LAP``, among
+  the pits the lap sowed, the last pit excepted).
+* The **in-turn memory** (:func:`new_turn_memory`, :func:`turn_memory_clear`,
+  :func:`turn_memory_repeats`) remembers the exact in-turn states seen during a
+  turn. A state is a row of ``key_words`` integers chosen by the caller, for
+  example ``(position_key(board), pit about to be lifted, direction)``; keys are
+  compared exactly, never hashed. The caller checks the state at the start of
+  every lap, **before** the relay pit is lifted, so a turn found endless has all
+  its seeds on the board. :func:`mancala_envs.engine.repetition.position_key`
+  is exact only among boards with the same seed total, so the memory must be
+  cleared whenever seeds leave the board.
+* :func:`relay_turn` is the whole turn of the plain relay games (Rio Kadalis):
+  laps until the last seed falls into an empty pit or makes a *binikh* count,
+  with the in-turn repetition test and the ``max_laps`` cap.
+
+Ring and direction conventions are those of :mod:`mancala_envs.engine.sowing`
+(``CCW = +1``, ``CW = -1`` around the ring).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from mancala_envs.engine.repetition import position_key
+from mancala_envs.engine.sowing import CW, next_pit
+from mancala_envs.engine.trace import trace_capture, trace_sow
+
+__all__ = [
+    "GROUPS_OFF",
+    "GROUPS_IMMEDIATE",
+    "GROUPS_END_OF_LAP",
+    "TURN_ENDED_EMPTY",
+    "TURN_ENDED_BINIKH",
+    "TURN_ENDLESS",
+    "new_turn_memory",
+    "turn_memory_clear",
+    "turn_memory_repeats",
+    "relay_lap",
+    "relay_turn",
+]
+
+# When a lap takes the en-passant groups its non-last seeds form:
+GROUPS_OFF = 0  # never (no en-passant captures)
+GROUPS_IMMEDIATE = 1  # as soon as the seed makes the group (StoneShark)
+GROUPS_END_OF_LAP = 2  # when the lap is over, among the pits it sowed (Ludii)
+
+# How relay_turn ended:
+TURN_ENDED_EMPTY = 0  # the last seed fell into an empty pit
+TURN_ENDED_BINIKH = 1  # the last seed made the binikh count; the mover took the pit
+TURN_ENDLESS = 2  # an in-turn state repeated, or the lap cap was reached
+
+# Layout of a turn memory: row 0 holds [stored rows, 61-bit filter, ...]; rows 1.. hold keys.
+_COUNT = 0
+_FILTER = 1
+
+
+@njit(cache=True, error_model="numpy")
+def new_turn_memory(max_laps: int, key_words: int) -> np.ndarray:
+    """Returns an empty in-turn memory for up to ``max_laps + 1`` keys of ``key_words`` integers."""
+    memory = np.empty((max_laps + 2, max(key_words, 2)), np.int64)
+    memory[0, _COUNT] = 0
+    memory[0, _FILTER] = 0
+    return memory
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def turn_memory_clear(memory: np.ndarray) -> None:
+    """Forgets every remembered in-turn state (call it whenever seeds leave the board)."""
+    memory[0, _COUNT] = 0
+    memory[0, _FILTER] = 0
+
+
+@njit(cache=True, error_model="numpy")
+def turn_memory_repeats(memory: np.ndarray, key: np.ndarray) -> bool:
+    """Remembers the exact in-turn state ``key`` and tells whether it was seen before.
+
+    The comparison is exact over every word of ``key``. A 61-bit filter over a
+    mix of the words skips the scan for most new keys. When the memory is full
+    the key is only compared, not stored (the caller's lap cap ends the turn
+    first).
+    """
+    words = key.shape[0]
+    mix = np.int64(0)
+    for w in range(words):
+        mix = (mix * 1_000_003 + key[w]) % 2_305_843_009_213_693_951  # 2**61 - 1
+    bit = np.int64(1) << (mix % 61)
+    count = memory[0, _COUNT]
+    if memory[0, _FILTER] & bit:
+        for row in range(1, count + 1):
+            same = True
+            for w in range(words):
+                if memory[row, w] != key[w]:
+                    same = False
+                    break
+            if same:
+                return True
+    if count + 1 < memory.shape[0]:
+        for w in range(words):
+            memory[count + 1, w] = key[w]
+        memory[0, _COUNT] = count + 1
+        memory[0, _FILTER] |= bit
+    return False
+
+
+@njit(cache=True, error_model="numpy")
+def relay_lap(
+    board: np.ndarray,
+    origin: int,
+    direction: int,
+    ring_start: int,
+    ring_size: int,
+    closed: int,
+    group_size: int,
+    group_timing: int,
+    row_size: int,
+    captured: np.ndarray,
+    trace: np.ndarray,
+) -> int:
+    """Lifts every seed of ``origin`` and sows them one per open pit, with no origin skip.
+
+    Args:
+        board: The board slots, changed in place.
+        origin: The pit whose seeds are lifted (it must hold at least one).
+        direction: ``CCW`` or ``CW``.
+        ring_start: First board slot of the ring.
+        ring_size: Number of pits in the ring.
+        closed: Bit ``i`` set: ring pit ``ring_start + i`` is closed; it takes no
+            seed and uses none up. The origin is never closed.
+        group_size: A non-last seed making a pit hold exactly this many seeds
+            forms an en-passant group (0: never).
+        group_timing: ``GROUPS_OFF``, ``GROUPS_IMMEDIATE`` or ``GROUPS_END_OF_LAP``.
+        row_size: Pits per row; the group in ring pit ``p`` goes to the owner of
+            row ``(p - ring_start) // row_size``.
+        captured: Two counters, seeds taken by player 0 and player 1, increased
+            in place.
+        trace: Buffer recording sown pits and captures (zero length: no record).
+
+    Returns:
+        The pit that received the last seed.
+    """
+    seeds = board[origin]
+    board[origin] = 0
+    pit = origin
+    sown = np.int64(0)  # bit i: ring pit ring_start + i received a seed in this lap
+    while seeds > 0:
+        pit = next_pit(pit, direction, ring_start, ring_size)
+        if (closed >> (pit - ring_start)) & 1:
+            continue
+        board[pit] += 1
+        trace_sow(trace, pit)
+        seeds -= 1
+        sown |= np.int64(1) << (pit - ring_start)
+        if seeds > 0 and group_timing == GROUPS_IMMEDIATE and board[pit] == group_size:
+            captured[(pit - ring_start) // row_size] += group_size
+            trace_capture(trace, pit, group_size)
+            board[pit] = 0
+    if group_timing == GROUPS_END_OF_LAP and group_size > 0:
+        # In the order the lap first reached them, every sown pit but the last.
+        scan = origin
+        for _ in range(ring_size):
+            scan = next_pit(scan, direction, ring_start, ring_size)
+            if scan != pit and (sown >> (scan - ring_start)) & 1 and board[scan] == group_size:
+                captured[(scan - ring_start) // row_size] += group_size
+                trace_capture(trace, scan, group_size)
+                board[scan] = 0
+    return pit
+
+
+@njit(cache=True, error_model="numpy")
+def relay_turn(
+    board: np.ndarray,
+    origin: int,
+    direction: int,
+    ring_start: int,
+    ring_size: int,
+    closed: int,
+    group_size: int,
+    group_timing: int,
+    row_size: int,
+    mover: int,
+    binikh: int,
+    max_laps: int,
+    captured: np.ndarray,
+    trace: np.ndarray,
+) -> tuple[int, int]:
+    """Plays a whole relay turn from ``origin`` (RULES.md §3.2 rules 2-5).
+
+    Laps follow one another until the last seed of a lap falls into a pit that
+    was empty (it now holds 1) or makes it hold ``binikh`` seeds (the mover
+    takes them; 0: no such rule); any other count relays. Before every lap,
+    before its pit is lifted, the exact in-turn state ``(board, pit, direction)``
+    is checked against the states seen since seeds last left the board; a
+    repeat, or a lap beyond ``max_laps``, makes the turn endless, with every
+    seed on the board.
+
+    Args:
+        board: The whole board (the ring is part of it), changed in place.
+        origin: The pit the turn starts from.
+        direction, ring_start, ring_size, closed, group_size, group_timing,
+            row_size, trace: As for :func:`relay_lap`.
+        mover: The player making the turn (takes a binikh).
+        binikh: Count that the last seed must make for the mover to capture.
+        max_laps: Lap cap of a turn.
+        captured: Two counters, seeds taken by player 0 and player 1.
+
+    Returns:
+        ``(laps, outcome)``: laps sown, and ``TURN_ENDED_EMPTY``,
+        ``TURN_ENDED_BINIKH`` or ``TURN_ENDLESS``.
+    """
+    memory = new_turn_memory(max_laps, 2)
+    key = np.empty(2, np.int64)
+    direction_flag = 1 if direction == CW else 0
+    laps = 0
+    pit = origin
+    while True:
+        key[0] = position_key(board, 0)
+        key[1] = pit * 2 + direction_flag
+        if laps >= max_laps or turn_memory_repeats(memory, key):
+            return laps, TURN_ENDLESS
+        taken_before = captured[0] + captured[1]
+        pit = relay_lap(
+            board, pit, direction, ring_start, ring_size, closed, group_size, group_timing, row_size, captured, trace
+        )
+        laps += 1
+        if captured[0] + captured[1] != taken_before:
+            turn_memory_clear(memory)  # seeds left the board: earlier keys no longer compare
+        if board[pit] == 1:
+            return laps, TURN_ENDED_EMPTY
+        if binikh > 0 and board[pit] == binikh:
+            captured[mover] += binikh
+            trace_capture(trace, pit, binikh)
+            board[pit] = 0
+            return laps, TURN_ENDED_BINIKH

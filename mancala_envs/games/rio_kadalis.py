@@ -1,0 +1,391 @@
+"""Rio Kadalis: the Somali and Ethiopian relay game of fours (RULES.md §3).
+
+The rules, in the order of the rules page:
+
+1. **Turn.** The player to move picks any non-empty (open) pit of their own row
+   (singletons allowed) and lifts its seeds.
+2. **Lap.** One seed per pit in the playing direction (counter-clockwise by
+   default, ``direction="cw"`` for clockwise), starting with the next pit,
+   with **no origin skip**. Closed pits (match mode) are skipped.
+3. **En-passant fours.** A *non-last* seed that makes a pit hold exactly 4
+   gives those 4 seeds to the owner of the row the pit is in, at once
+   (``four_timing="immediate"``, default) or when the lap is over, among the
+   pits the lap sowed except the last (``"end_of_lap"``).
+4. **Last seed.** Making 4: *binikh*, the mover captures the 4 (whichever row)
+   and the turn ends. Into an empty pit (it now holds 1): the turn ends.
+   Otherwise the pit is lifted and sown as the next lap (relay).
+5. **Endless turn.** An in-turn state ``(board, pit about to be lifted,
+   direction)`` that repeats, or more than ``max_laps_per_turn`` laps, makes the
+   turn endless: the round ends at once and every seed on the board goes to
+   the owner of its row (``end_reason="endless_move"``).
+6. **End of round.** The player to move has no seeds in their row: the round
+   ends and the seeds left on the board go to the owners of their rows. A
+   ``(board, player to move)`` position repeated since the last capture, or
+   the ply cap, end the round the same way.
+7. **Round result.** More seeds (captures plus leftovers) wins; 24-24 is a
+   draw. The groups of four, ``floor(S / 4)``, are reported as ``fours``.
+8. **Match** (``match=True``). After each round every player refills their own
+   pits with 4 seeds each, from their rightmost pit leftwards, as far as their
+   seeds allow; the other pits are closed (skipped and not playable) until
+   their owner can fill them again, and the remaining seeds stay in reserve.
+   Starters alternate. A player who cannot fill a single pit loses the match
+   (``"cannot_refill"``); ``max_rounds`` rounds truncate it (``"max_rounds"``).
+
+Captured seeds are kept in the ``STORE`` slots (there are no stores on the
+board); in a match the reserves are in ``RESERVE`` and the closed pits in the
+bit mask ``CLOSED`` (bit ``i`` = global pit ``i``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+from mancala_envs.engine.ending import PLAIN_WIN, check_end, end_ply, finish_game, set_winner
+from mancala_envs.engine.relay import GROUPS_END_OF_LAP, GROUPS_IMMEDIATE, TURN_ENDLESS, relay_turn
+from mancala_envs.engine.repetition import history_clear, history_repeats, position_key
+from mancala_envs.engine.setup import start_game, start_match
+from mancala_envs.engine.sowing import CCW, CW
+from mancala_envs.engine.state import (
+    BOARD,
+    CLOSED,
+    END_CANNOT_REFILL,
+    END_ENDLESS_MOVE,
+    END_MAX_ROUNDS,
+    END_NO_FEEDING_MOVE,
+    END_NO_LEGAL_MOVE,
+    ENDLESS,
+    FOURS,
+    GAME_OVER,
+    GAMES_PLAYED,
+    END_REASON,
+    ILLEGAL,
+    LAPS,
+    LEGAL,
+    MATCH,
+    OK,
+    PLAYER,
+    POINTS,
+    RESERVE,
+    ROUND,
+    RUNNING,
+    SCORE,
+    STARTER,
+    STATUS,
+    STORE,
+    TERMINATED,
+    TRUNCATED,
+    WINNER,
+)
+from mancala_envs.engine.trace import trace_clear
+from mancala_envs.games.base import check_bool, check_choice, check_int
+from mancala_envs.games.two_row import (
+    HISTORY_START,
+    MAX_PLIES,
+    PARAM_COMMON,
+    ROW_SIZE,
+    SEEDS_PER_PIT,
+    TOTAL_SEEDS,
+    TwoRowGame,
+)
+
+__all__ = ["RioKadalisConfig", "RioKadalis", "reset_state", "step", "legal_bits", "game_over"]
+
+GAME_ID = 4  # the branch of the compiled game switch (mancala_envs.rollout)
+SEEDS_PER_PIT_RIO_KADALIS = 4
+FOUR = 4  # the count that makes a group (en passant) or a binikh (last seed)
+DIRECTIONS = {"ccw": CCW, "cw": CW}
+FOUR_TIMINGS = {"immediate": GROUPS_IMMEDIATE, "end_of_lap": GROUPS_END_OF_LAP}
+ROUND_STARTERS = {"alternate": 0}
+
+# params slots after the common two-row ones
+DIRECTION = PARAM_COMMON
+FOUR_TIMING = PARAM_COMMON + 1
+MAX_LAPS = PARAM_COMMON + 2
+MATCH_MODE = PARAM_COMMON + 3
+MAX_ROUNDS = PARAM_COMMON + 4
+
+
+@dataclass(frozen=True)
+class RioKadalisConfig:
+    """Options of Rio Kadalis; every field is checked when the config is built.
+
+    Attributes:
+        pits_per_row: 6 (default, T = 48) or 5 (Habr Awal, T = 40).
+        direction: ``"ccw"`` (default) or ``"cw"`` (some Somali communities).
+        four_timing: ``"immediate"`` (default): a non-last seed making 4 is
+            captured at once; ``"end_of_lap"``: the fours are taken when the lap
+            is over, among the pits it sowed except the last (Ludii).
+        match: ``False`` (default): an episode is one round. ``True``: rounds
+            with refilling and closed pits until a player cannot fill a pit.
+        round_starter: Who starts the next round of a match: ``"alternate"``.
+        max_rounds: Round cap of a match (truncation).
+        max_laps_per_turn: Lap cap of a turn; a longer turn is endless.
+        max_plies: Ply cap of a round; reaching it truncates the round (in a
+            match the round is settled and the match goes on).
+        repetition: End the round when a ``(board, player to move)`` position
+            repeats since the last capture.
+    """
+
+    pits_per_row: int = 6
+    direction: str = "ccw"
+    four_timing: str = "immediate"
+    match: bool = False
+    round_starter: str = "alternate"
+    max_rounds: int = 50
+    max_laps_per_turn: int = 2000
+    max_plies: int = 1000
+    repetition: bool = True
+
+    def __post_init__(self) -> None:
+        check_choice("pits_per_row", self.pits_per_row, (6, 5))
+        check_choice("direction", self.direction, DIRECTIONS)
+        check_choice("four_timing", self.four_timing, FOUR_TIMINGS)
+        check_bool("match", self.match)
+        check_choice("round_starter", self.round_starter, ROUND_STARTERS)
+        check_int("max_rounds", self.max_rounds, 1, 100_000)
+        check_int("max_laps_per_turn", self.max_laps_per_turn, 1, 100_000)
+        check_int("max_plies", self.max_plies, 1, 1_000_000)
+        check_bool("repetition", self.repetition)
+
+    @property
+    def total_seeds(self) -> int:
+        """Seeds in the game: 48 on 2x6, 40 on 2x5."""
+        return 2 * self.pits_per_row * SEEDS_PER_PIT_RIO_KADALIS
+
+
+# --- rule 1: legal moves ---------------------------------------------------------------------------
+@njit(cache=True, error_model="numpy")
+def legal_bits(state: np.ndarray, params: np.ndarray) -> int:
+    """Legal actions of the player to move (rule 1): every non-empty open pit of their row."""
+    row_size = params[ROW_SIZE]
+    row_start = state[PLAYER] * row_size
+    closed = state[CLOSED]
+    bits = 0
+    for local in range(row_size):
+        pit = row_start + local
+        if state[BOARD + pit] > 0 and (closed >> pit) & 1 == 0:
+            bits |= 1 << local
+    return bits
+
+
+# --- setup -------------------------------------------------------------------------------------------
+@njit(cache=True, error_model="numpy")
+def _start_round(state: np.ndarray, params: np.ndarray, first_player: int) -> None:
+    start_game(state, 2 * params[ROW_SIZE], params[SEEDS_PER_PIT], first_player, params[HISTORY_START])
+    state[LEGAL] = legal_bits(state, params)
+
+
+@njit(cache=True, error_model="numpy")
+def reset_state(state: np.ndarray, params: np.ndarray, first_player: int) -> None:
+    """Sets up the opening position (and a new match): 4 seeds in every pit, ``first_player`` to move."""
+    start_match(state)
+    state[ROUND] = 0
+    state[CLOSED] = 0
+    state[LAPS] = 0
+    state[ENDLESS] = 0
+    for player in range(2):
+        state[RESERVE + player] = 0
+        state[FOURS + player] = 0
+    _start_round(state, params, first_player)
+
+
+# --- rules 1-6: one turn -----------------------------------------------------------------------------
+@njit(cache=True, error_model="numpy")
+def step(state: np.ndarray, params: np.ndarray, action: int, trace: np.ndarray) -> int:
+    """Plays ``action`` (the mover's local pit) as one whole relay turn and advances the game.
+
+    Returns:
+        ``OK``, or ``ILLEGAL`` / ``GAME_OVER`` with the state unchanged.
+    """
+    if state[STATUS] != RUNNING:
+        return GAME_OVER
+    if action < 0 or action >= params[ROW_SIZE] or (state[LEGAL] >> action) & 1 == 0:
+        return ILLEGAL
+    row_size = params[ROW_SIZE]
+    n_pits = 2 * row_size
+    board = state[BOARD : BOARD + n_pits]
+    total = params[TOTAL_SEEDS]
+    mover = state[PLAYER]
+    trace_clear(trace)
+    # Rules 2-5: relay laps with en-passant fours and binikh, or an endless turn.
+    captured = state[STORE : STORE + 2]
+    taken_before = captured[0] + captured[1]
+    laps, outcome = relay_turn(
+        board, mover * row_size + action, params[DIRECTION], 0, n_pits, state[CLOSED], FOUR,
+        params[FOUR_TIMING], row_size, mover, FOUR, params[MAX_LAPS], captured, trace,
+    )
+    state[LAPS] = laps
+    state[ENDLESS] = 1 if outcome == TURN_ENDLESS else 0
+    end_ply(state, board, row_size, action, captured[0] + captured[1] - taken_before, 0, False, total, PLAIN_WIN)
+    if outcome == TURN_ENDLESS:
+        finish_game(state, board, row_size, TERMINATED, END_ENDLESS_MOVE, True, total, PLAIN_WIN)
+    else:
+        # Rule 6: no seeds to move, repetition, ply cap.
+        state[LEGAL] = legal_bits(state, params)
+        check_end(state, board, row_size, params[HISTORY_START], params[MAX_PLIES], total, PLAIN_WIN)
+    game_over(state, params)
+    return OK
+
+
+# --- rules 7-8: round result and match ------------------------------------------------------------------
+@njit(cache=True, error_model="numpy")
+def _refill(state: np.ndarray, params: np.ndarray, player: int, seeds: int) -> None:
+    """Rule 8: fills ``player``'s pits with 4 from the rightmost leftwards; closes the rest."""
+    row_size = params[ROW_SIZE]
+    filled = min(row_size, seeds // FOUR)
+    for local in range(row_size - 1, -1, -1):
+        pit = player * row_size + local
+        if local >= row_size - filled:
+            state[BOARD + pit] = FOUR
+            state[CLOSED] &= ~(np.int64(1) << pit)
+        else:
+            state[BOARD + pit] = 0
+            state[CLOSED] |= np.int64(1) << pit
+    state[RESERVE + player] = seeds - FOUR * filled
+
+
+@njit(cache=True, error_model="numpy")
+def game_over(state: np.ndarray, params: np.ndarray) -> None:
+    """Rules 7-8: scores a finished round; in a match, refills and starts the next round or ends the match.
+
+    The round score of a player is every seed they hold once the board is
+    settled: captures, leftovers and (in a match) their reserve.
+    """
+    if state[STATUS] == RUNNING:
+        return
+    if state[END_REASON] == END_NO_FEEDING_MOVE:
+        # Rio Kadalis has no feeding rule: a player without seeds simply cannot move (rule 6),
+        # even when the whole board is empty.
+        state[END_REASON] = END_NO_LEGAL_MOVE
+    for player in range(2):
+        state[SCORE + player] = state[STORE + player] + state[RESERVE + player]
+        state[FOURS + player] = state[SCORE + player] // FOUR
+    set_winner(state, SCORE)
+    for player in range(2):
+        state[POINTS + player] = 1 if state[WINNER] == player else 0
+    if params[MATCH_MODE] == 0 or state[END_REASON] == END_CANNOT_REFILL:
+        return
+    round_winner = state[WINNER]
+    if round_winner >= 0:
+        state[MATCH + round_winner] += 1
+    state[ROUND] += 1
+    state[GAMES_PLAYED] = state[ROUND]
+    holdings_0 = state[SCORE]
+    holdings_1 = state[SCORE + 1]
+    if holdings_0 < FOUR or holdings_1 < FOUR:
+        # Rule 8: a player who cannot fill a single pit loses the match.
+        state[STATUS] = TERMINATED
+        state[END_REASON] = END_CANNOT_REFILL
+        state[WINNER] = 0 if holdings_1 < FOUR else 1
+        return
+    if state[ROUND] >= params[MAX_ROUNDS]:
+        # The round cap: the player holding more seeds is ahead.
+        state[STATUS] = TRUNCATED
+        state[END_REASON] = END_MAX_ROUNDS
+        return
+    next_starter = 1 - state[STARTER]
+    _start_round(state, params, next_starter)
+    _refill(state, params, 0, holdings_0)
+    _refill(state, params, 1, holdings_1)
+    history_clear(state)
+    if params[HISTORY_START] > 0:
+        board = state[BOARD : BOARD + 2 * params[ROW_SIZE]]
+        history_repeats(state, params[HISTORY_START], position_key(board, next_starter))
+    state[LEGAL] = legal_bits(state, params)
+
+
+class RioKadalis(TwoRowGame):
+    """Rio Kadalis, 2x6 (or 2x5) pits, 4 seeds per pit, relay sowing, fours.
+
+    Args:
+        config: The game's options.
+    """
+
+    name = "rio_kadalis"
+    version = 0
+    config_class = RioKadalisConfig
+    game_id = GAME_ID
+    reset_function = staticmethod(reset_state)
+    step_function = staticmethod(step)
+    legal_bits_function = staticmethod(legal_bits)
+    game_over_function = staticmethod(game_over)
+
+    def __init__(self, config: RioKadalisConfig | None = None) -> None:
+        self.config = config if config is not None else RioKadalisConfig()
+        c = self.config
+        common = self._common_params(c.pits_per_row, SEEDS_PER_PIT_RIO_KADALIS, c.max_plies, c.repetition, False)
+        self.params = np.array(
+            common
+            + [
+                DIRECTIONS[c.direction],
+                FOUR_TIMINGS[c.four_timing],
+                c.max_laps_per_turn,
+                1 if c.match else 0,
+                c.max_rounds,
+            ],
+            dtype=np.int64,
+        )
+
+    @property
+    def is_match(self) -> bool:
+        return self.config.match
+
+    @property
+    def max_episode_plies(self) -> int:
+        return self.max_plies * (self.config.max_rounds if self.is_match else 1)
+
+    def info(self, state: np.ndarray) -> dict[str, Any]:
+        """Adds ``endless_move``, ``laps`` (of the last turn), ``fours`` and, in a match,
+        ``round``, ``reserves`` and ``closed_pits`` (global indices)."""
+        info = super().info(state)
+        info["endless_move"] = bool(state[ENDLESS])
+        info["laps"] = int(state[LAPS])
+        info["fours"] = state[FOURS : FOURS + 2].tolist()
+        if self.is_match:
+            closed = int(state[CLOSED])
+            info["round"] = int(state[ROUND])
+            info["reserves"] = state[RESERVE : RESERVE + 2].tolist()
+            info["closed_pits"] = [pit for pit in range(self.n_pits) if (closed >> pit) & 1]
+        return info
+
+    def observation_names(self) -> list[str]:
+        names = super().observation_names()
+        if self.is_match:
+            n = self.row_size
+            names += [f"own_pit_{k}_closed" for k in range(n)]
+            names += [f"opponent_pit_{k}_closed" for k in range(n)]
+            names += ["own_reserve", "opponent_reserve"]
+        return names
+
+    def observation_bounds(self) -> tuple[np.ndarray, np.ndarray]:
+        low, high = super().observation_bounds()
+        if self.is_match:
+            n = self.row_size
+            low = np.concatenate([low, np.zeros(2 * n + 2, np.int32)])
+            extra = np.concatenate([np.ones(2 * n, np.int32), np.full(2, self.total_seeds, np.int32)])
+            high = np.concatenate([high, extra])
+        return low, high
+
+    def observe_with_mask(self, state: np.ndarray, player: int) -> tuple[np.ndarray, np.ndarray]:
+        observation, mask = self._board_observation(state, player)
+        if self.is_match:
+            n = self.row_size
+            closed = int(state[CLOSED])
+            flags = [(closed >> ((player * n + i) % (2 * n))) & 1 for i in range(2 * n)]
+            reserves = [state[RESERVE + player], state[RESERVE + 1 - player]]
+            observation = np.concatenate([observation, np.array(flags + reserves, dtype=np.int32)])
+        return observation, mask
+
+    def render_text(self, state: np.ndarray) -> str:
+        text = super().render_text(state)
+        if self.is_match:
+            closed = [pit for pit in range(self.n_pits) if (int(state[CLOSED]) >> pit) & 1]
+            text += (
+                f"\n  round {int(state[ROUND]) + 1}  closed pits {closed}  "
+                f"reserves {state[RESERVE : RESERVE + 2].tolist()}"
+            )
+        return text
