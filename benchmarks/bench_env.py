@@ -72,7 +72,7 @@ __all__ = [
 ]
 
 #: Our games, by the names ``mancala_envs.make`` takes.
-GAMES = ("ouril_v0", "urim_v0", "modiar_v0")
+GAMES = ("ouril_v0", "urim_v0", "modiar_v0", "rio_kadalis_v0")
 #: The peer environment of the PettingZoo loop.
 PEER = "connect_four_v3"
 PEER_REGISTRY_ID = "classic/connect_four-v3"
