@@ -15,8 +15,11 @@ def start(env_id, board, stores, player, total, **options):
     return env
 
 
-def assert_running(env, board, stores, to_move, mask, passes=0):
-    """The game goes on: exact board, stores, next agent, its mask; the other agent sees no moves."""
+def assert_running(env, board, stores, to_move, mask, passes=0, **info):
+    """The game goes on: exact board, stores, next agent, its mask; the other agent sees no moves.
+
+    Extra keywords are further ``infos`` entries both agents must show (e.g. ``endless_move=False``).
+    """
     n = len(mask)
     assert env.board.tolist() == board
     assert env.stores.tolist() == stores
@@ -26,6 +29,7 @@ def assert_running(env, board, stores, to_move, mask, passes=0):
     assert env.terminations == {"player_0": False, "player_1": False}
     assert env.truncations == {"player_0": False, "player_1": False}
     assert env.rewards == {"player_0": 0, "player_1": 0}
+    expected_info = info
     for agent in AGENTS:
         info = env.infos[agent]
         assert info["end_reason"] is None
@@ -33,16 +37,24 @@ def assert_running(env, board, stores, to_move, mask, passes=0):
         assert info["player_to_move"] == to_move
         assert info["scores"] == stores
         assert info["passes"] == passes
+        for key, value in expected_info.items():
+            assert info[key] == value, key
 
 
-def assert_over(env, board, scores, end_reason, winner, match_points=None, rewards=None, truncated=False):
+def assert_over(
+    env, board, scores, end_reason, winner, match_points=None, rewards=None, truncated=False, stores_are_scores=True
+):
     """The game (or match) is over: board, stores, reason, winner, points, rewards, empty masks.
 
-    ``match_points=None`` skips the match-point check; ``rewards=None`` expects +1/-1/0 win/loss rewards.
+    ``board=None`` skips the board check; ``match_points=None`` skips the match-point check;
+    ``rewards=None`` expects +1/-1/0 win/loss rewards; ``stores_are_scores=False`` skips comparing
+    the stores with the scores (a Rio Kadalis match counts reserves in the score).
     """
-    n = len(board) // 2
-    assert env.board.tolist() == board
-    assert env.stores.tolist() == scores
+    n = env.unwrapped.game.n_actions
+    if board is not None:
+        assert env.board.tolist() == board
+    if stores_are_scores:
+        assert env.stores.tolist() == scores
     assert env.terminations == {"player_0": not truncated, "player_1": not truncated}
     assert env.truncations == {"player_0": truncated, "player_1": truncated}
     if rewards is None:

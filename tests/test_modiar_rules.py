@@ -25,17 +25,18 @@ from mancala_envs.envs import modiar_v0
 from mancala_envs.errors import IllegalActionError
 from mancala_envs.games.modiar import Modiar, ModiarConfig
 
-AGENTS = ("player_0", "player_1")
+from position_asserts import AGENTS
+from position_asserts import assert_over as shared_assert_over
+from position_asserts import assert_running as shared_assert_running
+from position_asserts import start as start_position
+
 TOTAL = 42
 
 
 # --- helpers ---------------------------------------------------------------------------------------
 def start(board, stores, player, **options):
     """A Modiar env reset to the given position (the stone total is checked first)."""
-    assert sum(board) + sum(stores) == TOTAL, "hand-made position does not hold 42 stones"
-    env = modiar_v0.env(first_player=player, **options)
-    env.reset(seed=0, options={"board": list(board), "stores": list(stores), "player": player})
-    return env
+    return start_position("modiar_v0", board, stores, player, TOTAL, **options)
 
 
 def opening(first_player, **options):
@@ -45,44 +46,15 @@ def opening(first_player, **options):
 
 
 def assert_running(env, board, stores, to_move, mask):
-    """The game goes on: exact board, stores, next agent, its mask; the other agent sees no moves."""
-    assert env.board.tolist() == board
-    assert env.stores.tolist() == stores
-    assert sum(board) + sum(stores) == TOTAL
-    assert env.agent_selection == AGENTS[to_move]
-    assert env.observe(AGENTS[to_move])["action_mask"].tolist() == mask
-    assert env.observe(AGENTS[1 - to_move])["action_mask"].tolist() == [0, 0, 0]
-    assert env.terminations == {"player_0": False, "player_1": False}
-    assert env.truncations == {"player_0": False, "player_1": False}
-    assert env.rewards == {"player_0": 0, "player_1": 0}
-    for agent in AGENTS:
-        info = env.infos[agent]
-        assert info["end_reason"] is None
-        assert info["winner"] is None
-        assert info["player_to_move"] == to_move
-        assert info["scores"] == stores
-        assert info["passes"] == 0
+    """The game goes on (see position_asserts); Modiar never passes."""
+    shared_assert_running(env, board, stores, to_move, mask, passes=0)
 
 
 def assert_over(env, scores, end_reason, winner, truncated=False):
-    """The game is over: the board settled to the owners, reason, winner, +1/-1/0 rewards, empty masks."""
-    assert env.board.tolist() == [0] * 6
-    assert env.stores.tolist() == scores
+    """The game is over: the board settled to the owners; a win is worth one match point."""
     assert sum(scores) == TOTAL
-    assert env.terminations == {"player_0": not truncated, "player_1": not truncated}
-    assert env.truncations == {"player_0": truncated, "player_1": truncated}
-    if winner is None:
-        assert env.rewards == {"player_0": 0, "player_1": 0}
-    else:
-        assert env.rewards == {AGENTS[winner]: 1, AGENTS[1 - winner]: -1}
-    for agent in AGENTS:
-        assert env.observe(agent)["action_mask"].tolist() == [0, 0, 0]
-        info = env.infos[agent]
-        assert info["end_reason"] == end_reason
-        assert info["scores"] == scores
-        assert info["winner"] == winner
-        assert info["player_to_move"] is None
-        assert info["match_points"] == ([0, 0] if winner is None else [int(winner == 0), int(winner == 1)])
+    match_points = [0, 0] if winner is None else [int(winner == 0), int(winner == 1)]
+    shared_assert_over(env, [0] * 6, scores, end_reason, winner, match_points=match_points, truncated=truncated)
 
 
 # --- M1-M7 (RULES.md §4.4) -------------------------------------------------------------------------
