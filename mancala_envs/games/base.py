@@ -127,6 +127,15 @@ class Game(ABC):
     n_pits: int
     total_seeds: int
 
+    def __init__(self, config: Any = None) -> None:
+        if config is None:
+            config = self.config_class()
+        elif not isinstance(config, self.config_class):
+            raise TypeError(
+                f"config must be a {self.config_class.__name__} (got {type(config).__name__})."
+            )
+        self.config = config
+
     @property
     def env_name(self) -> str:
         """The PettingZoo-style name, e.g. ``"ouril_v0"``."""

@@ -209,20 +209,14 @@ class Modiar(TwoRowGame):
     legal_bits_function = staticmethod(legal_bits)
 
     def __init__(self, config: ModiarConfig | None = None) -> None:
-        self.config = config if config is not None else ModiarConfig()
+        super().__init__(config)
         c = self.config
         # "forbidden": no automatic pass; a player without a legal move ends the game (rule 7).
         common = self._common_params(PITS_PER_ROW, STONES_PER_PIT, c.max_plies, c.repetition, False)
         self.params = np.array(common, dtype=np.int64)
 
-    def observation_names(self) -> list[str]:
-        return super().observation_names() + ["first_move"]
+    def extra_features(self) -> list[tuple[str, int]]:
+        return [("first_move", 1)]
 
-    def observation_bounds(self) -> tuple[np.ndarray, np.ndarray]:
-        low, high = super().observation_bounds()
-        return np.concatenate([low, np.zeros(1, np.int32)]), np.concatenate([high, np.ones(1, np.int32)])
-
-    def observe_with_mask(self, state: np.ndarray, player: int) -> tuple[np.ndarray, np.ndarray]:
-        observation, mask = self._board_observation(state, player)
-        first_move = 1 if state[STATUS] == RUNNING and state[FIRST_MOVE_DONE] == 0 else 0
-        return np.concatenate([observation, np.array([first_move], dtype=np.int32)]), mask
+    def extra_observation(self, state: np.ndarray, player: int) -> list[int]:
+        return [1 if state[STATUS] == RUNNING and state[FIRST_MOVE_DONE] == 0 else 0]

@@ -188,7 +188,7 @@ class Ouril(TwoRowGame):
     legal_bits_function = staticmethod(legal_bits)
 
     def __init__(self, config: OurilConfig | None = None) -> None:
-        self.config = config if config is not None else OurilConfig()
+        super().__init__(config)
         c = self.config
         self.win_threshold = c.threshold
         passing = c.grand_slam == "allowed"

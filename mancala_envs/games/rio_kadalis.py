@@ -315,7 +315,7 @@ class RioKadalis(TwoRowGame):
     game_over_function = staticmethod(game_over)
 
     def __init__(self, config: RioKadalisConfig | None = None) -> None:
-        self.config = config if config is not None else RioKadalisConfig()
+        super().__init__(config)
         c = self.config
         common = self._common_params(c.pits_per_row, SEEDS_PER_PIT_RIO_KADALIS, c.max_plies, c.repetition, False)
         self.params = np.array(
@@ -352,33 +352,23 @@ class RioKadalis(TwoRowGame):
             info["closed_pits"] = [pit for pit in range(self.n_pits) if (closed >> pit) & 1]
         return info
 
-    def observation_names(self) -> list[str]:
-        names = super().observation_names()
-        if self.is_match:
-            n = self.row_size
-            names += [f"own_pit_{k}_closed" for k in range(n)]
-            names += [f"opponent_pit_{k}_closed" for k in range(n)]
-            names += ["own_reserve", "opponent_reserve"]
-        return names
+    def extra_features(self) -> list[tuple[str, int]]:
+        if not self.is_match:
+            return []
+        n = self.row_size
+        return (
+            [(f"own_pit_{k}_closed", 1) for k in range(n)]
+            + [(f"opponent_pit_{k}_closed", 1) for k in range(n)]
+            + [("own_reserve", self.total_seeds), ("opponent_reserve", self.total_seeds)]
+        )
 
-    def observation_bounds(self) -> tuple[np.ndarray, np.ndarray]:
-        low, high = super().observation_bounds()
-        if self.is_match:
-            n = self.row_size
-            low = np.concatenate([low, np.zeros(2 * n + 2, np.int32)])
-            extra = np.concatenate([np.ones(2 * n, np.int32), np.full(2, self.total_seeds, np.int32)])
-            high = np.concatenate([high, extra])
-        return low, high
-
-    def observe_with_mask(self, state: np.ndarray, player: int) -> tuple[np.ndarray, np.ndarray]:
-        observation, mask = self._board_observation(state, player)
-        if self.is_match:
-            n = self.row_size
-            closed = int(state[CLOSED])
-            flags = [(closed >> ((player * n + i) % (2 * n))) & 1 for i in range(2 * n)]
-            reserves = [state[RESERVE + player], state[RESERVE + 1 - player]]
-            observation = np.concatenate([observation, np.array(flags + reserves, dtype=np.int32)])
-        return observation, mask
+    def extra_observation(self, state: np.ndarray, player: int) -> list[int]:
+        if not self.is_match:
+            return []
+        n = self.row_size
+        closed = int(state[CLOSED])
+        flags = [(closed >> ((player * n + i) % (2 * n))) & 1 for i in range(2 * n)]
+        return flags + [int(state[RESERVE + player]), int(state[RESERVE + 1 - player])]
 
     def render_text(self, state: np.ndarray) -> str:
         text = super().render_text(state)

@@ -196,29 +196,41 @@ class TwoRowGame(Game):
             [f"own_pit_{k}" for k in range(n)]
             + [f"opponent_pit_{k}" for k in range(n)]
             + ["own_store", "opponent_store", "is_to_move", "must_feed", "ply"]
+            + [name for name, _ in self.extra_features()]
         )
 
     def observation_bounds(self) -> tuple[np.ndarray, np.ndarray]:
         n = self.row_size
-        size = 2 * n + 5
+        extra_high = [high for _, high in self.extra_features()]
+        size = 2 * n + 5 + len(extra_high)
         low = np.zeros(size, dtype=np.int32)
         high = np.empty(size, dtype=np.int32)
         high[: 2 * n + 2] = self.total_seeds
         high[2 * n + 2] = 1
         high[2 * n + 3] = 1
         high[2 * n + 4] = self.max_plies
+        high[2 * n + 5 :] = extra_high
         return low, high
+
+    def extra_features(self) -> list[tuple[str, int]]:
+        """Names and upper bounds of the game's own observation entries, appended after the
+        shared ones (none by default; Modiar's first-move flag, match tallies, closed pits...)."""
+        return []
+
+    def extra_observation(self, state: np.ndarray, player: int) -> list[int]:
+        """Values of :meth:`extra_features` for ``player`` (egocentric)."""
+        return []
 
     def observe(self, state: np.ndarray, player: int) -> np.ndarray:
         return self.observe_with_mask(state, player)[0]
 
     def observe_with_mask(self, state: np.ndarray, player: int) -> tuple[np.ndarray, np.ndarray]:
-        return self._board_observation(state, player)
-
-    def _board_observation(self, state: np.ndarray, player: int) -> tuple[np.ndarray, np.ndarray]:
         observation = np.empty(2 * self.row_size + 5, dtype=np.int32)
         mask = np.empty(self.row_size, dtype=np.int8)
         observe_two_row(state, player, self.row_size, self.max_plies, observation, mask)
+        extra = self.extra_observation(state, player)
+        if extra:
+            observation = np.concatenate([observation, np.array(extra, dtype=np.int32)])
         return observation, mask
 
     # --- text picture ----------------------------------------------------------------

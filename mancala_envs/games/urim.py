@@ -217,7 +217,7 @@ class Urim(TwoRowGame):
     game_over_function = staticmethod(game_over)
 
     def __init__(self, config: UrimConfig | None = None) -> None:
-        self.config = config if config is not None else UrimConfig()
+        super().__init__(config)
         c = self.config
         self.three_quarter_points = c.points_three_quarters
         passing = c.grand_slam == "allowed"
@@ -244,24 +244,14 @@ class Urim(TwoRowGame):
     def max_episode_plies(self) -> int:
         return self.max_plies * (self.config.max_games if self.is_match else 1)
 
-    def observation_names(self) -> list[str]:
-        names = super().observation_names()
-        if self.is_match:
-            names += ["own_match_points", "opponent_match_points"]
-        return names
+    def extra_features(self) -> list[tuple[str, int]]:
+        if not self.is_match:
+            return []
+        # A game's points can take a player past the target by at most the largest award.
+        top = self.config.match_target + max(self.config.points_three_quarters, 1) - 1
+        return [("own_match_points", top), ("opponent_match_points", top)]
 
-    def observation_bounds(self) -> tuple[np.ndarray, np.ndarray]:
-        low, high = super().observation_bounds()
-        if self.is_match:
-            # A game's points can take a player past the target by at most the largest award.
-            top = self.config.match_target + max(self.config.points_three_quarters, 1) - 1
-            low = np.concatenate([low, np.zeros(2, np.int32)])
-            high = np.concatenate([high, np.full(2, top, np.int32)])
-        return low, high
-
-    def observe_with_mask(self, state: np.ndarray, player: int) -> tuple[np.ndarray, np.ndarray]:
-        observation, mask = self._board_observation(state, player)
-        if self.is_match:
-            match = np.array([state[MATCH + player], state[MATCH + 1 - player]], dtype=np.int32)
-            observation = np.concatenate([observation, match])
-        return observation, mask
+    def extra_observation(self, state: np.ndarray, player: int) -> list[int]:
+        if not self.is_match:
+            return []
+        return [int(state[MATCH + player]), int(state[MATCH + 1 - player])]
