@@ -20,7 +20,6 @@ from typing import Any
 import numpy as np
 
 from mancala_envs.engine.state import PLAYER, STORE
-from mancala_envs.engine.trace import new_trace
 
 __all__ = ["Agent", "RandomAgent", "GreedyAgent", "make_agent", "AGENT_NAMES"]
 

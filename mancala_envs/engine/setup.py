@@ -8,6 +8,9 @@ from numba import njit
 from mancala_envs.engine.repetition import history_clear, history_repeats, position_key
 from mancala_envs.engine.state import (
     BOARD,
+    GAME_OVER,
+    ILLEGAL,
+    OK,
     END_NONE,
     END_REASON,
     FIRST_MOVE_DONE,
@@ -28,7 +31,7 @@ from mancala_envs.engine.state import (
     WINNER,
 )
 
-__all__ = ["start_game", "start_match"]
+__all__ = ["start_game", "start_match", "refusal"]
 
 
 @njit(cache=True, error_model="numpy")
@@ -67,3 +70,18 @@ def start_game(state: np.ndarray, n_pits: int, seeds_per_pit: int, first_player:
         state[BOARD + pit] = seeds_per_pit
     if history_start > 0:
         history_repeats(state, history_start, position_key(state[BOARD : BOARD + n_pits], first_player))
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def refusal(state: np.ndarray, action: int, n_actions: int) -> int:
+    """The first check of every compiled ``step``: may ``action`` be played now?
+
+    Returns:
+        ``GAME_OVER`` if the game is over, ``ILLEGAL`` if the action is out of
+        range or not in ``LEGAL``, else ``OK``.
+    """
+    if state[STATUS] != RUNNING:
+        return GAME_OVER
+    if action < 0 or action >= n_actions or (state[LEGAL] >> action) & 1 == 0:
+        return ILLEGAL
+    return OK

@@ -37,13 +37,11 @@ from numba import njit
 
 from mancala_envs.engine.capture import chain_length, count_set, take_chain
 from mancala_envs.engine.ending import PLAIN_WIN, check_end, end_ply, row_seeds
-from mancala_envs.engine.setup import start_game, start_match
+from mancala_envs.engine.setup import refusal, start_game, start_match
 from mancala_envs.engine.sowing import CCW, ORIGIN_FIRST, sow_lap
 from mancala_envs.engine.state import (
     BOARD,
     FIRST_MOVE_DONE,
-    GAME_OVER,
-    ILLEGAL,
     LEGAL,
     OK,
     PLAYER,
@@ -167,10 +165,9 @@ def step(state: np.ndarray, params: np.ndarray, action: int, trace: np.ndarray) 
     Returns:
         ``OK``, or ``ILLEGAL`` / ``GAME_OVER`` with the state unchanged.
     """
-    if state[STATUS] != RUNNING:
-        return GAME_OVER
-    if action < 0 or action >= params[ROW_SIZE] or (state[LEGAL] >> action) & 1 == 0:
-        return ILLEGAL
+    refused = refusal(state, action, params[ROW_SIZE])
+    if refused != OK:
+        return refused
     row_size = params[ROW_SIZE]
     board = state[BOARD : BOARD + 2 * row_size]
     total = params[TOTAL_SEEDS]

@@ -47,7 +47,7 @@ from numba import njit
 from mancala_envs.engine.ending import PLAIN_WIN, check_end, end_ply, finish_game, set_winner
 from mancala_envs.engine.relay import GROUPS_END_OF_LAP, GROUPS_IMMEDIATE, TURN_ENDLESS, relay_turn
 from mancala_envs.engine.repetition import history_clear, history_repeats, position_key
-from mancala_envs.engine.setup import start_game, start_match
+from mancala_envs.engine.setup import refusal, start_game, start_match
 from mancala_envs.engine.sowing import CCW, CW
 from mancala_envs.engine.state import (
     BOARD,
@@ -59,10 +59,8 @@ from mancala_envs.engine.state import (
     END_NO_LEGAL_MOVE,
     ENDLESS,
     FOURS,
-    GAME_OVER,
     GAMES_PLAYED,
     END_REASON,
-    ILLEGAL,
     LAPS,
     LEGAL,
     MATCH,
@@ -201,10 +199,9 @@ def step(state: np.ndarray, params: np.ndarray, action: int, trace: np.ndarray) 
     Returns:
         ``OK``, or ``ILLEGAL`` / ``GAME_OVER`` with the state unchanged.
     """
-    if state[STATUS] != RUNNING:
-        return GAME_OVER
-    if action < 0 or action >= params[ROW_SIZE] or (state[LEGAL] >> action) & 1 == 0:
-        return ILLEGAL
+    refused = refusal(state, action, params[ROW_SIZE])
+    if refused != OK:
+        return refused
     row_size = params[ROW_SIZE]
     n_pits = 2 * row_size
     board = state[BOARD : BOARD + n_pits]

@@ -36,9 +36,9 @@ from numba import njit
 from mancala_envs.engine import two_row as capture_sowing
 from mancala_envs.engine.capture import GRAND_SLAM_ALLOWED, count_set
 from mancala_envs.engine.ending import check_end, close_match_game, end_ply
-from mancala_envs.engine.setup import start_game, start_match
+from mancala_envs.engine.setup import refusal, start_game, start_match
 from mancala_envs.engine.sowing import ORIGIN_SKIPPED
-from mancala_envs.engine.state import BOARD, GAME_OVER, ILLEGAL, LEGAL, MATCH, OK, PLAYER, RUNNING, STARTER, STATUS
+from mancala_envs.engine.state import BOARD, LEGAL, MATCH, OK, PLAYER, RUNNING, STARTER, STATUS
 from mancala_envs.engine.trace import trace_clear
 from mancala_envs.games.base import check_bool, check_choice, check_count_set, check_int
 from mancala_envs.games.two_row import (
@@ -170,10 +170,9 @@ def step(state: np.ndarray, params: np.ndarray, action: int, trace: np.ndarray) 
     Returns:
         ``OK``, or ``ILLEGAL`` / ``GAME_OVER`` with the state unchanged.
     """
-    if state[STATUS] != RUNNING:
-        return GAME_OVER
-    if action < 0 or action >= params[ROW_SIZE] or (state[LEGAL] >> action) & 1 == 0:
-        return ILLEGAL
+    refused = refusal(state, action, params[ROW_SIZE])
+    if refused != OK:
+        return refused
     row_size = params[ROW_SIZE]
     board = state[BOARD : BOARD + 2 * row_size]
     total = params[TOTAL_SEEDS]
