@@ -25,7 +25,6 @@ from mancala_envs.envs import modiar_v0
 from mancala_envs.errors import IllegalActionError
 from mancala_envs.games.modiar import Modiar, ModiarConfig
 
-from position_asserts import AGENTS
 from position_asserts import assert_over as shared_assert_over
 from position_asserts import assert_running as shared_assert_running
 from position_asserts import start as start_position

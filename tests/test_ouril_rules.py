@@ -23,7 +23,7 @@ import mancala_envs
 from mancala_envs.engine.trace import new_trace
 from mancala_envs.games.ouril import Ouril, OurilConfig
 
-from position_asserts import AGENTS, assert_over, assert_running
+from position_asserts import assert_over, assert_running
 from position_asserts import start as start_position
 
 

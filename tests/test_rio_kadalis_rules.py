@@ -16,14 +16,12 @@ and action ``k`` sows the mover's own local pit ``k`` (global ``player * n + k``
 
 from __future__ import annotations
 
-import copy
 import time
 
 import pytest
 
 from mancala_envs.envs import rio_kadalis_v0
 from mancala_envs.games.rio_kadalis import RioKadalisConfig
-from position_asserts import AGENTS
 from position_asserts import assert_over as shared_assert_over
 from position_asserts import assert_running as shared_assert_running
 
