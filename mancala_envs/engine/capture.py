@@ -12,7 +12,7 @@ from numba import njit
 from mancala_envs.engine.state import STORE
 from mancala_envs.engine.trace import trace_capture
 
-__all__ = ["count_set", "in_count_set", "chain_length", "chain_seeds", "take_chain"]
+__all__ = ["count_set", "in_count_set", "chain_length", "chain_seeds", "lift_chain", "take_chain"]
 
 
 def count_set(*counts: int) -> int:
@@ -86,6 +86,21 @@ def chain_seeds(board: np.ndarray, landing: int, length: int, zone_start: int, z
 
 
 @njit(cache=True, error_model="numpy")
+def lift_chain(
+    board: np.ndarray, landing: int, length: int, zone_start: int, zone_size: int, trace: np.ndarray
+) -> int:
+    """Empties the pits of a chain (recording them in ``trace``); returns the seeds lifted."""
+    captured = 0
+    for step in range(length):
+        pit = _chain_pit(landing, step, zone_start, zone_size)
+        seeds = board[pit]
+        board[pit] = 0
+        captured += seeds
+        trace_capture(trace, pit, seeds)
+    return captured
+
+
+@njit(cache=True, error_model="numpy")
 def take_chain(
     state: np.ndarray,
     board: np.ndarray,
@@ -101,13 +116,7 @@ def take_chain(
     Returns:
         The number of seeds captured.
     """
-    captured = 0
-    for step in range(length):
-        pit = _chain_pit(landing, step, zone_start, zone_size)
-        seeds = board[pit]
-        board[pit] = 0
-        captured += seeds
-        trace_capture(trace, pit, seeds)
+    captured = lift_chain(board, landing, length, zone_start, zone_size, trace)
     state[STORE + player] += captured
     return captured
 

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from mancala_envs.engine.capture import chain_length, count_set, take_chain
+from mancala_envs.engine.capture import chain_length, count_set, lift_chain, take_chain
 from mancala_envs.engine.ending import PLAIN_WIN, check_end, end_ply, row_seeds
 from mancala_envs.engine.setup import refusal, start_game, start_match
 from mancala_envs.engine.sowing import CCW, ORIGIN_FIRST, sow_lap
@@ -47,7 +47,6 @@ from mancala_envs.engine.state import (
     PLAYER,
     RUNNING,
     STATUS,
-    STORE,
 )
 from mancala_envs.engine.trace import trace_clear
 from mancala_envs.games.base import check_bool, check_int
@@ -103,14 +102,9 @@ def _sow(board: np.ndarray, player: int, local: int, row_size: int, trace: np.nd
 
 
 @njit(cache=True, error_model="numpy")
-def _capture(
-    state: np.ndarray, board: np.ndarray, player: int, landing: int, row_size: int, trace: np.ndarray
-) -> int:
-    """Rule 3: the chain of 2s, 4s and 6s ending in ``landing``, round the whole ring, to the mover."""
-    length = chain_length(board, landing, 0, 2 * row_size, CAPTURE_COUNTS, CAPTURE_COUNTS, True)
-    if length == 0:
-        return 0
-    return take_chain(state, board, player, landing, length, 0, 2 * row_size, trace)
+def _capture_length(board: np.ndarray, landing: int, row_size: int) -> int:
+    """Rule 3: the chain of 2s, 4s and 6s ending in ``landing``, round the whole ring."""
+    return chain_length(board, landing, 0, 2 * row_size, CAPTURE_COUNTS, CAPTURE_COUNTS, True)
 
 
 @njit(cache=True, error_model="numpy")
@@ -121,8 +115,7 @@ def _opponent_row_after(board: np.ndarray, player: int, local: int, row_size: in
     landing = _sow(scratch, player, local, row_size, no_trace)
     after_sowing = row_seeds(scratch, 1 - player, row_size)
     if captures:
-        scratch_stores = np.zeros(STORE + 2, np.int64)
-        _capture(scratch_stores, scratch, player, landing, row_size, no_trace)
+        lift_chain(scratch, landing, _capture_length(scratch, landing, row_size), 0, 2 * row_size, no_trace)
     return after_sowing, row_seeds(scratch, 1 - player, row_size)
 
 
@@ -178,7 +171,8 @@ def step(state: np.ndarray, params: np.ndarray, action: int, trace: np.ndarray) 
     # Rules 3 and 4: capture, except on the very first ply of the game.
     captured = 0
     if state[FIRST_MOVE_DONE] == 1:
-        captured = _capture(state, board, player, landing, row_size, trace)
+        length = _capture_length(board, landing, row_size)
+        captured = take_chain(state, board, player, landing, length, 0, 2 * row_size, trace)
     end_ply(state, board, row_size, action, captured, 0, False, total, PLAIN_WIN)
     # Rules 5-8: the next player's legal moves, then no legal move, repetition, ply cap.
     state[LEGAL] = legal_bits(state, params)
