@@ -48,6 +48,7 @@ __all__ = [
     "TURN_ENDED_BINIKH",
     "TURN_ENDLESS",
     "new_turn_memory",
+    "turn_memory_with_room",
     "turn_memory_clear",
     "turn_memory_repeats",
     "relay_lap",
@@ -76,6 +77,21 @@ def new_turn_memory(max_laps: int, key_words: int) -> np.ndarray:
     memory[0, _COUNT] = 0
     memory[0, _FILTER] = 0
     return memory
+
+
+@njit(cache=True, error_model="numpy")
+def turn_memory_with_room(memory: np.ndarray, max_laps: int) -> np.ndarray:
+    """Returns ``memory``, or a copy twice as large when it is full and may still grow.
+
+    Most turns last one or two laps, so a turn starts with a small memory and
+    grows it only as laps accumulate, up to ``max_laps + 1`` keys.
+    """
+    rows = memory.shape[0]
+    if memory[0, _COUNT] + 1 < rows or rows >= max_laps + 2:
+        return memory
+    larger = np.empty((min(2 * rows, max_laps + 2), memory.shape[1]), np.int64)
+    larger[:rows] = memory
+    return larger
 
 
 @njit(cache=True, inline="always", error_model="numpy")
@@ -222,7 +238,7 @@ def relay_turn(
         ``(laps, outcome)``: laps sown, and ``TURN_ENDED_EMPTY``,
         ``TURN_ENDED_BINIKH`` or ``TURN_ENDLESS``.
     """
-    memory = new_turn_memory(max_laps, 2)
+    memory = new_turn_memory(min(max_laps, 14), 2)  # grows as laps accumulate
     key = np.empty(2, np.int64)
     direction_flag = 1 if direction == CW else 0
     laps = 0
@@ -230,6 +246,7 @@ def relay_turn(
     while True:
         key[0] = position_key(board, 0)
         key[1] = pit * 2 + direction_flag
+        memory = turn_memory_with_room(memory, max_laps)
         if laps >= max_laps or turn_memory_repeats(memory, key):
             return laps, TURN_ENDLESS
         taken_before = captured[0] + captured[1]
