@@ -10,7 +10,7 @@ Importing the package registers every game and variant with PettingZoo::
 from __future__ import annotations
 
 from mancala_envs.env import MancalaEnv
-from mancala_envs.envs import modiar_v0, ouril_v0, rio_kadalis_v0, urim_v0
+from mancala_envs.envs import modiar_v0, omweso_v0, ouril_v0, rio_kadalis_v0, urim_v0
 from mancala_envs.errors import GameOverError, IllegalActionError
 from mancala_envs.registration import VARIANTS, list_envs, make, register_all
 
@@ -22,6 +22,7 @@ __all__ = [
     "list_envs",
     "make",
     "modiar_v0",
+    "omweso_v0",
     "ouril_v0",
     "rio_kadalis_v0",
     "urim_v0",

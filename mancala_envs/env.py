@@ -156,7 +156,8 @@ class MancalaEnv(AECEnv):
             options: ``{"board": [...], "stores": [a, b], "player": p}`` starts
                 from that position instead (board in the rules page's global
                 pit order; ``stores`` defaults to ``[0, 0]``, ``player`` to the
-                first player). Other keys are ignored, as in Gymnasium.
+                first player). Games may take more keys (Omweso: ``turn`` and
+                ``first_capture_done``). Other keys are ignored, as in Gymnasium.
 
         Raises:
             ValueError: the position in ``options`` is invalid; the env is unchanged.
@@ -173,8 +174,9 @@ class MancalaEnv(AECEnv):
             self.game.reset_state(state, first)
         else:
             try:
+                extra = {key: options[key] for key in self.game.position_options if key in options}
                 self.game.load_position(
-                    state, position, options.get("stores", (0, 0)), options.get("player", first)
+                    state, position, options.get("stores", (0, 0)), options.get("player", first), **extra
                 )
             except Exception:
                 rng.bit_generator.state = rng_before  # a rejected reset changes nothing

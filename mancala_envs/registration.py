@@ -92,6 +92,36 @@ VARIANTS: tuple[EnvVariant, ...] = (
         {"match": True},
         "Rio Kadalis match: refill, closed pits, until a player cannot fill a pit",
     ),
+    EnvVariant(
+        "mancala/omweso-v0",
+        "mancala_envs.envs.omweso_v0",
+        {},
+        "Omweso, 4x8, 64 seeds, 4 in each outer pit, relay sowing, reverse captures",
+    ),
+    EnvVariant(
+        "mancala/omweso-two-each-v0",
+        "mancala_envs.envs.omweso_v0",
+        {"setup": "two_each"},
+        "Omweso starting with 2 seeds in every pit",
+    ),
+    EnvVariant(
+        "mancala/omweso-placement-v0",
+        "mancala_envs.envs.omweso_v0",
+        {"setup": "placement"},
+        "Omweso with a placement phase: each player arranges 32 seeds (at most 10 per pit)",
+    ),
+    EnvVariant(
+        "mancala/omweso-no-midturn-reverse-v0",
+        "mancala_envs.envs.omweso_v0",
+        {"midturn_reverse": False},
+        "Omweso where only the opening lap may be clockwise (no mid-turn choices)",
+    ),
+    EnvVariant(
+        "mancala/omweso-match-v0",
+        "mancala_envs.envs.omweso_v0",
+        {"match_target": 12},
+        "Omweso match: games until a player has 12 points (akawumbi wins at once)",
+    ),
 )
 
 _GAME_NAMES = {
@@ -99,6 +129,7 @@ _GAME_NAMES = {
     "urim_v0": "mancala/urim-v0",
     "modiar_v0": "mancala/modiar-v0",
     "rio_kadalis_v0": "mancala/rio-kadalis-v0",
+    "omweso_v0": "mancala/omweso-v0",
 }
 
 

@@ -14,7 +14,7 @@ import numpy as np
 from numba import njit
 
 from mancala_envs.engine.state import LEGAL, PLY, RUNNING, STATUS, WINNER
-from mancala_envs.games import modiar, ouril, rio_kadalis, urim
+from mancala_envs.games import modiar, omweso, ouril, rio_kadalis, urim
 from mancala_envs.games.base import Game
 
 __all__ = ["RolloutStats", "play_random_games", "random_legal_action"]
@@ -30,6 +30,8 @@ def _reset(game_id: int, state: np.ndarray, params: np.ndarray, first_player: in
         modiar.reset_state(state, params, first_player)
     elif game_id == rio_kadalis.GAME_ID:
         rio_kadalis.reset_state(state, params, first_player)
+    elif game_id == omweso.GAME_ID:
+        omweso.reset_state(state, params, first_player)
     else:
         raise ValueError("no compiled branch for this game id; add one to mancala_envs.rollout")
 
@@ -44,6 +46,8 @@ def _step(game_id: int, state: np.ndarray, params: np.ndarray, action: int, trac
         return modiar.step(state, params, action, trace)
     if game_id == rio_kadalis.GAME_ID:
         return rio_kadalis.step(state, params, action, trace)
+    if game_id == omweso.GAME_ID:
+        return omweso.step(state, params, action, trace)
     raise ValueError("no compiled branch for this game id; add one to mancala_envs.rollout")
 
 

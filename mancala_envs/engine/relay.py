@@ -7,9 +7,11 @@ builds its own turn loop from the same pieces.
 
 The pieces:
 
-* :func:`relay_lap` sows one lap around a ring (``ring_start .. ring_start +
-  ring_size - 1``), one seed per pit in a direction, **without** an origin skip,
-  skipping *closed* pits (a bit mask), and optionally taking *en-passant*
+* :func:`relay_lap` lifts a pit and sows one lap around a ring (``ring_start
+  .. ring_start + ring_size - 1``); :func:`sow_from` sows a hand of seeds that
+  were never lifted (Omweso's captured seeds). A lap drops one seed per pit
+  in a direction, **without** an origin skip, skipping *closed* pits (a bit
+  mask), and optionally taking *en-passant*
   groups: a non-last seed that makes a pit hold exactly ``group_size`` seeds
   gives those seeds to the owner of the row the pit is in, either at once
   (``GROUPS_IMMEDIATE``) or when the lap is over (``GROUPS_END_OF_LAP``, among
@@ -51,6 +53,7 @@ __all__ = [
     "turn_memory_with_room",
     "turn_memory_clear",
     "turn_memory_repeats",
+    "sow_from",
     "relay_lap",
     "relay_turn",
 ]
@@ -134,6 +137,73 @@ def turn_memory_repeats(memory: np.ndarray, key: np.ndarray) -> bool:
 
 
 @njit(cache=True, error_model="numpy")
+def sow_from(
+    board: np.ndarray,
+    start: int,
+    seeds: int,
+    direction: int,
+    ring_start: int,
+    ring_size: int,
+    closed: int,
+    group_size: int,
+    group_timing: int,
+    row_size: int,
+    captured: np.ndarray,
+    trace: np.ndarray,
+) -> int:
+    """Sows ``seeds`` seeds from a hand one per open pit, starting with the pit after ``start``.
+
+    This is a lap without the lifting: :func:`relay_lap` lifts a pit and calls
+    it, and Omweso calls it directly to re-sow captured seeds from its anchor.
+
+    Args:
+        board: The board slots, changed in place.
+        start: The pit before the first one sown (a lap's origin, or an anchor).
+        seeds: Seeds in hand (at least one).
+        direction: ``CCW`` or ``CW``.
+        ring_start: First board slot of the ring.
+        ring_size: Number of pits in the ring.
+        closed: Bit ``i`` set: ring pit ``ring_start + i`` is closed; it takes no
+            seed and uses none up.
+        group_size: A non-last seed making a pit hold exactly this many seeds
+            forms an en-passant group (0: never).
+        group_timing: ``GROUPS_OFF``, ``GROUPS_IMMEDIATE`` or ``GROUPS_END_OF_LAP``.
+        row_size: Pits per row; the group in ring pit ``p`` goes to the owner of
+            row ``(p - ring_start) // row_size``.
+        captured: Two counters, seeds taken by player 0 and player 1, increased
+            in place.
+        trace: Buffer recording sown pits and captures (zero length: no record).
+
+    Returns:
+        The pit that received the last seed.
+    """
+    pit = start
+    sown = np.int64(0)  # bit i: ring pit ring_start + i received a seed in this lap
+    while seeds > 0:
+        pit = next_pit(pit, direction, ring_start, ring_size)
+        if (closed >> (pit - ring_start)) & 1:
+            continue
+        board[pit] += 1
+        trace_sow(trace, pit)
+        seeds -= 1
+        sown |= np.int64(1) << (pit - ring_start)
+        if seeds > 0 and group_timing == GROUPS_IMMEDIATE and board[pit] == group_size:
+            captured[(pit - ring_start) // row_size] += group_size
+            trace_capture(trace, pit, group_size)
+            board[pit] = 0
+    if group_timing == GROUPS_END_OF_LAP and group_size > 0:
+        # In the order the lap first reached them, every sown pit but the last.
+        scan = start
+        for _ in range(ring_size):
+            scan = next_pit(scan, direction, ring_start, ring_size)
+            if scan != pit and (sown >> (scan - ring_start)) & 1 and board[scan] == group_size:
+                captured[(scan - ring_start) // row_size] += group_size
+                trace_capture(trace, scan, group_size)
+                board[scan] = 0
+    return pit
+
+
+@njit(cache=True, error_model="numpy")
 def relay_lap(
     board: np.ndarray,
     origin: int,
@@ -151,50 +221,20 @@ def relay_lap(
 
     Args:
         board: The board slots, changed in place.
-        origin: The pit whose seeds are lifted (it must hold at least one).
-        direction: ``CCW`` or ``CW``.
-        ring_start: First board slot of the ring.
-        ring_size: Number of pits in the ring.
-        closed: Bit ``i`` set: ring pit ``ring_start + i`` is closed; it takes no
-            seed and uses none up. The origin is never closed.
-        group_size: A non-last seed making a pit hold exactly this many seeds
-            forms an en-passant group (0: never).
-        group_timing: ``GROUPS_OFF``, ``GROUPS_IMMEDIATE`` or ``GROUPS_END_OF_LAP``.
-        row_size: Pits per row; the group in ring pit ``p`` goes to the owner of
-            row ``(p - ring_start) // row_size``.
-        captured: Two counters, seeds taken by player 0 and player 1, increased
-            in place.
-        trace: Buffer recording sown pits and captures (zero length: no record).
+        origin: The pit whose seeds are lifted (it must hold at least one; it is
+            never closed).
+        direction, ring_start, ring_size, closed, group_size, group_timing,
+            row_size, captured, trace: As for :func:`sow_from`.
 
     Returns:
         The pit that received the last seed.
     """
     seeds = board[origin]
     board[origin] = 0
-    pit = origin
-    sown = np.int64(0)  # bit i: ring pit ring_start + i received a seed in this lap
-    while seeds > 0:
-        pit = next_pit(pit, direction, ring_start, ring_size)
-        if (closed >> (pit - ring_start)) & 1:
-            continue
-        board[pit] += 1
-        trace_sow(trace, pit)
-        seeds -= 1
-        sown |= np.int64(1) << (pit - ring_start)
-        if seeds > 0 and group_timing == GROUPS_IMMEDIATE and board[pit] == group_size:
-            captured[(pit - ring_start) // row_size] += group_size
-            trace_capture(trace, pit, group_size)
-            board[pit] = 0
-    if group_timing == GROUPS_END_OF_LAP and group_size > 0:
-        # In the order the lap first reached them, every sown pit but the last.
-        scan = origin
-        for _ in range(ring_size):
-            scan = next_pit(scan, direction, ring_start, ring_size)
-            if scan != pit and (sown >> (scan - ring_start)) & 1 and board[scan] == group_size:
-                captured[(scan - ring_start) // row_size] += group_size
-                trace_capture(trace, scan, group_size)
-                board[scan] = 0
-    return pit
+    return sow_from(
+        board, origin, seeds, direction, ring_start, ring_size, closed, group_size, group_timing, row_size,
+        captured, trace,
+    )
 
 
 @njit(cache=True, error_model="numpy")

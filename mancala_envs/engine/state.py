@@ -64,6 +64,11 @@ __all__ = [
     "END_ENDLESS_MOVE",
     "END_MAX_ROUNDS",
     "END_CANNOT_REFILL",
+    "END_AKAWUMBI",
+    "END_EMITWE_EBIRI",
+    "END_FRONT_ROW_CLEAR",
+    "END_AKAKYALA",
+    "END_MAX_TURNS",
     "END_REASON_NAMES",
     "OK",
     "ILLEGAL",
@@ -116,6 +121,11 @@ END_MATCH_TARGET = 8  # a player reached the match target
 END_ENDLESS_MOVE = 9  # a turn was found to never end (in-turn repetition or the lap cap)
 END_MAX_ROUNDS = 10  # the round cap truncated a match
 END_CANNOT_REFILL = 11  # a player could not fill a single pit for the next round (match lost)
+END_AKAWUMBI = 12  # Omweso: the opponent was emptied by a capture at an end column (12 points)
+END_EMITWE_EBIRI = 13  # Omweso: captures at both end columns in one turn (2 points)
+END_FRONT_ROW_CLEAR = 14  # Omweso: a capturing turn left the opponent's inner row empty (2 points)
+END_AKAKYALA = 15  # Omweso option: captures on two turns before the opponent's first capture (2 points)
+END_MAX_TURNS = 16  # the turn cap truncated the game (Omweso)
 
 END_REASON_NAMES: dict[int, str | None] = {
     END_NONE: None,
@@ -130,6 +140,11 @@ END_REASON_NAMES: dict[int, str | None] = {
     END_ENDLESS_MOVE: "endless_move",
     END_MAX_ROUNDS: "max_rounds",
     END_CANNOT_REFILL: "cannot_refill",
+    END_AKAWUMBI: "akawumbi",
+    END_EMITWE_EBIRI: "emitwe_ebiri",
+    END_FRONT_ROW_CLEAR: "front_row_clear",
+    END_AKAKYALA: "akakyala",
+    END_MAX_TURNS: "max_turns",
 }
 
 # --- return codes of a game's compiled ``step`` ---------------------------------

@@ -120,6 +120,10 @@ class Game(ABC):
 
     name: ClassVar[str]
     version: ClassVar[int] = 0
+    #: extra keys of ``reset(options=...)`` passed on to ``load_position`` (beyond board, stores, player)
+    position_options: ClassVar[tuple[str, ...]] = ()
+    #: whether the final scores decide the winner (Omweso's winner is decided by its rules)
+    scores_decide_winner: ClassVar[bool] = True
     config_class: ClassVar[type]
     config: Any
     params: np.ndarray

@@ -1,0 +1,981 @@
+"""Omweso: the Baganda four-row relay game of Uganda (RULES.md §5).
+
+The board is 4 x 8 pits, 16 per player, and has no stores: the 64 seeds never
+leave it. Each player's pits are numbered in the player's **own frame**::
+
+    inner row:  15 14 13 12 11 10  9  8     (as the owner sees it, column 0 on the left)
+    outer row:   0  1  2  3  4  5  6  7
+
+so sowing counter-clockwise is ``k -> k + 1 mod 16`` and clockwise is
+``k -> k - 1 mod 16`` for both players. The state's board holds player 0's
+pits ``0..15`` then player 1's (board slot ``16 * p + k``).
+
+The rules, in the order of the rules page:
+
+1. **Moves.** ``action = mode * 16 + k``: mode 0 sows own pit ``k``
+   counter-clockwise, mode 1 clockwise (reverse), mode 2 is the three-seed
+   special. Only pits holding at least 2 seeds move.
+2. **Lap.** The seeds go one per pit around the mover's own 16-pit ring,
+   starting with the next pit, with no origin skip.
+3. **Lap end.** The last seed in an empty pit ends the turn. In an occupied
+   inner pit whose two opposite pits (opponent inner ``23 - k``, outer
+   ``k - 8``) both hold seeds, with captures enabled: a capture. Otherwise a
+   relay: the pit is lifted and sown; it becomes the *anchor*.
+4. **Capture.** Both opposite pits are emptied and their seeds re-sown on the
+   mover's ring from the pit after the anchor (``resow_into_anchor=True``:
+   from the anchor itself). The anchor does not change across chained captures.
+5. **End of turn**: an empty pit (rule 3), the three-seed special (rule 7) or
+   an endless turn (rule 11).
+6. **First round.** Captures are disabled during the first
+   ``no_capture_turns`` turns (2: each player's first turn); a capturing
+   landing relays instead.
+7. **Three-seed special** (``three_seed_opening``, mode 2): while nobody has
+   captured yet, a pit holding exactly 3 puts 2 seeds into the next pit and 1
+   into the one after; the turn ends.
+8. **Reverse sowing.** A clockwise lap is legal only from the four leftmost
+   pits (``{0, 1, 14, 15}``) and only when its last seed captures directly:
+   as the move (mode 1), from a relay pit, or re-sowing seeds that a
+   clockwise lap captured. So a clockwise lap always ends in a capture.
+9. **Decision points** (``midturn_reverse=True``). When a relay pit or a
+   re-sow qualifies for rule 8, the same player acts again with exactly two
+   legal actions, ``k`` (counter-clockwise) and ``16 + k`` (clockwise).
+10. **Results**, checked at the end of each turn: *akawumbi* (the opponent
+    has no seed left and the turn's last capture was at an end column, 12
+    points), *emitwe-ebiri* (captures at both end columns, own inner pits 15
+    and 8, in one turn, 2 points), the front-row clear (``front_row_clear_2pts``:
+    a capturing turn leaves the opponent's inner row empty, 2 points), the
+    optional *akakyala* rule (captures on two turns before the opponent's
+    first capture, 2 points); otherwise *bulijo*: the opponent has no pit with
+    2 seeds and loses (1 point).
+11. **Endless turn.** An in-turn state (board, pit about to be lifted,
+    direction) repeating without a pending choice, or a turn reaching
+    ``max_laps_per_turn`` laps, annuls the game: no winner, no points.
+    ``max_turns`` turns truncate the game as a draw.
+12. **Match** (``match_target`` set): games follow one another, the starter
+    alternating, until a player has ``match_target`` points; akawumbi wins the
+    match at once.
+
+Setups (``setup``): ``"outer4"`` (4 seeds in every outer pit), ``"two_each"``
+(2 in every pit) and ``"placement"``: the first player places 32 seeds one at
+a time (action ``k`` adds a seed to own pit ``k``, at most ``placement_cap``
+per pit), then the other player, then the first player sows.
+
+The ``STORE`` slots count the seeds each player has captured in the current
+game (a tally: the seeds are back on the board). Game-specific state lives in
+slots after the board (``PHASE`` .. ``GAME_RESULT`` below).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+import numpy as np
+from numba import njit
+
+from mancala_envs.engine.ending import close_match_game
+from mancala_envs.engine.relay import (
+    GROUPS_OFF,
+    new_turn_memory,
+    relay_lap,
+    sow_from,
+    turn_memory_clear,
+    turn_memory_repeats,
+    turn_memory_with_room,
+)
+from mancala_envs.engine.setup import refusal, start_game, start_match
+from mancala_envs.engine.sowing import CCW, CW
+from mancala_envs.engine.state import (
+    BOARD,
+    END_AKAKYALA,
+    END_AKAWUMBI,
+    END_EMITWE_EBIRI,
+    END_ENDLESS_MOVE,
+    END_FRONT_ROW_CLEAR,
+    END_MAX_TURNS,
+    END_NO_LEGAL_MOVE,
+    END_NONE,
+    END_REASON,
+    END_REASON_NAMES,
+    ENDLESS,
+    FIRST_MOVE_DONE,
+    HEADER_SIZE,
+    LAPS,
+    LAST_ACTION,
+    LEGAL,
+    MATCH,
+    OK,
+    PLAYER,
+    PLY,
+    POINTS,
+    RUNNING,
+    SCORE,
+    STARTER,
+    STATUS,
+    STORE,
+    TERMINATED,
+    TRUNCATED,
+    TURN,
+    WINNER,
+)
+from mancala_envs.engine.trace import trace_capture, trace_clear, trace_sow
+from mancala_envs.games.base import Game, check_bool, check_choice, check_int
+
+__all__ = [
+    "OmwesoConfig",
+    "Omweso",
+    "reset_state",
+    "step",
+    "legal_bits",
+    "game_over",
+    "LEFT4",
+    "END_COLUMN_PITS",
+]
+
+GAME_ID = 5  # the branch of the compiled game switch (mancala_envs.rollout)
+RING = 16  # pits per player
+N_PITS = 32
+N_ACTIONS = 48
+TOTAL_SEEDS = 64
+SEEDS_PER_PLAYER = 32
+MODE_CCW = 0
+MODE_CW = 1
+MODE_THREE_SEED = 2
+LEFT4 = (0, 1, 14, 15)  # the reverse-capture pits: columns 0 and 1 of both own rows
+END_COLUMN_PITS = (15, 8)  # own inner pits of column 0 and column 7
+SETUPS = {"outer4": 0, "two_each": 1, "placement": 2}
+SETUP_OUTER4 = 0
+SETUP_TWO_EACH = 1
+SETUP_PLACEMENT = 2
+
+# --- params slots ------------------------------------------------------------------------------------
+P_SETUP = 0
+P_PLACEMENT_CAP = 1
+P_MIDTURN_REVERSE = 2
+P_THREE_SEED = 3
+P_NO_CAPTURE_TURNS = 4
+P_RESOW_INTO_ANCHOR = 5
+P_FRONT_ROW_CLEAR = 6
+P_AKAKYALA = 7
+P_MATCH_TARGET = 8  # 0: one game per episode
+P_MAX_GAMES = 9
+P_MAX_LAPS = 10
+P_MAX_TURNS = 11
+
+# --- game-specific state slots, after the board ---------------------------------------------------------
+PHASE = BOARD + N_PITS  # PHASE_SOWING or PHASE_PLACEMENT
+PENDING = PHASE + 1  # PENDING_NONE, or the kind of the decision point waiting for the mover
+PENDING_PIT = PHASE + 2  # own pit k of the decision point (relay pit or anchor)
+HAND = PHASE + 3  # captured seeds in the mover's hand (off the board) at a re-sow decision point
+ANCHOR = PHASE + 4  # start pit of the lap in progress (own frame)
+TURN_FLAGS = PHASE + 5  # CAPTURED_* bits of the turn in progress
+FIRST_CAPTURE = PHASE + 6  # 1 once anybody has captured in this game
+CAPTURE_TURNS = PHASE + 7  # slots 7 and 8: turns in which player 0 / player 1 captured (this game)
+GAME_RESULT = PHASE + 9  # END_* code of the last finished game of the episode (a match keeps going)
+STATE_SIZE = PHASE + 10
+
+PHASE_SOWING = 0
+PHASE_PLACEMENT = 1
+PENDING_NONE = 0
+PENDING_RELAY = 1  # the relay pit's seeds are still in it
+PENDING_RESOW = 2  # captured seeds are in hand, to be sown from the anchor
+
+CAPTURED = 1  # the mover captured in this turn
+CAPTURED_COLUMN_0 = 2  # ... at own inner pit 15
+CAPTURED_COLUMN_7 = 4  # ... at own inner pit 8
+LAST_CAPTURE_AT_END = 8  # the turn's latest capture was at an end column
+
+# How a run of laps stopped:
+LAPS_TURN_OVER = 0
+LAPS_DECISION = 1
+LAPS_ENDLESS = 2
+
+POINTS_BULIJO = 1
+POINTS_TWO = 2
+POINTS_AKAWUMBI = 12
+
+WIN_TYPES = {
+    END_NO_LEGAL_MOVE: "bulijo",
+    END_EMITWE_EBIRI: "emitwe_ebiri",
+    END_FRONT_ROW_CLEAR: "front_row_clear",
+    END_AKAKYALA: "akakyala",
+    END_AKAWUMBI: "akawumbi",
+}
+
+
+@dataclass(frozen=True)
+class OmwesoConfig:
+    """Options of Omweso; every field is checked when the config is built.
+
+    Attributes:
+        setup: ``"outer4"`` (default: 4 seeds in each outer pit), ``"two_each"``
+            (2 in every pit) or ``"placement"`` (each player places 32 seeds, one
+            per ply, before the first move).
+        placement_cap: Most seeds one pit may receive while placing (default 10).
+        midturn_reverse: Offer the clockwise choice at relays and re-sows
+            (rule 9, default ``True``); ``False``: only the opening lap may be
+            clockwise.
+        three_seed_opening: Allow the three-seed special before the first
+            capture (default ``True``).
+        no_capture_turns: Turns at the start of a game in which captures are
+            disabled (default 2: each player's first turn).
+        resow_into_anchor: ``False`` (default): captured seeds are re-sown from
+            the pit after the anchor; ``True``: the first goes into the anchor.
+        front_row_clear_2pts: A capturing turn that leaves the opponent's inner
+            row empty wins 2 points (default ``True``).
+        akakyala_rule: Captures on two separate turns before the opponent's
+            first capture win 2 points (default ``False``).
+        match_target: ``None`` (default): one game per episode. An integer
+            makes an episode a match played until a player has that many points
+            (12 in tournaments).
+        max_games: Game cap of a match (truncation).
+        max_laps_per_turn: Lap cap of a turn; a turn reaching it is endless and
+            the game is annulled (default 2000).
+        max_turns: Turn cap of a game; reaching it truncates the game as a draw
+            (default 2000).
+    """
+
+    setup: str = "outer4"
+    placement_cap: int = 10
+    midturn_reverse: bool = True
+    three_seed_opening: bool = True
+    no_capture_turns: int = 2
+    resow_into_anchor: bool = False
+    front_row_clear_2pts: bool = True
+    akakyala_rule: bool = False
+    match_target: int | None = None
+    max_games: int = 100
+    max_laps_per_turn: int = 2000
+    max_turns: int = 2000
+
+    def __post_init__(self) -> None:
+        check_choice("setup", self.setup, SETUPS)
+        check_int("placement_cap", self.placement_cap, 2, SEEDS_PER_PLAYER)
+        check_bool("midturn_reverse", self.midturn_reverse)
+        check_bool("three_seed_opening", self.three_seed_opening)
+        check_int("no_capture_turns", self.no_capture_turns, 0, 1000)
+        check_bool("resow_into_anchor", self.resow_into_anchor)
+        check_bool("front_row_clear_2pts", self.front_row_clear_2pts)
+        check_bool("akakyala_rule", self.akakyala_rule)
+        if self.match_target is not None:
+            check_int("match_target", self.match_target, 1, 1000)
+        check_int("max_games", self.max_games, 1, 100_000)
+        check_int("max_laps_per_turn", self.max_laps_per_turn, 1, 100_000)
+        check_int("max_turns", self.max_turns, 1, 1_000_000)
+
+    @property
+    def total_seeds(self) -> int:
+        """Seeds in the game: always 64."""
+        return TOTAL_SEEDS
+
+
+# --- geometry ---------------------------------------------------------------------------------------
+@njit(cache=True, inline="always", error_model="numpy")
+def _in_left4(k: int) -> bool:
+    return k <= 1 or k >= 14
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def _captures_enabled(state: np.ndarray, params: np.ndarray) -> bool:
+    return state[TURN] >= params[P_NO_CAPTURE_TURNS]
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def _opposites_full(board: np.ndarray, opponent: int, k: int) -> bool:
+    """Whether both pits opposite own inner pit ``k`` (8..15) hold seeds."""
+    return board[opponent + 23 - k] > 0 and board[opponent + k - 8] > 0
+
+
+@njit(cache=True, error_model="numpy")
+def lap_captures_directly(
+    board: np.ndarray, own: int, opponent: int, start: int, seeds: int, direction: int, lifted: bool
+) -> bool:
+    """Would a lap of ``seeds`` seeds from after ``start`` end in a capture (rule 8b)?
+
+    Computed without sowing: the last seed falls ``seeds`` pits after
+    ``start``; that pit held its own seeds (none if it is the lifted start)
+    plus one from every earlier pass of the lap (``(seeds - 1) // 16``).
+    Captures must be enabled by the caller.
+
+    Args:
+        board: The 32-pit board.
+        own: Board offset of the mover's pits (0 or 16).
+        opponent: Board offset of the opponent's pits.
+        start: Own-frame pit before the first pit sown.
+        seeds: Seeds sown.
+        direction: ``CCW`` or ``CW``.
+        lifted: ``start`` is the pit the seeds were lifted from (now empty).
+    """
+    last = (start + direction * (seeds % RING) + RING) % RING
+    if last < 8:
+        return False
+    held = (seeds - 1) // RING
+    if not (lifted and last == start):
+        held += board[own + last]
+    return held > 0 and _opposites_full(board, opponent, last)
+
+
+# --- rule 1, 7, 8, 9 and the placement phase: legal actions -------------------------------------------
+@njit(cache=True, error_model="numpy")
+def legal_bits(state: np.ndarray, params: np.ndarray) -> int:
+    """Legal actions of the player to move, as a bit mask over the 48 actions."""
+    board = state[BOARD : BOARD + N_PITS]
+    mover = state[PLAYER]
+    own = RING * mover
+    bits = np.int64(0)
+    if state[PHASE] == PHASE_PLACEMENT:
+        for k in range(RING):
+            if board[own + k] < params[P_PLACEMENT_CAP]:
+                bits |= np.int64(1) << k
+        return bits
+    if state[PENDING] != PENDING_NONE:
+        k = state[PENDING_PIT]
+        return (np.int64(1) << k) | (np.int64(1) << (RING + k))
+    opponent = RING - own
+    reverse = _captures_enabled(state, params)
+    three_seed = params[P_THREE_SEED] != 0 and state[FIRST_CAPTURE] == 0
+    for k in range(RING):
+        seeds = board[own + k]
+        if seeds < 2:
+            continue
+        bits |= np.int64(1) << k
+        if reverse and _in_left4(k) and lap_captures_directly(board, own, opponent, k, seeds, CW, True):
+            bits |= np.int64(1) << (RING + k)
+        if three_seed and seeds == 3:
+            bits |= np.int64(1) << (2 * RING + k)
+    return bits
+
+
+@njit(cache=True, error_model="numpy")
+def _can_move(board: np.ndarray, player: int) -> bool:
+    for k in range(RING * player, RING * player + RING):
+        if board[k] >= 2:
+            return True
+    return False
+
+
+# --- setup ----------------------------------------------------------------------------------------------
+@njit(cache=True, error_model="numpy")
+def _start_game(state: np.ndarray, params: np.ndarray, first_player: int) -> None:
+    setup = params[P_SETUP]
+    start_game(state, N_PITS, 2 if setup == SETUP_TWO_EACH else 0, first_player, 0)
+    if setup == SETUP_OUTER4:
+        for player in range(2):
+            for k in range(8):
+                state[BOARD + RING * player + k] = 4
+    state[PHASE] = PHASE_PLACEMENT if setup == SETUP_PLACEMENT else PHASE_SOWING
+    state[PENDING] = PENDING_NONE
+    state[PENDING_PIT] = 0
+    state[HAND] = 0
+    state[ANCHOR] = 0
+    state[TURN_FLAGS] = 0
+    state[FIRST_CAPTURE] = 0
+    state[CAPTURE_TURNS] = 0
+    state[CAPTURE_TURNS + 1] = 0
+    state[LAPS] = 0
+    state[ENDLESS] = 0
+    state[LEGAL] = legal_bits(state, params)
+
+
+@njit(cache=True, error_model="numpy")
+def reset_state(state: np.ndarray, params: np.ndarray, first_player: int) -> None:
+    """Sets up the configured opening (and a new match), ``first_player`` to place or move first."""
+    start_match(state)
+    state[GAME_RESULT] = END_NONE
+    _start_game(state, params, first_player)
+
+
+# --- rules 2-4, 8, 9, 11: laps until the turn ends, a decision point, or endlessness ----------------------
+@njit(cache=True, error_model="numpy")
+def _pack_key(board: np.ndarray, pit: int, direction: int, key: np.ndarray) -> None:
+    """The exact in-turn state of a lap about to lift ``pit``: 8 pits of 7 bits per word, then the pit."""
+    for word in range(4):
+        packed = np.int64(0)
+        for i in range(8):
+            packed = (packed << 7) | board[8 * word + i]
+        key[word] = packed
+    key[4] = 2 * pit + (1 if direction == CW else 0)
+
+
+@njit(cache=True, error_model="numpy")
+def _sow_laps(
+    state: np.ndarray, params: np.ndarray, kind: int, pit: int, direction: int, trace: np.ndarray
+) -> int:
+    """Plays laps for the player to move, starting with one lap of ``kind``.
+
+    Args:
+        state: The game state; the turn's laps, flags, captures and anchor are
+            updated in place.
+        params: The config array.
+        kind: ``PENDING_RELAY``: lift own pit ``pit`` and sow it (it becomes
+            the anchor); ``PENDING_RESOW``: sow the ``HAND`` seeds from the
+            anchor ``pit``.
+        pit: Own-frame pit, as above.
+        direction: ``CCW`` or ``CW`` for this first lap.
+        trace: The ply's record.
+
+    Returns:
+        ``LAPS_TURN_OVER``, ``LAPS_DECISION`` (the pending choice is written
+        into the state) or ``LAPS_ENDLESS``.
+    """
+    board = state[BOARD : BOARD + N_PITS]
+    mover = state[PLAYER]
+    own = RING * mover
+    opponent = RING - own
+    captures = _captures_enabled(state, params)
+    midturn = params[P_MIDTURN_REVERSE] != 0
+    max_laps = params[P_MAX_LAPS]
+    into_anchor = params[P_RESOW_INTO_ANCHOR] != 0
+    no_groups = np.zeros(2, np.int64)
+    memory = new_turn_memory(min(max_laps, 14), 5)  # grows as laps accumulate
+    key = np.empty(5, np.int64)
+    anchor = state[ANCHOR]
+    hand = state[HAND]
+    while True:
+        if state[LAPS] >= max_laps:
+            return LAPS_ENDLESS
+        if kind == PENDING_RELAY:
+            # Rule 11: the in-turn state before the relay pit is lifted (every seed on the board).
+            _pack_key(board, pit, direction, key)
+            memory = turn_memory_with_room(memory, max_laps)
+            if turn_memory_repeats(memory, key):
+                return LAPS_ENDLESS
+            anchor = pit
+            last = relay_lap(board, own + pit, direction, own, RING, 0, 0, GROUPS_OFF, RING, no_groups, trace) - own
+        else:
+            start = anchor
+            if into_anchor:
+                start = (anchor - direction + RING) % RING
+            last = sow_from(board, own + start, hand, direction, own, RING, 0, 0, GROUPS_OFF, RING, no_groups, trace)
+            last -= own
+            hand = 0
+            state[HAND] = 0
+        state[LAPS] += 1
+        state[ANCHOR] = anchor
+        if board[own + last] == 1:
+            return LAPS_TURN_OVER  # rule 3: the last seed fell into an empty pit
+        if captures and last >= 8 and _opposites_full(board, opponent, last):
+            # Rule 4: take both opposite pits; the seeds are re-sown from the same anchor.
+            inner = opponent + 23 - last
+            outer = opponent + last - 8
+            hand = board[inner] + board[outer]
+            trace_capture(trace, inner, board[inner])
+            trace_capture(trace, outer, board[outer])
+            board[inner] = 0
+            board[outer] = 0
+            state[STORE + mover] += hand
+            state[FIRST_CAPTURE] = 1
+            flags = (state[TURN_FLAGS] | CAPTURED) & ~LAST_CAPTURE_AT_END
+            if last == 15:
+                flags |= CAPTURED_COLUMN_0 | LAST_CAPTURE_AT_END
+            elif last == 8:
+                flags |= CAPTURED_COLUMN_7 | LAST_CAPTURE_AT_END
+            state[TURN_FLAGS] = flags
+            turn_memory_clear(memory)  # the opponent lost seeds: no earlier state comes back
+            state[HAND] = hand
+            kind = PENDING_RESOW
+            pit = anchor
+            start = (anchor - CW + RING) % RING if into_anchor else anchor
+            if (
+                direction == CW
+                and midturn
+                and _in_left4(anchor)
+                and lap_captures_directly(board, own, opponent, start, hand, CW, False)
+            ):
+                state[PENDING] = PENDING_RESOW
+                state[PENDING_PIT] = anchor
+                return LAPS_DECISION
+            direction = CCW
+            continue
+        # Rule 3: relay from the landing pit; rule 9: it may offer the clockwise choice.
+        kind = PENDING_RELAY
+        pit = last
+        if midturn and captures and _in_left4(last):
+            if lap_captures_directly(board, own, opponent, last, board[own + last], CW, True):
+                state[PENDING] = PENDING_RELAY
+                state[PENDING_PIT] = last
+                return LAPS_DECISION
+        direction = CCW
+
+
+# --- rule 10: results at the end of a turn ---------------------------------------------------------------
+@njit(cache=True, error_model="numpy")
+def _win(state: np.ndarray, winner: int, reason: int, points: int) -> None:
+    state[STATUS] = TERMINATED
+    state[END_REASON] = reason
+    state[GAME_RESULT] = reason
+    state[WINNER] = winner
+    state[LEGAL] = 0
+    state[POINTS + winner] = points
+    state[POINTS + 1 - winner] = 0
+    state[SCORE] = state[STORE]
+    state[SCORE + 1] = state[STORE + 1]
+
+
+@njit(cache=True, error_model="numpy")
+def _draw(state: np.ndarray, status: int, reason: int) -> None:
+    state[STATUS] = status
+    state[END_REASON] = reason
+    state[GAME_RESULT] = reason
+    state[WINNER] = -1
+    state[LEGAL] = 0
+    state[POINTS] = 0
+    state[POINTS + 1] = 0
+    state[SCORE] = state[STORE]
+    state[SCORE + 1] = state[STORE + 1]
+
+
+@njit(cache=True, error_model="numpy")
+def _end_turn(state: np.ndarray, params: np.ndarray) -> None:
+    """Rule 10 and the turn cap, once the mover's turn is over; else hands the move over."""
+    board = state[BOARD : BOARD + N_PITS]
+    mover = state[PLAYER]
+    opponent = 1 - mover
+    flags = state[TURN_FLAGS]
+    captured = flags & CAPTURED != 0
+    if captured:
+        state[CAPTURE_TURNS + mover] += 1
+    state[TURN] += 1
+    state[TURN_FLAGS] = 0
+    state[PENDING] = PENDING_NONE
+    opponent_seeds = 0
+    front_row = 0
+    for k in range(RING):
+        seeds = board[RING * opponent + k]
+        opponent_seeds += seeds
+        if k >= 8:
+            front_row += seeds
+    if captured and opponent_seeds == 0 and flags & LAST_CAPTURE_AT_END:
+        _win(state, mover, END_AKAWUMBI, POINTS_AKAWUMBI)
+    elif flags & CAPTURED_COLUMN_0 and flags & CAPTURED_COLUMN_7:
+        _win(state, mover, END_EMITWE_EBIRI, POINTS_TWO)
+    elif captured and params[P_FRONT_ROW_CLEAR] != 0 and front_row == 0:
+        _win(state, mover, END_FRONT_ROW_CLEAR, POINTS_TWO)
+    elif (
+        captured
+        and params[P_AKAKYALA] != 0
+        and state[CAPTURE_TURNS + mover] >= 2
+        and state[CAPTURE_TURNS + opponent] == 0
+    ):
+        _win(state, mover, END_AKAKYALA, POINTS_TWO)
+    elif not _can_move(board, opponent):
+        _win(state, mover, END_NO_LEGAL_MOVE, POINTS_BULIJO)  # bulijo
+    elif state[TURN] >= params[P_MAX_TURNS]:
+        state[PLAYER] = opponent
+        _draw(state, TRUNCATED, END_MAX_TURNS)
+    else:
+        state[PLAYER] = opponent
+        state[LEGAL] = legal_bits(state, params)
+
+
+@njit(cache=True, error_model="numpy")
+def _place(state: np.ndarray, params: np.ndarray, k: int, trace: np.ndarray) -> None:
+    """The placement phase: one seed into own pit ``k``; the phase ends after 2 x 32 seeds."""
+    mover = state[PLAYER]
+    own = RING * mover
+    state[BOARD + own + k] += 1
+    trace_sow(trace, own + k)
+    placed = 0
+    for pit in range(own, own + RING):
+        placed += state[BOARD + pit]
+    if placed == SEEDS_PER_PLAYER:
+        if mover == state[STARTER]:
+            state[PLAYER] = 1 - mover
+        else:
+            state[PHASE] = PHASE_SOWING
+            state[PLAYER] = state[STARTER]
+    state[LEGAL] = legal_bits(state, params)
+
+
+# --- one ply ----------------------------------------------------------------------------------------------
+@njit(cache=True, error_model="numpy")
+def step(state: np.ndarray, params: np.ndarray, action: int, trace: np.ndarray) -> int:
+    """Plays ``action`` for the player to move: a placement, a move, or a mid-turn choice.
+
+    Returns:
+        ``OK``, or ``ILLEGAL`` / ``GAME_OVER`` with the state unchanged.
+    """
+    refused = refusal(state, action, N_ACTIONS)
+    if refused != OK:
+        return refused
+    trace_clear(trace)
+    state[PLY] += 1
+    state[LAST_ACTION] = action
+    state[FIRST_MOVE_DONE] = 1
+    if state[PHASE] == PHASE_PLACEMENT:
+        _place(state, params, action, trace)
+        return OK
+    mode = action // RING
+    k = action % RING
+    direction = CW if mode == MODE_CW else CCW
+    if state[PENDING] != PENDING_NONE:
+        kind = state[PENDING]
+        state[PENDING] = PENDING_NONE
+        outcome = _sow_laps(state, params, kind, k, direction, trace)
+    else:
+        state[LAPS] = 0
+        state[ENDLESS] = 0
+        state[TURN_FLAGS] = 0
+        if mode == MODE_THREE_SEED:
+            # Rule 7: 2 seeds into the next pit, 1 into the one after; the turn ends.
+            own = BOARD + RING * state[PLAYER]
+            state[own + k] = 0
+            state[own + (k + 1) % RING] += 2
+            state[own + (k + 2) % RING] += 1
+            trace_sow(trace, own - BOARD + (k + 1) % RING)
+            trace_sow(trace, own - BOARD + (k + 1) % RING)
+            trace_sow(trace, own - BOARD + (k + 2) % RING)
+            state[LAPS] = 1
+            state[ANCHOR] = k
+            outcome = LAPS_TURN_OVER
+        else:
+            outcome = _sow_laps(state, params, PENDING_RELAY, k, direction, trace)
+    if outcome == LAPS_DECISION:
+        state[LEGAL] = legal_bits(state, params)
+    elif outcome == LAPS_ENDLESS:
+        # Rule 11: the game is annulled.
+        state[ENDLESS] = 1
+        state[PENDING] = PENDING_NONE
+        _draw(state, TERMINATED, END_ENDLESS_MOVE)
+    else:
+        _end_turn(state, params)
+    game_over(state, params)
+    return OK
+
+
+# --- rule 12: match ------------------------------------------------------------------------------------------
+@njit(cache=True, error_model="numpy")
+def game_over(state: np.ndarray, params: np.ndarray) -> None:
+    """Rule 12: in a match, a finished game is scored and the next one starts (starter alternating)."""
+    if state[STATUS] == RUNNING or params[P_MATCH_TARGET] == 0:
+        return
+    akawumbi = state[END_REASON] == END_AKAWUMBI
+    winner = state[WINNER]
+    if close_match_game(state, params[P_MATCH_TARGET], params[P_MAX_GAMES]) and not akawumbi:
+        _start_game(state, params, 1 - state[STARTER])
+        return
+    if akawumbi:
+        # Akawumbi wins the match at once, whatever the target.
+        state[STATUS] = TERMINATED
+        state[END_REASON] = END_AKAWUMBI
+        state[WINNER] = winner
+
+
+# --- observation ----------------------------------------------------------------------------------------------
+OBSERVATION_FLAGS = (
+    ("is_to_move", 1),
+    ("placement_phase", 1),
+    ("seeds_to_place", SEEDS_PER_PLAYER),
+    ("pending_choice", 1),
+    ("pending_pit", RING - 1),
+    ("pending_seeds", TOTAL_SEEDS),
+    ("pending_is_resow", 1),
+    ("anchor", RING - 1),
+    ("captures_enabled", 1),
+    ("first_capture_done", 1),
+    ("captured_this_turn", 1),
+    ("captured_column_0_this_turn", 1),
+    ("captured_column_7_this_turn", 1),
+    ("own_capturing_turns", 2),
+    ("opponent_capturing_turns", 2),
+)
+
+
+@njit(cache=True, error_model="numpy")
+def observe_omweso(
+    state: np.ndarray, params: np.ndarray, player: int, observation: np.ndarray, mask: np.ndarray
+) -> None:
+    """Writes ``player``'s egocentric observation (see ``Omweso.observation_names``) and mask."""
+    board = state[BOARD : BOARD + N_PITS]
+    own = RING * player
+    opponent = RING - own
+    for k in range(RING):
+        observation[k] = board[own + k]
+        observation[RING + k] = board[opponent + k]
+    to_move = state[STATUS] == RUNNING and state[PLAYER] == player
+    i = 2 * RING
+    observation[i] = 1 if to_move else 0
+    placing = state[PHASE] == PHASE_PLACEMENT and state[STATUS] == RUNNING
+    observation[i + 1] = 1 if placing else 0
+    left = 0
+    if placing and to_move:
+        left = SEEDS_PER_PLAYER
+        for k in range(RING):
+            left -= board[own + k]
+    observation[i + 2] = left
+    pending = state[PENDING] if to_move else PENDING_NONE
+    pit = state[PENDING_PIT]
+    observation[i + 3] = 1 if pending != PENDING_NONE else 0
+    observation[i + 4] = pit if pending != PENDING_NONE else 0
+    if pending == PENDING_RELAY:
+        observation[i + 5] = board[own + pit]
+    elif pending == PENDING_RESOW:
+        observation[i + 5] = state[HAND]
+    else:
+        observation[i + 5] = 0
+    observation[i + 6] = 1 if pending == PENDING_RESOW else 0
+    observation[i + 7] = state[ANCHOR] if pending != PENDING_NONE else 0
+    observation[i + 8] = 1 if state[TURN] >= params[P_NO_CAPTURE_TURNS] else 0
+    observation[i + 9] = state[FIRST_CAPTURE]
+    flags = state[TURN_FLAGS] if to_move else 0
+    observation[i + 10] = 1 if flags & CAPTURED else 0
+    observation[i + 11] = 1 if flags & CAPTURED_COLUMN_0 else 0
+    observation[i + 12] = 1 if flags & CAPTURED_COLUMN_7 else 0
+    observation[i + 13] = min(state[CAPTURE_TURNS + player], 2)
+    observation[i + 14] = min(state[CAPTURE_TURNS + 1 - player], 2)
+    observation[i + 15] = min(state[TURN], params[P_MAX_TURNS])
+    legal = state[LEGAL] if to_move else 0
+    for action in range(N_ACTIONS):
+        mask[action] = (legal >> action) & 1
+
+
+def _counts(values: Sequence[int]) -> list[int]:
+    try:
+        counts = [int(v) for v in values]
+        whole = all(float(v) == int(v) for v in values)
+    except (TypeError, ValueError):
+        raise ValueError(
+            f"board must be a list of {N_PITS} seed counts: player 0's pits 0..15 then player 1's "
+            f"(got {values!r})."
+        ) from None
+    if len(counts) != N_PITS:
+        raise ValueError(
+            f"board must have {N_PITS} entries, player 0's pits 0..15 then player 1's (got {len(counts)})."
+        )
+    if not whole or any(c < 0 for c in counts):
+        raise ValueError(f"board must hold non-negative whole seed counts (got {list(values)!r}).")
+    return counts
+
+
+class Omweso(Game):
+    """Omweso, 4 x 8 pits, 64 seeds, relay sowing with captures re-sown by the captor.
+
+    Args:
+        config: The game's options.
+    """
+
+    name = "omweso"
+    version = 0
+    config_class = OmwesoConfig
+    game_id = GAME_ID
+    reset_function = staticmethod(reset_state)
+    step_function = staticmethod(step)
+    legal_bits_function = staticmethod(legal_bits)
+    game_over_function = staticmethod(game_over)
+    #: extra keys that ``reset(options=...)`` passes to :meth:`load_position`
+    position_options: ClassVar[tuple[str, ...]] = ("turn", "first_capture_done")
+    #: the winner is decided by the rules, not by comparing scores
+    scores_decide_winner: ClassVar[bool] = False
+
+    def __init__(self, config: OmwesoConfig | None = None) -> None:
+        super().__init__(config)
+        c = self.config
+        self.n_pits = N_PITS
+        self.n_actions = N_ACTIONS
+        self.total_seeds = TOTAL_SEEDS
+        self.max_turns = c.max_turns
+        self.params = np.array(
+            [
+                SETUPS[c.setup],
+                c.placement_cap,
+                int(c.midturn_reverse),
+                int(c.three_seed_opening),
+                c.no_capture_turns,
+                int(c.resow_into_anchor),
+                int(c.front_row_clear_2pts),
+                int(c.akakyala_rule),
+                c.match_target or 0,
+                c.max_games,
+                c.max_laps_per_turn,
+                c.max_turns,
+            ],
+            dtype=np.int64,
+        )
+
+    @property
+    def state_size(self) -> int:
+        return STATE_SIZE
+
+    @property
+    def is_match(self) -> bool:
+        return self.config.match_target is not None
+
+    @property
+    def max_episode_plies(self) -> int:
+        """A true bound: the placements, then every turn's plies (a decision point is followed by a lap)."""
+        placements = 2 * SEEDS_PER_PLAYER if self.config.setup == "placement" else 0
+        per_game = placements + self.config.max_turns * (1 + self.config.max_laps_per_turn)
+        return per_game * (self.config.max_games if self.is_match else 1)
+
+    # --- positions ---------------------------------------------------------------------------------------
+    def load_position(
+        self,
+        state: np.ndarray,
+        board: Sequence[int],
+        stores: Sequence[int] = (0, 0),
+        player: int = 0,
+        turn: int | None = None,
+        first_capture_done: bool = True,
+    ) -> None:
+        """Replaces the game in ``state`` by an arbitrary position in the sowing phase.
+
+        Args:
+            state: The state to overwrite (left untouched on error).
+            board: 32 seed counts: player 0's pits 0..15 in player 0's own frame,
+                then player 1's pits 0..15 in player 1's own frame (64 in all).
+            stores: Seeds each player has captured so far (a tally only).
+            player: The player to move, 0 or 1.
+            turn: Turns already played; the default, ``no_capture_turns``, is the
+                first turn with captures enabled.
+            first_capture_done: Whether anybody has captured yet (the three-seed
+                special is legal only before the first capture).
+
+        Raises:
+            ValueError: wrong length, negative counts, a total other than 64, a
+                bad player, turn or flag.
+        """
+        values = _counts(board)
+        total = sum(values)
+        if total != TOTAL_SEEDS:
+            raise ValueError(f"the board holds {total} seeds but Omweso has {TOTAL_SEEDS}; fix the counts.")
+        check_int("player", player, 0, 1)
+        if turn is None:
+            turn = self.config.no_capture_turns
+        check_int("turn", turn, 0, self.config.max_turns - 1)
+        check_bool("first_capture_done", first_capture_done)
+        try:
+            tallies = [int(v) for v in stores]
+        except (TypeError, ValueError):
+            raise ValueError(f"stores must be two capture tallies such as [0, 0] (got {stores!r}).") from None
+        if len(tallies) != 2 or any(t < 0 for t in tallies):
+            raise ValueError(f"stores must be two non-negative capture tallies (got {stores!r}).")
+        fresh = np.zeros_like(state)
+        reset_state(fresh, self.params, int(player))
+        fresh[BOARD : BOARD + N_PITS] = values
+        fresh[STORE : STORE + 2] = tallies
+        fresh[PHASE] = PHASE_SOWING
+        fresh[TURN] = int(turn)
+        fresh[FIRST_CAPTURE] = int(bool(first_capture_done))
+        fresh[FIRST_MOVE_DONE] = 1
+        fresh[LEGAL] = legal_bits(fresh, self.params)
+        if fresh[LEGAL] == 0:
+            # The player to move cannot move: the opponent has won (bulijo), as at the start of that turn.
+            _win(fresh, 1 - int(player), END_NO_LEGAL_MOVE, POINTS_BULIJO)
+            game_over(fresh, self.params)
+        state[:] = fresh
+
+    def board(self, state: np.ndarray) -> np.ndarray:
+        """Returns a copy of the board: player 0's pits 0..15, then player 1's (own frames)."""
+        return state[BOARD : BOARD + N_PITS].copy()
+
+    # --- observation ----------------------------------------------------------------------------------------
+    def observation_names(self) -> list[str]:
+        names = [f"own_pit_{k}" for k in range(RING)] + [f"opponent_pit_{k}" for k in range(RING)]
+        names += [name for name, _ in OBSERVATION_FLAGS] + ["turn"]
+        if self.is_match:
+            names += ["own_match_points", "opponent_match_points"]
+        return names
+
+    def observation_bounds(self) -> tuple[np.ndarray, np.ndarray]:
+        highs = [TOTAL_SEEDS] * N_PITS + [high for _, high in OBSERVATION_FLAGS] + [self.config.max_turns]
+        if self.is_match:
+            top = self.config.match_target + POINTS_AKAWUMBI - 1
+            highs += [top, top]
+        high = np.array(highs, dtype=np.int32)
+        return np.zeros_like(high), high
+
+    def observe(self, state: np.ndarray, player: int) -> np.ndarray:
+        return self.observe_with_mask(state, player)[0]
+
+    def observe_with_mask(self, state: np.ndarray, player: int) -> tuple[np.ndarray, np.ndarray]:
+        size = N_PITS + len(OBSERVATION_FLAGS) + 1
+        observation = np.empty(size + (2 if self.is_match else 0), dtype=np.int32)
+        mask = np.empty(N_ACTIONS, dtype=np.int8)
+        observe_omweso(state, self.params, player, observation, mask)
+        if self.is_match:
+            observation[size] = state[MATCH + player]
+            observation[size + 1] = state[MATCH + 1 - player]
+        return observation, mask
+
+    # --- inspection -----------------------------------------------------------------------------------------
+    def info(self, state: np.ndarray) -> dict[str, Any]:
+        """Adds Omweso's facts: ``turn``, ``phase``, ``pending`` (the decision point, if any),
+        ``laps`` (of the turn so far, or of the last turn), ``annulled``, ``win_type``,
+        ``seeds_on_side``, ``captures_enabled`` and ``first_capture_done``."""
+        info = super().info(state)
+        running = state[STATUS] == RUNNING
+        board = state[BOARD : BOARD + N_PITS]
+        pending = None
+        if running and state[PENDING] != PENDING_NONE:
+            pit = int(state[PENDING_PIT])
+            resow = state[PENDING] == PENDING_RESOW
+            pending = {
+                "kind": "resow" if resow else "relay",
+                "pit": pit,
+                "seeds": int(state[HAND]) if resow else int(board[RING * int(state[PLAYER]) + pit]),
+                "anchor": int(state[ANCHOR]),
+                "actions": [pit, RING + pit],
+            }
+        info["turn"] = int(state[TURN])
+        info["phase"] = "placement" if running and state[PHASE] == PHASE_PLACEMENT else "sowing"
+        info["pending"] = pending
+        info["laps"] = int(state[LAPS])
+        info["annulled"] = bool(state[GAME_RESULT] == END_ENDLESS_MOVE)
+        info["win_type"] = WIN_TYPES.get(int(state[GAME_RESULT]))
+        info["last_game_end"] = END_REASON_NAMES[int(state[GAME_RESULT])]
+        info["seeds_on_side"] = [int(board[:RING].sum()), int(board[RING:].sum())]
+        info["seeds_in_hand"] = int(state[HAND])
+        info["captures_enabled"] = bool(state[TURN] >= self.config.no_capture_turns)
+        info["first_capture_done"] = bool(state[FIRST_CAPTURE])
+        return info
+
+    def render_text(self, state: np.ndarray) -> str:
+        """The four rows as seen from the seat of the player to move (player 0 once the game is over)."""
+        running = state[STATUS] == RUNNING
+        viewer = int(state[PLAYER]) if running else 0
+        board = state[BOARD : BOARD + N_PITS]
+        own = RING * viewer
+        other = RING - own
+
+        def row(pits: list[int]) -> str:
+            return " ".join(f"{int(board[pit]):3d}" for pit in pits)
+
+        def labels(pits: list[int]) -> str:
+            return " ".join(f"{pit % RING:3d}" for pit in pits)
+
+        opponent_outer = [other + 7 - c for c in range(8)]
+        opponent_inner = [other + 8 + c for c in range(8)]
+        own_inner = [own + 15 - c for c in range(8)]
+        own_outer = [own + c for c in range(8)]
+        if running:
+            legal = [a for a in range(N_ACTIONS) if (int(state[LEGAL]) >> a) & 1]
+            if state[PHASE] == PHASE_PLACEMENT:
+                left = SEEDS_PER_PLAYER - int(board[own : own + RING].sum())
+                status = f"player_{viewer} to place ({left} seeds left), legal actions {legal}"
+            elif state[PENDING] != PENDING_NONE:
+                pit = int(state[PENDING_PIT])
+                what = "re-sow the captured seeds from" if state[PENDING] == PENDING_RESOW else "relay from"
+                status = (
+                    f"player_{viewer} to choose mid-turn: {what} pit {pit}: "
+                    f"{pit} counter-clockwise or {RING + pit} clockwise"
+                )
+            else:
+                status = f"player_{viewer} to move, legal actions {legal}"
+        else:
+            info = self.info(state)
+            result = "draw" if info["winner"] is None else f"player_{info['winner']} wins"
+            kind = f" by {info['win_type']}" if info["win_type"] and info["winner"] is not None else ""
+            status = f"game over ({info['end_reason']}): {result}{kind}"
+        lines = [
+            f"{self.env_name}  turn {int(state[TURN])}  ply {int(state[PLY])}  {status}",
+            f"  player_{1 - viewer} outer  [ {row(opponent_outer)} ]  pits {labels(opponent_outer)}",
+            f"  player_{1 - viewer} inner  [ {row(opponent_inner)} ]  pits {labels(opponent_inner)}",
+            f"  player_{viewer} inner  [ {row(own_inner)} ]  pits {labels(own_inner)}",
+            f"  player_{viewer} outer  [ {row(own_outer)} ]  pits {labels(own_outer)}",
+            f"  captured so far: player_0 {int(state[STORE])}, player_1 {int(state[STORE + 1])}",
+        ]
+        return "\n".join(lines)
+
+
+assert STATE_SIZE > HEADER_SIZE + N_PITS
