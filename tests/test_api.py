@@ -393,8 +393,9 @@ def test_rewards_at_the_end_only(env_id: str, seed: int) -> None:
     assert all(terminations.values()) != all(truncations.values())
     assert all(terminations.values()) or all(truncations.values())
     reason = result["info"]["end_reason"]
-    assert (reason in ("max_plies", "max_games", "max_rounds")) == all(truncations.values())
-    if not env.unwrapped.game.is_match:
+    assert (reason in ("max_plies", "max_turns", "max_games", "max_rounds")) == all(truncations.values())
+    game = env.unwrapped.game
+    if not game.is_match and game.scores_decide_winner:
         scores = result["info"]["scores"]
         if winner is None:
             assert scores[0] == scores[1]
@@ -402,24 +403,36 @@ def test_rewards_at_the_end_only(env_id: str, seed: int) -> None:
             assert scores[winner] > scores[1 - winner]
 
 
+def game_cap(game: Any) -> tuple[str, str]:
+    """The option that caps one game's length and the counter it caps: plies, or turns (Omweso)."""
+    if hasattr(game.config, "max_turns"):
+        return "max_turns", "turn"
+    return "max_plies", "ply"
+
+
 @pytest.mark.parametrize("env_id", IDS)
-@pytest.mark.parametrize("max_plies", [1, 4])
-def test_max_plies_truncates(env_id: str, max_plies: int) -> None:
+@pytest.mark.parametrize("cap", [1, 4])
+def test_game_cap_truncates(env_id: str, cap: int) -> None:
     game = mancala_envs.make(env_id).unwrapped.game
-    # In a match the ply cap ends a game and the match goes on; one game per match makes it the end.
-    extra, cap_reason = one_game_per_episode(game)
-    env = pettingzoo.make("aec", env_id, max_plies=max_plies, **extra)
+    option, counter = game_cap(game)
+    # In a match the cap ends a game and the match goes on; one game per match makes it the end.
+    extra, match_reason = one_game_per_episode(game)
+    env = pettingzoo.make("aec", env_id, **{option: cap}, **extra)
     result = play(env, seed=0)
-    assert result["plies"] == max_plies
+    if counter == "ply":
+        assert result["plies"] == cap
     assert all(result["truncations"].values()) and not any(result["terminations"].values())
     info = result["info"]
-    assert info["end_reason"] == cap_reason
-    assert info["ply"] == max_plies
+    assert info["end_reason"] == (match_reason if game.is_match else option)
+    assert info[counter] == cap
     winner = info["winner"]
     expected = {a: 0 for a in AGENTS} if winner is None else {AGENTS[winner]: 1, AGENTS[1 - winner]: -1}
     assert result["totals"] == expected
-    # Settlement: the owners collect the board, so the scores hold every seed.
-    assert sum(info["scores"]) == game.total_seeds
+    if game.scores_decide_winner:
+        # Settlement: the owners collect the board, so the scores hold every seed.
+        assert sum(info["scores"]) == game.total_seeds
+    else:
+        assert winner is None, "a game cut short by the turn cap is a draw"
 
 
 @pytest.mark.parametrize("env_id", IDS)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 from abc import ABC, abstractmethod
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any, ClassVar
 
 import numpy as np
@@ -34,7 +34,7 @@ from mancala_envs.engine.state import (
     RUNNING,
 )
 
-__all__ = ["Game", "check_choice", "check_int", "check_count_set", "config_from_kwargs"]
+__all__ = ["Game", "check_choice", "check_int", "check_bool", "check_count_set", "check_counts", "config_from_kwargs"]
 
 
 def _same_kind(value: Any, allowed: Any) -> bool:
@@ -78,6 +78,21 @@ def check_count_set(field: str, value: Any) -> None:
         isinstance(c, bool) or not isinstance(c, (int, np.integer)) or not 1 <= c <= 62 for c in counts
     ):
         raise ValueError(f"{field}={value!r} must be a non-empty list of seed counts between 1 and 62.")
+
+
+def check_counts(field: str, values: Sequence[int], length: int) -> list[int]:
+    """Returns ``values`` as a list of ints, or raises ``ValueError`` unless they are ``length``
+    non-negative whole seed counts (used for boards and stores of positions)."""
+    try:
+        counts = [int(v) for v in values]
+        whole = all(float(v) == int(v) for v in values)
+    except (TypeError, ValueError):
+        raise ValueError(f"{field} must be a list of {length} seed counts (got {values!r}).") from None
+    if len(counts) != length:
+        raise ValueError(f"{field} must have {length} entries (got {len(counts)}).")
+    if not whole or any(c < 0 for c in counts):
+        raise ValueError(f"{field} must hold non-negative whole seed counts (got {list(values)!r}).")
+    return counts
 
 
 def config_from_kwargs(config_class: type, config: Any = None, **overrides: Any) -> Any:

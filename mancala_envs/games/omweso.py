@@ -120,7 +120,7 @@ from mancala_envs.engine.state import (
     WINNER,
 )
 from mancala_envs.engine.trace import trace_capture, trace_clear, trace_sow
-from mancala_envs.games.base import Game, check_bool, check_choice, check_int
+from mancala_envs.games.base import Game, check_bool, check_choice, check_counts, check_int
 
 __all__ = [
     "OmwesoConfig",
@@ -730,24 +730,6 @@ def observe_omweso(
         mask[action] = (legal >> action) & 1
 
 
-def _counts(values: Sequence[int]) -> list[int]:
-    try:
-        counts = [int(v) for v in values]
-        whole = all(float(v) == int(v) for v in values)
-    except (TypeError, ValueError):
-        raise ValueError(
-            f"board must be a list of {N_PITS} seed counts: player 0's pits 0..15 then player 1's "
-            f"(got {values!r})."
-        ) from None
-    if len(counts) != N_PITS:
-        raise ValueError(
-            f"board must have {N_PITS} entries, player 0's pits 0..15 then player 1's (got {len(counts)})."
-        )
-    if not whole or any(c < 0 for c in counts):
-        raise ValueError(f"board must hold non-negative whole seed counts (got {list(values)!r}).")
-    return counts
-
-
 class Omweso(Game):
     """Omweso, 4 x 8 pits, 64 seeds, relay sowing with captures re-sown by the captor.
 
@@ -835,21 +817,16 @@ class Omweso(Game):
             ValueError: wrong length, negative counts, a total other than 64, a
                 bad player, turn or flag.
         """
-        values = _counts(board)
+        values = check_counts("board", board, N_PITS)
         total = sum(values)
         if total != TOTAL_SEEDS:
             raise ValueError(f"the board holds {total} seeds but Omweso has {TOTAL_SEEDS}; fix the counts.")
+        tallies = check_counts("stores", stores, 2)
         check_int("player", player, 0, 1)
         if turn is None:
             turn = self.config.no_capture_turns
         check_int("turn", turn, 0, self.config.max_turns - 1)
         check_bool("first_capture_done", first_capture_done)
-        try:
-            tallies = [int(v) for v in stores]
-        except (TypeError, ValueError):
-            raise ValueError(f"stores must be two capture tallies such as [0, 0] (got {stores!r}).") from None
-        if len(tallies) != 2 or any(t < 0 for t in tallies):
-            raise ValueError(f"stores must be two non-negative capture tallies (got {stores!r}).")
         fresh = np.zeros_like(state)
         reset_state(fresh, self.params, int(player))
         fresh[BOARD : BOARD + N_PITS] = values

@@ -38,7 +38,7 @@ from mancala_envs.engine.state import (
     STATUS,
     STORE,
 )
-from mancala_envs.games.base import Game, check_int
+from mancala_envs.games.base import Game, check_counts, check_int
 
 __all__ = [
     "ROW_SIZE",
@@ -79,18 +79,6 @@ def observe_two_row(
     legal = state[LEGAL] if to_move else 0
     for action in range(n):
         mask[action] = (legal >> action) & 1
-
-
-def _counts(field: str, values: Sequence[int], length: int) -> list[int]:
-    try:
-        counts = [int(v) for v in values]
-    except (TypeError, ValueError):
-        raise ValueError(f"{field} must be a list of {length} seed counts (got {values!r}).") from None
-    if len(counts) != length:
-        raise ValueError(f"{field} must have {length} entries (got {len(counts)}).")
-    if any(c < 0 for c in counts) or any(float(v) != int(v) for v in values):
-        raise ValueError(f"{field} must hold non-negative whole seed counts (got {list(values)!r}).")
-    return counts
 
 
 class TwoRowGame(Game):
@@ -154,8 +142,8 @@ class TwoRowGame(Game):
             ValueError: wrong length, negative counts, a seed total other than
                 the config's, or a bad player.
         """
-        board_values = _counts("board", board, self.n_pits)
-        store_values = _counts("stores", stores, 2)
+        board_values = check_counts("board", board, self.n_pits)
+        store_values = check_counts("stores", stores, 2)
         check_int("player", player, 0, 1)
         total = sum(board_values) + sum(store_values)
         if total != self.total_seeds:
