@@ -44,10 +44,11 @@ def play_demo(env_id: str, agent_names: Sequence[str], seed: int, out=sys.stdout
             env.step(None)
             continue
         action = agents[agent].act(env)
+        what = env.unwrapped.game.describe_action(env.unwrapped.state_array, action)
         env.step(action)
         move = env.infos[agent]["last_move"]
         captured = sum(seeds for _, seeds in move["captures"])
-        print(f"\n{agent} ({agents[agent].name}) sows pit {action}, captures {captured}", file=out)
+        print(f"\n{agent} ({agents[agent].name}) {what}, captures {captured}", file=out)
         print(env.render(), file=out)
     winner = final["winner"]
     result = "draw" if winner is None else f"player_{winner} ({agent_names[winner]}) wins"

@@ -267,6 +267,10 @@ class Game(ABC):
         """The most plies an episode can last: the ply cap, times the game or round cap of a match."""
         return self.max_plies
 
+    def describe_action(self, state: np.ndarray, action: int) -> str:
+        """Says in words what ``action`` does in ``state`` (before it is played), e.g. ``"sows pit 3"``."""
+        return f"sows pit {action}"
+
     @abstractmethod
     def render_text(self, state: np.ndarray) -> str:
         """Returns a dependency-free text picture of the position."""

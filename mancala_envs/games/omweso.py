@@ -907,6 +907,21 @@ class Omweso(Game):
         info["first_capture_done"] = bool(state[FIRST_CAPTURE])
         return info
 
+    def describe_action(self, state: np.ndarray, action: int) -> str:
+        k = action % RING
+        if state[PHASE] == PHASE_PLACEMENT:
+            return f"places a seed in pit {action}"
+        direction = "clockwise" if action // RING == MODE_CW else "counter-clockwise"
+        if state[PENDING] == PENDING_RESOW:
+            return f"re-sows the captured seeds from pit {k} {direction}"
+        if state[PENDING] == PENDING_RELAY:
+            return f"relays from pit {k} {direction}"
+        if action // RING == MODE_THREE_SEED:
+            return f"plays the three-seed special from pit {k}"
+        if action // RING == MODE_CW:
+            return f"sows pit {k} clockwise"
+        return f"sows pit {k}"
+
     def render_text(self, state: np.ndarray) -> str:
         """The four rows as seen from the seat of the player to move (player 0 once the game is over)."""
         running = state[STATUS] == RUNNING
