@@ -116,7 +116,8 @@ def turn_memory_repeats(memory: np.ndarray, key: np.ndarray) -> bool:
     words = key.shape[0]
     mix = np.int64(0)
     for w in range(words):
-        mix = (mix * 1_000_003 + key[w]) % 2_305_843_009_213_693_951  # 2**61 - 1
+        # Modulo 2**31 - 1, so no product overflows int64 (keys may use 63 bits; plain Python checks).
+        mix = (mix * 1_000_003 + key[w] % 2_147_483_647) % 2_147_483_647
     bit = np.int64(1) << (mix % 61)
     count = memory[0, _COUNT]
     if memory[0, _FILTER] & bit:
