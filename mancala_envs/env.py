@@ -156,8 +156,8 @@ class MancalaEnv(AECEnv):
             options: ``{"board": [...], "stores": [a, b], "player": p}`` starts
                 from that position instead (board in the rules page's global
                 pit order; ``stores`` defaults to ``[0, 0]``, ``player`` to the
-                first player). Games may take more keys (Omweso: ``turn`` and
-                ``first_capture_done``). Other keys are ignored, as in Gymnasium.
+                first player). Games may take more keys (Omweso: ``turn``,
+                ``first_capture_done`` and ``capturing_turns``). Other keys are ignored, as in Gymnasium.
 
         Raises:
             ValueError: the position in ``options`` is invalid; the env is unchanged.

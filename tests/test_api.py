@@ -441,3 +441,37 @@ def test_all_agents_are_removed_at_the_end(env_id: str) -> None:
     play(env, seed=4)
     assert env.agents == [] and env.num_agents == 0
     assert env.possible_agents == list(AGENTS)
+
+
+# --- copies ------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("env_id", IDS)
+def test_pickle_and_deepcopy_mid_game_continue_identically(env_id: str) -> None:
+    """A pickled or deep-copied env, taken mid-game, plays on exactly like the original."""
+    import copy
+    import pickle
+
+    env = pettingzoo.make("aec", env_id)
+    env.reset(seed=5)
+    rng = np.random.default_rng(5)
+    for _ in range(6):
+        if not env.agents or env.terminations[env.agent_selection]:
+            break
+        env.step(random_action(env.last()[0], rng))
+    clones = [pickle.loads(pickle.dumps(env)), copy.deepcopy(env)]
+    for clone in clones:
+        assert np.array_equal(clone.unwrapped.state_array, env.unwrapped.state_array)
+    envs = [env, *clones]
+    rngs = [np.random.default_rng(9) for _ in envs]
+    for _ in range(cycles_to_finish(env)):
+        if not env.agents:
+            break
+        steps = []
+        for each, each_rng in zip(envs, rngs):
+            observation, reward, terminated, truncated, info = each.last()
+            action = None if terminated or truncated else random_action(observation, each_rng)
+            each.step(action)
+            steps.append((each.agent_selection, dict(each.rewards), each.unwrapped.state_array, each.infos))
+        for other in steps[1:]:
+            assert other[0] == steps[0][0] and other[1] == steps[0][1] and other[3] == steps[0][3]
+            assert np.array_equal(other[2], steps[0][2])
+    assert not env.agents and all(not clone.agents for clone in clones)

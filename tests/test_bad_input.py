@@ -361,6 +361,11 @@ def bad_positions(env: Any) -> dict[str, tuple[dict[str, Any], str]]:
         cases["turn negative"] = ({"board": board, "turn": -1}, "turn")
         cases["turn as float"] = ({"board": board, "turn": 2.0}, "turn")
         cases["first_capture_done as int"] = ({"board": board, "first_capture_done": 1}, "first_capture_done")
+        cases["capturing_turns beyond turn"] = ({"board": board, "turn": 1, "capturing_turns": [1, 1]}, "impossible")
+        cases["capturing_turns without a capture"] = (
+            {"board": board, "capturing_turns": [1, 0], "first_capture_done": False},
+            "impossible",
+        )
     else:
         cases["stores break the total"] = ({"board": board, "stores": [1, 0]}, str(game.total_seeds))
     return cases

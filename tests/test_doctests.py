@@ -46,3 +46,13 @@ def test_readme_quick_start_runs(capsys: pytest.CaptureFixture[str]) -> None:
     assert blocks, "README.md must contain a ```python quick start"
     for block in blocks:
         exec(compile(block, "README.md", "exec"), {"__name__": "readme"})
+
+
+@pytest.mark.parametrize("page", sorted(p.name for p in (ROOT / "docs").rglob("*.md")))
+def test_docs_examples(page: str) -> None:
+    """Every ``>>>`` example in the docs pages runs and prints what the page says."""
+    path = next((ROOT / "docs").rglob(page))
+    result = doctest.testfile(
+        str(path), module_relative=False, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
+    )
+    assert result.failed == 0, f"{result.failed} example(s) failed in {path.relative_to(ROOT)}"

@@ -767,6 +767,18 @@ def test_akakyala_rule_second_capturing_turn_wins_two_points():
     assert_over(env, *AK_3, [5, 0], "akakyala", 0, [2, 0], "akakyala", "player_1", turn=5)
 
 
+def test_akakyala_counts_capturing_turns_given_with_a_position():
+    # The position says P0 already captured in an earlier turn: the first capture here is the second.
+    env = omweso_v0.env(first_player=0, illegal_action="raise", akakyala_rule=True)
+    env.reset(seed=0, options={"board": AK[0] + AK[1], "player": 0, "capturing_turns": [1, 0]})
+    env.step(9)
+    assert_over(env, *AK_1, [3, 0], "akakyala", 0, [2, 0], "akakyala", "player_1", turn=3)
+    # Had P1 captured before, akakyala is out of reach and the game goes on.
+    env.reset(seed=0, options={"board": AK[0] + AK[1], "player": 0, "capturing_turns": [1, 1]})
+    env.step(9)
+    assert_running(env, *AK_1, [3, 0], 1, [0, 5, 6, 10], turn=3)
+
+
 def test_akakyala_is_off_by_default():
     env = start(*AK)
     play_akakyala_line(env)

@@ -746,7 +746,7 @@ class Omweso(Game):
     legal_bits_function = staticmethod(legal_bits)
     game_over_function = staticmethod(game_over)
     #: extra keys that ``reset(options=...)`` passes to :meth:`load_position`
-    position_options: ClassVar[tuple[str, ...]] = ("turn", "first_capture_done")
+    position_options: ClassVar[tuple[str, ...]] = ("turn", "first_capture_done", "capturing_turns")
     #: the winner is decided by the rules, not by comparing scores
     scores_decide_winner: ClassVar[bool] = False
 
@@ -799,6 +799,7 @@ class Omweso(Game):
         player: int = 0,
         turn: int | None = None,
         first_capture_done: bool = True,
+        capturing_turns: Sequence[int] = (0, 0),
     ) -> None:
         """Replaces the game in ``state`` by an arbitrary position in the sowing phase.
 
@@ -812,6 +813,8 @@ class Omweso(Game):
                 first turn with captures enabled.
             first_capture_done: Whether anybody has captured yet (the three-seed
                 special is legal only before the first capture).
+            capturing_turns: Turns in which player 0 and player 1 captured so far
+                (the akakyala rule counts them).
 
         Raises:
             ValueError: wrong length, negative counts, a total other than 64, a
@@ -827,6 +830,13 @@ class Omweso(Game):
             turn = self.config.no_capture_turns
         check_int("turn", turn, 0, self.config.max_turns - 1)
         check_bool("first_capture_done", first_capture_done)
+        capture_turns = check_counts("capturing_turns", capturing_turns, 2)
+        if sum(capture_turns) > turn or (sum(capture_turns) > 0 and not first_capture_done):
+            raise ValueError(
+                f"capturing_turns={list(capturing_turns)!r} is impossible with turn={turn} and "
+                f"first_capture_done={first_capture_done}; at most `turn` turns can have captured, "
+                "and only after a first capture."
+            )
         fresh = np.zeros_like(state)
         reset_state(fresh, self.params, int(player))
         fresh[BOARD : BOARD + N_PITS] = values
@@ -834,6 +844,7 @@ class Omweso(Game):
         fresh[PHASE] = PHASE_SOWING
         fresh[TURN] = int(turn)
         fresh[FIRST_CAPTURE] = int(bool(first_capture_done))
+        fresh[CAPTURE_TURNS : CAPTURE_TURNS + 2] = capture_turns
         fresh[FIRST_MOVE_DONE] = 1
         fresh[LEGAL] = legal_bits(fresh, self.params)
         if fresh[LEGAL] == 0:
