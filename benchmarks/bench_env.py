@@ -16,11 +16,18 @@ Four measures, all with uniformly random legal play:
    step in a fresh interpreter, with an empty numba cache (cold) and again with
    the cache it left (warm).
 
+An Omweso turn can take several plies (a decision point mid-turn is one more
+ply for the same player), so for Omweso measures 1-3 also report **turns/s**:
+completed turns, read from the state's ``TURN`` slot at the end of each game
+(and of the game in progress when the clock stops). For the other games a ply
+is a turn. The compiled rollout's turns are counted by replaying the timed
+games untimed with ``benchmarks/omweso_turns.py``, which draws the same moves.
+
 Speed is never asserted in the tests; this script is where it is measured.
 
 Usage::
 
-    python benchmarks/bench_env.py                    # full run, ~2 minutes on 2 cores
+    python benchmarks/bench_env.py                    # full run, ~4 minutes on 2 cores
     python benchmarks/bench_env.py --quick            # CI smoke run, under a minute
     python benchmarks/bench_env.py --repeats 7 --seconds 3 --json /tmp/bench.json
 
@@ -31,6 +38,7 @@ unless ``--json`` says otherwise.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import os
 import platform
@@ -43,6 +51,7 @@ import time
 from dataclasses import asdict, dataclass
 from importlib import metadata
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # connect_four imports pygame
@@ -52,12 +61,14 @@ import numpy as np
 __all__ = [
     "Args",
     "GAMES",
+    "TURN_GAMES",
     "PEER",
     "LOOP_ONLY",
     "machine_info",
     "make_env",
     "LoopRun",
     "LoopOnlyEnv",
+    "completed_turns",
     "aec_random_play",
     "bench_pettingzoo_loop",
     "engine_random_play",
@@ -72,7 +83,9 @@ __all__ = [
 ]
 
 #: Our games, by the names ``mancala_envs.make`` takes.
-GAMES = ("ouril_v0", "urim_v0", "modiar_v0", "rio_kadalis_v0")
+GAMES = ("ouril_v0", "urim_v0", "modiar_v0", "rio_kadalis_v0", "omweso_v0")
+#: Games whose turn can span several plies: turns/s is reported next to plies/s.
+TURN_GAMES = ("omweso_v0",)
 #: The peer environment of the PettingZoo loop.
 PEER = "connect_four_v3"
 PEER_REGISTRY_ID = "classic/connect_four-v3"
@@ -88,6 +101,8 @@ FULL_BUDGET = {"repeats": 5, "seconds": 2.0, "warm_starts": 3}
 QUICK_BUDGET = {"repeats": 3, "seconds": 0.25, "warm_starts": 1}
 #: Plies the engine loop plays between two looks at the clock.
 ENGINE_CHUNK = 1024
+#: Bits per lookup table when decoding the legal bitmask of a game with many actions (Omweso: 48).
+LEGAL_TABLE_BITS = 16
 
 
 @dataclass
@@ -224,6 +239,7 @@ class LoopRun:
         seconds: Wall time, resets included.
         cpu_seconds: CPU time of this process meanwhile (well below ``seconds``
             when other processes compete for the cores).
+        turns: Completed turns, for the games of :data:`TURN_GAMES` (else ``None``).
     """
 
     steps: int
@@ -231,6 +247,7 @@ class LoopRun:
     episodes: int
     seconds: float
     cpu_seconds: float
+    turns: int | None = None
 
     @property
     def steps_per_s(self) -> float:
@@ -240,8 +257,25 @@ class LoopRun:
     def plies_per_s(self) -> float:
         return self.plies / self.seconds
 
+    @property
+    def turns_per_s(self) -> float | None:
+        return None if self.turns is None else self.turns / self.seconds
 
-def aec_random_play(env: Any, seconds: float, rng: np.random.Generator, min_steps: int = 1) -> LoopRun:
+
+def completed_turns(env: Any) -> int:
+    """Completed turns of the game in ``env`` (its state's ``TURN`` slot; Omweso keeps it)."""
+    from mancala_envs.engine.state import TURN
+
+    return int(env.unwrapped.state_array[TURN])
+
+
+def aec_random_play(
+    env: Any,
+    seconds: float,
+    rng: np.random.Generator,
+    min_steps: int = 1,
+    count_turns: bool = False,
+) -> LoopRun:
     """Plays random legal moves through the AEC API for ``seconds``.
 
     The sampler is the same for every env: ``np.flatnonzero`` of the action
@@ -253,12 +287,14 @@ def aec_random_play(env: Any, seconds: float, rng: np.random.Generator, min_step
         seconds: Time budget.
         rng: The action sampler's generator.
         min_steps: Steps to play even if the budget runs out first.
+        count_turns: Also count completed turns (:func:`completed_turns`, read
+            once per episode, before its reset, and once at the end).
 
     Returns:
         The counts and the wall time.
     """
     env.reset(seed=int(rng.integers(2**31)))
-    steps = plies = episodes = 0
+    steps = plies = episodes = turns = 0
     clock = time.perf_counter
     cpu_start = time.process_time()
     start = clock()
@@ -275,8 +311,13 @@ def aec_random_play(env: Any, seconds: float, rng: np.random.Generator, min_step
         steps += 1
         if not env.agents:
             episodes += 1
+            if count_turns:
+                turns += completed_turns(env)
             env.reset()
-    return LoopRun(steps, plies, episodes, clock() - start, time.process_time() - cpu_start)
+    wall, cpu = clock() - start, time.process_time() - cpu_start
+    if count_turns:
+        turns += completed_turns(env)
+    return LoopRun(steps, plies, episodes, wall, cpu, turns if count_turns else None)
 
 
 class LoopOnlyEnv:
@@ -311,7 +352,10 @@ def bench_pettingzoo_loop(games: tuple[str, ...], repeats: int, seconds: float, 
 
     Returns:
         Per env: the median steps/s and plies/s, every run, and for our games
-        the median of the per-repetition ratios ours / connect_four.
+        the median of the per-repetition ratios ours / connect_four. Games of
+        :data:`TURN_GAMES` add ``turns_per_s``, ``plies_per_turn`` and
+        ``turns_ratio_vs_peer`` (our turns/s over connect_four's plies/s, a
+        connect_four ply being a turn).
     """
     names = (PEER, *games, LOOP_ONLY)
     envs = {name: make_env(name) for name in names[:-1]} | {LOOP_ONLY: LoopOnlyEnv()}
@@ -321,7 +365,7 @@ def bench_pettingzoo_loop(games: tuple[str, ...], repeats: int, seconds: float, 
     runs: dict[str, list[LoopRun]] = {name: [] for name in names}
     for _ in range(repeats):
         for name in names:
-            runs[name].append(aec_random_play(envs[name], seconds, rngs[name]))
+            runs[name].append(aec_random_play(envs[name], seconds, rngs[name], count_turns=name in TURN_GAMES))
     for env in envs.values():
         env.close()
 
@@ -337,6 +381,12 @@ def bench_pettingzoo_loop(games: tuple[str, ...], repeats: int, seconds: float, 
             "cpu_share": sum(r.cpu_seconds for r in runs[name]) / sum(r.seconds for r in runs[name]),
             "runs": [asdict(run) | {"steps_per_s": run.steps_per_s} for run in runs[name]],
         }
+        if name in TURN_GAMES:
+            entry["turns_per_s"] = statistics.median(run.turns_per_s for run in runs[name])
+            entry["plies_per_turn"] = sum(r.plies for r in runs[name]) / max(1, sum(r.turns for r in runs[name]))
+            entry["turns_ratio_vs_peer"] = statistics.median(
+                ours.turns_per_s / peer.plies_per_s for ours, peer in zip(runs[name], runs[PEER])
+            )
         if name != PEER:
             ratios = [ours / peer for ours, peer in zip(rates, peer_rates)]
             entry["ratios_vs_peer"] = ratios
@@ -359,79 +409,135 @@ def bench_pettingzoo_loop(games: tuple[str, ...], repeats: int, seconds: float, 
 # --- 2. the engine alone ------------------------------------------------------------------------
 
 
-def _legal_action_table(n_actions: int) -> list[tuple[int, ...]]:
-    """``table[bits]`` lists the actions whose bit is set in ``bits``."""
-    return [tuple(a for a in range(n_actions) if (bits >> a) & 1) for bits in range(1 << n_actions)]
+def _legal_action_table(n_bits: int, offset: int = 0) -> list[tuple[int, ...]]:
+    """``table[bits]`` lists the actions ``offset + a`` for the set bits ``a`` of ``bits`` (ascending)."""
+    table: list[tuple[int, ...]] = [()] * (1 << n_bits)
+    for bits in range(1, 1 << n_bits):
+        lowest = (bits & -bits).bit_length() - 1
+        table[bits] = (offset + lowest, *table[bits & (bits - 1)])
+    return table
 
 
-def engine_random_play(game: Any, seconds: float, rng: np.random.Generator) -> tuple[int, int, float]:
+def engine_random_play(game: Any, seconds: float, rng: np.random.Generator) -> tuple[int, int, float, float, int]:
     """Plays random legal plies by calling ``game.step`` from Python for ``seconds``.
 
     Tracing is off (a zero-length trace); the legal moves are read from the
-    state's ``LEGAL`` bitmask through a precomputed table; random numbers are
-    drawn in blocks. Finished games are reset in place, first player alternating.
+    state's ``LEGAL`` bitmask through a precomputed table (for more than
+    :data:`LEGAL_TABLE_BITS` actions, one table per 16 bits, the upper ones
+    looked at only when a bit is set there); random numbers are drawn in
+    blocks. Finished games are reset in place, first player alternating.
 
     Returns:
-        ``(plies, games finished, wall seconds, CPU seconds)``.
+        ``(plies, games finished, wall seconds, CPU seconds, completed turns)``;
+        the turns come from the state's ``TURN`` slot, which only the games of
+        :data:`TURN_GAMES` keep (0 for the others).
     """
-    from mancala_envs.engine.state import LEGAL, RUNNING, STATUS
+    from mancala_envs.engine.state import LEGAL, RUNNING, STATUS, TURN
 
-    table = _legal_action_table(game.n_actions)
     no_trace = np.empty(0, dtype=np.int64)
     state = game.new_state(0)
     step = game.step
-    plies = games = 0
+    plies = games = turns = 0
     clock = time.perf_counter
     cpu_start = time.process_time()
     start = clock()
     deadline = start + seconds
-    while plies == 0 or clock() < deadline:
-        draws = rng.random(ENGINE_CHUNK).tolist()
-        for draw in draws:
-            actions = table[state[LEGAL]]
-            step(state, actions[int(draw * len(actions))], no_trace)
-            if state[STATUS] != RUNNING:
-                games += 1
-                game.reset_state(state, games & 1)
-        plies += ENGINE_CHUNK
-    return plies, games, clock() - start, time.process_time() - cpu_start
+    if game.n_actions <= LEGAL_TABLE_BITS:
+        table = _legal_action_table(game.n_actions)
+        while plies == 0 or clock() < deadline:
+            draws = rng.random(ENGINE_CHUNK).tolist()
+            for draw in draws:
+                actions = table[state[LEGAL]]
+                step(state, actions[int(draw * len(actions))], no_trace)
+                if state[STATUS] != RUNNING:
+                    games += 1
+                    turns += int(state[TURN])
+                    game.reset_state(state, games & 1)
+            plies += ENGINE_CHUNK
+    else:
+        if game.n_actions > 3 * LEGAL_TABLE_BITS:
+            raise ValueError(f"the engine loop decodes at most {3 * LEGAL_TABLE_BITS} actions (got {game.n_actions}).")
+        low, middle, high = (_legal_action_table(LEGAL_TABLE_BITS, LEGAL_TABLE_BITS * i) for i in range(3))
+        mask = (1 << LEGAL_TABLE_BITS) - 1
+        while plies == 0 or clock() < deadline:
+            draws = rng.random(ENGINE_CHUNK).tolist()
+            for draw in draws:
+                bits = int(state[LEGAL])
+                actions = low[bits & mask]
+                if bits > mask:
+                    actions += middle[(bits >> LEGAL_TABLE_BITS) & mask] + high[bits >> (2 * LEGAL_TABLE_BITS)]
+                step(state, actions[int(draw * len(actions))], no_trace)
+                if state[STATUS] != RUNNING:
+                    games += 1
+                    turns += int(state[TURN])
+                    game.reset_state(state, games & 1)
+            plies += ENGINE_CHUNK
+    wall, cpu = clock() - start, time.process_time() - cpu_start
+    return plies, games, wall, cpu, turns + int(state[TURN])
 
 
 def bench_engine(games: tuple[str, ...], repeats: int, seconds: float, seed: int = 0) -> dict[str, Any]:
-    """Times :func:`engine_random_play` on each game's default config; median plies/s."""
+    """Times :func:`engine_random_play` on each game's default config; median plies/s (and turns/s for
+    the games of :data:`TURN_GAMES`)."""
     results: dict[str, Any] = {}
     for index, name in enumerate(games):
         game = make_env(name).unwrapped.game
         rng = np.random.default_rng([seed, 100 + index])
         engine_random_play(game, min(0.1, seconds), rng)  # warm-up
         runs = [engine_random_play(game, seconds, rng) for _ in range(repeats)]
-        rates = [plies / wall for plies, _games, wall, _cpu in runs]
+        rates = [plies / wall for plies, _games, wall, _cpu, _turns in runs]
+        counts_turns = name in TURN_GAMES
         results[name] = {
             "plies_per_s": statistics.median(rates),
             "runs": [
-                {"plies": p, "games": g, "seconds": s, "cpu_seconds": c, "plies_per_s": p / s} for p, g, s, c in runs
+                {"plies": p, "games": g, "seconds": s, "cpu_seconds": c, "plies_per_s": p / s}
+                | ({"turns": t, "turns_per_s": t / s} if counts_turns else {})
+                for p, g, s, c, t in runs
             ],
             "target_plies_per_s": TARGET_ENGINE_PLIES_PER_S,
             "target_met": statistics.median(rates) >= TARGET_ENGINE_PLIES_PER_S,
         }
+        if counts_turns:
+            results[name]["turns_per_s"] = statistics.median(t / s for _p, _g, s, _c, t in runs)
+            results[name]["plies_per_turn"] = sum(r[0] for r in runs) / max(1, sum(r[4] for r in runs))
     return {"repeats": repeats, "seconds_per_repeat": seconds, "games": results}
 
 
 # --- 3. compiled random games --------------------------------------------------------------------
 
 
+def _omweso_turns() -> ModuleType:
+    """``benchmarks/omweso_turns.py``, loaded from this script's directory."""
+    name = "mancala_benchmarks_omweso_turns"
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(name, Path(__file__).resolve().parent / "omweso_turns.py")
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+    return sys.modules[name]
+
+
 def bench_rollout(games: tuple[str, ...], repeats: int, seconds: float, seed: int = 0) -> dict[str, Any]:
     """Times ``play_random_games``; the number of games per call is sized to fill ``seconds``.
 
-    The first call (which loads or compiles the code) is not timed.
+    The first call (which loads or compiles the code) is not timed. For the
+    games of :data:`TURN_GAMES`, each timed call's games are replayed untimed
+    by ``omweso_turns.count_turns`` (same seed, same moves: its plies must
+    equal the timed call's) to count their turns.
+
+    Raises:
+        RuntimeError: the replay did not play the same number of plies.
     """
     from mancala_envs.rollout import play_random_games
 
     results: dict[str, Any] = {}
     for name in games:
         game = make_env(name).unwrapped.game
+        counts_turns = name in TURN_GAMES
         compile_start = time.perf_counter()
         play_random_games(game, 1, seed=seed)
+        if counts_turns:
+            _omweso_turns().count_turns(game, 1, seed)
         first_call = time.perf_counter() - compile_start
         calibration = 50
         while True:
@@ -449,10 +555,18 @@ def bench_rollout(games: tuple[str, ...], repeats: int, seconds: float, seed: in
             stats = play_random_games(game, n_games, seed=seed + rep)
             wall = time.perf_counter() - start
             cpu = time.process_time() - cpu_start
-            runs.append(
-                {"games": stats.games, "plies": stats.plies, "seconds": wall, "cpu_seconds": cpu,
-                 "plies_per_s": stats.plies / wall}
-            )
+            run = {"games": stats.games, "plies": stats.plies, "seconds": wall, "cpu_seconds": cpu,
+                   "plies_per_s": stats.plies / wall}
+            if counts_turns:
+                plies, turns = _omweso_turns().count_turns(game, n_games, seed + rep)
+                if plies != stats.plies:
+                    raise RuntimeError(
+                        f"omweso_turns replayed {plies} plies where play_random_games played {stats.plies} "
+                        f"({name}, {n_games} games, seed {seed + rep}): its loop no longer matches "
+                        "mancala_envs.rollout; update benchmarks/omweso_turns.py."
+                    )
+                run |= {"turns": turns, "turns_per_s": turns / wall}
+            runs.append(run)
         rate = statistics.median(run["plies_per_s"] for run in runs)
         results[name] = {
             "plies_per_s": rate,
@@ -462,6 +576,9 @@ def bench_rollout(games: tuple[str, ...], repeats: int, seconds: float, seed: in
             "target_plies_per_s": TARGET_ROLLOUT_PLIES_PER_S,
             "target_met": rate >= TARGET_ROLLOUT_PLIES_PER_S,
         }
+        if counts_turns:
+            results[name]["turns_per_s"] = statistics.median(run["turns_per_s"] for run in runs)
+            results[name]["plies_per_turn"] = sum(r["plies"] for r in runs) / max(1, sum(r["turns"] for r in runs))
     return {"repeats": repeats, "seconds_per_repeat": seconds, "games": results}
 
 
@@ -568,6 +685,10 @@ def _met(flag: bool) -> str:
     return "yes" if flag else "NO"
 
 
+def _turns(entry: dict[str, Any]) -> str:
+    return _rate(entry["turns_per_s"]) if "turns_per_s" in entry else ""
+
+
 def format_table(results: dict[str, Any]) -> str:
     """Renders the results as the plain-text table the script prints."""
     machine = results["machine"]
@@ -586,7 +707,7 @@ def format_table(results: dict[str, Any]) -> str:
         "",
         "1. PettingZoo AEC loop, random legal play (default env() wrappers), "
         f"ratio vs {results['pettingzoo_loop']['peer']}",
-        f"   {'env':<18}{'steps/s':>10}{'us/step':>9}{'plies/s':>10}{'steps/ep':>10}"
+        f"   {'env':<18}{'steps/s':>10}{'us/step':>9}{'plies/s':>10}{'turns/s':>10}{'steps/ep':>10}"
         f"{'ratio':>8}{'target':>8}{'met':>5}",
     ]
     loop = results["pettingzoo_loop"]
@@ -596,27 +717,36 @@ def format_table(results: dict[str, Any]) -> str:
         met = _met(entry["target_met"]) if "target_met" in entry else ""
         lines.append(
             f"   {name:<18}{_rate(entry['steps_per_s']):>10}{entry['us_per_step']:>9.1f}"
-            f"{_rate(entry['plies_per_s']):>10}{entry['steps_per_episode']:>10.1f}{ratio:>8}{target:>8}{met:>5}"
+            f"{_rate(entry['plies_per_s']):>10}{_turns(entry):>10}{entry['steps_per_episode']:>10.1f}"
+            f"{ratio:>8}{target:>8}{met:>5}"
         )
     loop_only = loop["loop_only"]
     lines.append(
         f"   {'(loop + sampler)':<18}{_rate(loop_only['steps_per_s']):>10}{loop_only['us_per_step']:>9.1f}"
-        f"{'':>10}{'':>10}{loop_only['max_ratio_vs_peer']:>7.1f}x  = the ceiling of any env's ratio in this loop"
+        f"{'':>10}{'':>10}{'':>10}{loop_only['max_ratio_vs_peer']:>7.1f}x  = the ceiling of any env's ratio in "
+        "this loop"
     )
+    for name, entry in loop["envs"].items():
+        if "turns_ratio_vs_peer" in entry:
+            lines.append(
+                f"   {name}: {entry['plies_per_turn']:.3f} plies per turn; turns/s = "
+                f"{entry['turns_ratio_vs_peer']:.2f}x {loop['peer']}'s plies/s"
+            )
     lines += ["", "2. Engine: Python loop over the compiled step, legal bitmask, no trace, no env",
-              f"   {'game':<18}{'plies/s':>10}{'target':>10}{'met':>5}"]
+              f"   {'game':<18}{'plies/s':>10}{'turns/s':>10}{'target':>10}{'met':>5}"]
     for name, entry in results["engine"]["games"].items():
         lines.append(
-            f"   {name:<18}{_rate(entry['plies_per_s']):>10}{'>=' + _rate(entry['target_plies_per_s']):>10}"
-            f"{_met(entry['target_met']):>5}"
-        )
-    lines += ["", "3. Compiled random games: play_random_games (first call excluded)",
-              f"   {'game':<18}{'plies/s':>10}{'games/call':>12}{'target':>10}{'met':>5}"]
-    for name, entry in results["rollout"]["games"].items():
-        lines.append(
-            f"   {name:<18}{_rate(entry['plies_per_s']):>10}{entry['games_per_call']:>12}"
+            f"   {name:<18}{_rate(entry['plies_per_s']):>10}{_turns(entry):>10}"
             f"{'>=' + _rate(entry['target_plies_per_s']):>10}{_met(entry['target_met']):>5}"
         )
+    lines += ["", "3. Compiled random games: play_random_games (first call excluded)",
+              f"   {'game':<18}{'plies/s':>10}{'turns/s':>10}{'games/call':>12}{'target':>10}{'met':>5}"]
+    for name, entry in results["rollout"]["games"].items():
+        lines.append(
+            f"   {name:<18}{_rate(entry['plies_per_s']):>10}{_turns(entry):>10}{entry['games_per_call']:>12}"
+            f"{'>=' + _rate(entry['target_plies_per_s']):>10}{_met(entry['target_met']):>5}"
+        )
+    lines.append("   (turns/s: Omweso only; in the other games a ply is a turn)")
     lines += [
         "",
         f"4. Start-up in a fresh interpreter, seconds (cold: empty NUMBA_CACHE_DIR; warm: median of "

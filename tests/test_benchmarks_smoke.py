@@ -1,8 +1,11 @@
-"""Smoke test of ``benchmarks/bench_env.py``: it runs end to end and writes complete JSON.
+"""Smoke tests of ``benchmarks/bench_env.py`` and ``benchmarks/omweso_turns.py``: they run end to end
+and write complete JSON.
 
 No speed is asserted here (speed is measured, as ratios, by the benchmark
-itself). The run takes about 40 s on 2 cores, nearly all of it the two cold start-ups
-that compile the engine into an empty numba cache.
+itself). The bench_env run takes about 45 s on 2 cores, nearly all of it the two cold start-ups
+that compile the engine into an empty numba cache. The Omweso turn statistics are checked
+for their own bookkeeping (every ply, turn and game accounted for exactly) and for playing
+the same games as ``play_random_games``.
 """
 
 from __future__ import annotations
@@ -20,16 +23,24 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "benchmarks" / "bench_env.py"
+TURNS_SCRIPT = ROOT / "benchmarks" / "omweso_turns.py"
 STARTUP_FIELDS = ("import_s", "make_s", "reset_s", "first_step_s", "total_s", "process_s")
 MACHINE_FIELDS = ("cpu_count", "python", "numpy", "numba", "pettingzoo")
 
 
-def _load_bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_env", SCRIPT)
+def _load_script(name: str, path: Path) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module  # dataclasses look their module up while the class is built
     spec.loader.exec_module(module)
     return module
+
+
+def _run(command: list[str]) -> subprocess.CompletedProcess:
+    child = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=600, env=dict(os.environ))
+    if child.returncode != 0:
+        pytest.fail(f"`{' '.join(command)}` failed (exit {child.returncode}):\n{child.stderr[-4000:]}")
+    return child
 
 
 def _positive(value: object, where: str) -> None:
@@ -39,7 +50,17 @@ def _positive(value: object, where: str) -> None:
 
 @pytest.fixture(scope="module")
 def bench() -> ModuleType:
-    return _load_bench()
+    return _load_script("bench_env", SCRIPT)
+
+
+@pytest.fixture(scope="module")
+def omweso_turns() -> ModuleType:
+    return _load_script("omweso_turns", TURNS_SCRIPT)
+
+
+def test_omweso_is_benchmarked(bench: ModuleType) -> None:
+    assert "omweso_v0" in bench.GAMES
+    assert bench.TURN_GAMES == ("omweso_v0",)
 
 
 def test_connect_four_is_available(bench: ModuleType) -> None:
@@ -73,11 +94,9 @@ def test_missing_pygame_gives_install_hint() -> None:
 
 def test_quick_run_writes_every_field(tmp_path: Path, bench: ModuleType) -> None:
     out = tmp_path / "bench.json"
-    command = [sys.executable, str(SCRIPT), "--quick", "--repeats", "2", "--seconds", "0.05", "--json", str(out)]
-    child = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=600, env=dict(os.environ))
-    if child.returncode != 0:
-        pytest.fail(f"`{' '.join(command)}` failed (exit {child.returncode}):\n{child.stderr[-4000:]}")
+    child = _run([sys.executable, str(SCRIPT), "--quick", "--repeats", "2", "--seconds", "0.05", "--json", str(out)])
     assert "PettingZoo AEC loop" in child.stdout
+    assert "omweso_v0" in child.stdout
     results = json.loads(out.read_text(encoding="utf-8"))
 
     for field in MACHINE_FIELDS:
@@ -100,6 +119,15 @@ def test_quick_run_writes_every_field(tmp_path: Path, bench: ModuleType) -> None
             _positive(entry["plies_ratio_vs_peer"], f"pettingzoo_loop.{name}.plies_ratio_vs_peer")
             assert len(entry["ratios_vs_peer"]) == 2
             assert isinstance(entry["target_met"], bool)
+        if name in bench.TURN_GAMES:
+            for field in ("turns_per_s", "turns_ratio_vs_peer"):
+                _positive(entry[field], f"pettingzoo_loop.{name}.{field}")
+            assert entry["plies_per_turn"] >= 1
+            for run in entry["runs"]:
+                assert 0 < run["turns"] <= run["plies"], f"pettingzoo_loop.{name}.runs[]: {run}"
+        else:
+            assert "turns_per_s" not in entry
+            assert all(run["turns"] is None for run in entry["runs"])
 
     for measure in ("engine", "rollout"):
         assert set(results[measure]["games"]) == set(bench.GAMES)
@@ -110,9 +138,94 @@ def test_quick_run_writes_every_field(tmp_path: Path, bench: ModuleType) -> None
             for run in entry["runs"]:
                 _positive(run["plies"], f"{measure}.{name}.runs[].plies")
                 _positive(run["seconds"], f"{measure}.{name}.runs[].seconds")
+            if name in bench.TURN_GAMES:
+                _positive(entry["turns_per_s"], f"{measure}.{name}.turns_per_s")
+                assert entry["plies_per_turn"] >= 1
+                for run in entry["runs"]:
+                    assert 0 < run["turns"] <= run["plies"], f"{measure}.{name}.runs[]: {run}"
+                    _positive(run["turns_per_s"], f"{measure}.{name}.runs[].turns_per_s")
+            else:
+                assert "turns_per_s" not in entry
 
     assert set(results["startup"]["games"]) == set(bench.GAMES[:1])  # --quick: the first game only
     for name, entry in results["startup"]["games"].items():
         for kind in ("cold", "warm"):
             for field in STARTUP_FIELDS:
                 _positive(entry[kind][field], f"startup.{name}.{kind}.{field}")
+
+
+def test_engine_loop_decodes_every_legal_action(bench: ModuleType) -> None:
+    """The Omweso engine loop reads 48-bit masks 16 bits at a time; the tables list the set bits."""
+    low = bench._legal_action_table(16)
+    high = bench._legal_action_table(16, 32)
+    assert low[0] == ()
+    assert low[0b1010_0000_0000_0001] == (0, 13, 15)
+    assert high[0b11] == (32, 33)
+    assert bench._legal_action_table(3) == [(), (0,), (1,), (0, 1), (2,), (0, 2), (1, 2), (0, 1, 2)]
+
+
+def test_omweso_turns_plays_the_rollout_games(omweso_turns: ModuleType) -> None:
+    """Same seed, same games: the plies and winners equal play_random_games'."""
+    import numpy as np
+
+    from mancala_envs.games.omweso import Omweso, OmwesoConfig
+    from mancala_envs.rollout import play_random_games
+
+    for setup in ("outer4", "placement"):
+        game = Omweso(OmwesoConfig(setup=setup))
+        stats = play_random_games(game, 40, seed=3)
+        games = omweso_turns.play_counting_turns(game, 40, seed=3)["games"]
+        winners = games[:, omweso_turns.G_WINNER]
+        assert int(games[:, omweso_turns.G_PLIES].sum()) == stats.plies
+        assert (int(np.sum(winners == 0)), int(np.sum(winners == 1))) == stats.wins
+        assert int(np.sum(winners == -1)) == stats.draws
+        assert omweso_turns.count_turns(game, 40, seed=3) == (stats.plies, int(games[:, omweso_turns.G_TURNS].sum()))
+
+
+def test_omweso_turns_rejects_matches(omweso_turns: ModuleType) -> None:
+    from mancala_envs.games.omweso import Omweso, OmwesoConfig
+
+    with pytest.raises(ValueError, match="match_target"):
+        omweso_turns.play_counting_turns(Omweso(OmwesoConfig(match_target=12)), 1)
+
+
+def test_omweso_turns_script_writes_every_field(tmp_path: Path, omweso_turns: ModuleType) -> None:
+    out = tmp_path / "turns.json"
+    games = 25
+    child = _run([sys.executable, str(TURNS_SCRIPT), "--games", str(games), "--seed", "2", "--json", str(out)])
+    for heading in ("Laps per turn", "Decision points", "Results"):
+        assert heading in child.stdout
+    results = json.loads(out.read_text(encoding="utf-8"))
+    assert results["games_per_setup"] == games and results["seed"] == 2
+    assert list(results["setups"]) == ["outer4", "two_each", "placement"]
+    buckets = [omweso_turns._bucket_name(low, high) for low, high in omweso_turns.LAP_BUCKETS]
+    assert buckets[:4] == ["1", "2", "3", "4-5"] and buckets[-1] == ">=501"
+    for name, r in results["setups"].items():
+        assert r["games"] == games, name
+        laps, decisions, annulment = r["laps_per_turn"], r["decision_points"], r["annulment"]
+        # Every ply is a placement, the first ply of a turn, or a decision ply.
+        annulled_turns = annulment["games"]
+        assert r["plies"] == r["placement_plies"] + r["turns"] + annulled_turns + decisions["total"], name
+        assert r["placement_plies"] == (64 * games if name == "placement" else 0), name
+        assert laps["turns"] == r["turns"] and sum(laps["histogram"].values()) == r["turns"], name
+        assert list(laps["histogram"]) == buckets
+        assert 1 <= laps["p50"] <= laps["p90"] <= laps["p99"] <= laps["p99.9"] <= laps["max"], name
+        assert 1 <= laps["mean"] <= laps["max"]
+        for field in ("mean", "p50", "p90", "p99", "p99.9", "max"):
+            assert field in r["turns_per_game"] and field in r["plies_per_game"], (name, field)
+        assert r["turns_per_game"]["mean"] == pytest.approx(r["turns"] / games)
+        assert r["plies_per_game"]["mean"] == pytest.approx(r["plies"] / games)
+        assert decisions["relay"] + decisions["resow"] == decisions["total"], name
+        assert sum(decisions["turns_by_count"].values()) == r["turns"], name
+        assert decisions["turns_with_any"] == r["turns"] - decisions["turns_by_count"]["0"]
+        assert decisions["per_game"] == pytest.approx(decisions["total"] / games)
+        assert 0 <= decisions["games_with_any_fraction"] <= 1
+        assert annulment["by_lap_cap"] + annulment["by_repetition"] == annulled_turns
+        assert annulment["rate"] == pytest.approx(annulled_turns / games)
+        assert sum(r["end_reasons"].values()) == games, name
+        assert r["end_reasons"].get("endless_move", 0) == annulled_turns
+        assert set(r["win_types"]) <= {"bulijo", "emitwe_ebiri", "front_row_clear", "akakyala", "akawumbi"}
+        assert sum(r["win_types"].values()) == r["results"]["decided"], name
+        assert r["results"]["decided"] + annulled_turns + r["results"]["truncated"] == games, name
+        assert 0 <= r["results"]["first_mover_wins"] <= r["results"]["decided"]
+        _positive(r["seconds"], f"{name}.seconds")
