@@ -49,7 +49,8 @@ The rules, in the order of the rules page:
     2 seeds and loses (1 point).
 11. **Endless turn.** An in-turn state (board, pit about to be lifted,
     direction) repeating without a pending choice, or a turn reaching
-    ``max_laps_per_turn`` laps, annuls the game: no winner, no points.
+    ``max_laps_per_turn`` laps (counted across decision points; no choice is
+    offered once the cap is reached), annuls the game: no winner, no points.
     ``max_turns`` turns truncate the game as a draw.
 12. **Match** (``match_target`` set): games follow one another, the starter
     alternating, until a player has ``match_target`` points; akawumbi wins the
@@ -483,6 +484,8 @@ def _sow_laps(
                 and _in_left4(anchor)
                 and lap_captures_directly(board, own, opponent, start, hand, CW, False)
             ):
+                if state[LAPS] >= max_laps:
+                    return LAPS_ENDLESS  # no choice is offered once the lap cap is reached
                 state[PENDING] = PENDING_RESOW
                 state[PENDING_PIT] = anchor
                 return LAPS_DECISION
@@ -493,6 +496,8 @@ def _sow_laps(
         pit = last
         if midturn and captures and _in_left4(last):
             if lap_captures_directly(board, own, opponent, last, board[own + last], CW, True):
+                if state[LAPS] >= max_laps:
+                    return LAPS_ENDLESS  # no choice is offered once the lap cap is reached
                 state[PENDING] = PENDING_RELAY
                 state[PENDING_PIT] = last
                 return LAPS_DECISION
