@@ -15,10 +15,11 @@ from mancala_envs.errors import GameOverError, IllegalActionError
 from mancala_envs.registration import VARIANTS, list_envs, make, register_all
 
 __all__ = [
-    "MancalaEnv",
-    "IllegalActionError",
-    "GameOverError",
     "VARIANTS",
+    "GameOverError",
+    "IllegalActionError",
+    "MancalaEnv",
+    "__version__",
     "list_envs",
     "make",
     "modiar_v0",
@@ -26,7 +27,6 @@ __all__ = [
     "ouril_v0",
     "rio_kadalis_v0",
     "urim_v0",
-    "__version__",
 ]
 
 __version__ = "0.1.0"

@@ -37,7 +37,7 @@ from mancala_envs.engine.trace import new_trace, read_trace
 from mancala_envs.errors import GameOverError, IllegalActionError
 from mancala_envs.games.base import Game, check_choice
 
-__all__ = ["MancalaEnv", "ENV_OPTIONS", "RENDER_MODES"]
+__all__ = ["ENV_OPTIONS", "RENDER_MODES", "MancalaEnv"]
 
 AGENTS = ("player_0", "player_1")
 ILLEGAL_ACTION_POLICIES = ("penalty", "raise")

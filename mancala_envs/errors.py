@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["IllegalActionError", "GameOverError"]
+__all__ = ["GameOverError", "IllegalActionError"]
 
 
 class IllegalActionError(ValueError):

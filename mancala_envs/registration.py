@@ -13,7 +13,7 @@ from typing import Any
 
 from pettingzoo.env_registry.registration import aec_registry, register
 
-__all__ = ["EnvVariant", "VARIANTS", "make", "list_envs", "register_all", "NAMESPACE"]
+__all__ = ["NAMESPACE", "VARIANTS", "EnvVariant", "list_envs", "make", "register_all"]
 
 NAMESPACE = "mancala"
 

@@ -467,7 +467,7 @@ def test_pickle_and_deepcopy_mid_game_continue_identically(env_id: str) -> None:
             break
         steps = []
         for each, each_rng in zip(envs, rngs):
-            observation, reward, terminated, truncated, info = each.last()
+            observation, _, terminated, truncated, _ = each.last()
             action = None if terminated or truncated else random_action(observation, each_rng)
             each.step(action)
             steps.append((each.agent_selection, dict(each.rewards), each.unwrapped.state_array, each.infos))

@@ -9,9 +9,9 @@ from typing import Any
 import numpy as np
 import pettingzoo
 import pytest
+from test_api import game_cap, one_game_per_episode
 
 import mancala_envs
-from test_api import game_cap, one_game_per_episode
 from mancala_envs import GameOverError, IllegalActionError
 from mancala_envs.envs import ouril_v0, urim_v0
 from mancala_envs.registration import VARIANTS

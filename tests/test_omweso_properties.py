@@ -41,13 +41,12 @@ import numpy as np
 import pytest
 from hypothesis import given, note, settings
 from hypothesis import strategies as st
+from omweso_reference import LEFT4, CWLapDidNotCapture, Referee, Rules
 
 from mancala_envs.engine.state import ILLEGAL, OK, RUNNING, STATUS, TERMINATED, TRUNCATED
 from mancala_envs.engine.trace import SOWN_CAPACITY, new_trace, read_trace
 from mancala_envs.envs import omweso_v0
 from mancala_envs.games.omweso import Omweso, OmwesoConfig
-
-from omweso_reference import LEFT4, CWLapDidNotCapture, Referee, Rules
 
 TOTAL = 64
 RING = 16

@@ -21,7 +21,7 @@ import numpy as np
 
 from mancala_envs.engine.state import PLAYER, STORE
 
-__all__ = ["Agent", "RandomAgent", "GreedyAgent", "make_agent", "AGENT_NAMES"]
+__all__ = ["AGENT_NAMES", "Agent", "GreedyAgent", "RandomAgent", "make_agent"]
 
 
 class Agent(ABC):

@@ -12,7 +12,7 @@ from numba import njit
 from mancala_envs.engine.state import STORE
 from mancala_envs.engine.trace import trace_capture
 
-__all__ = ["count_set", "in_count_set", "chain_length", "chain_seeds", "lift_chain", "take_chain"]
+__all__ = ["chain_length", "chain_seeds", "count_set", "in_count_set", "lift_chain", "take_chain"]
 
 
 def count_set(*counts: int) -> int:

@@ -18,13 +18,14 @@ from mancala_envs.engine.state import (
     END_MAX_PLIES,
     END_NO_FEEDING_MOVE,
     END_NO_LEGAL_MOVE,
+    END_REASON,
     END_REPETITION,
     END_THRESHOLD,
     FIRST_MOVE_DONE,
     GAMES_PLAYED,
     LAST_ACTION,
-    MATCH,
     LEGAL,
+    MATCH,
     PASSES,
     PLAYER,
     PLY,
@@ -36,19 +37,18 @@ from mancala_envs.engine.state import (
     TERMINATED,
     TRUNCATED,
     WINNER,
-    END_REASON,
 )
 
 __all__ = [
-    "row_seeds",
-    "settle_to_owners",
-    "match_points",
     "PLAIN_WIN",
-    "finish_game",
-    "set_winner",
-    "end_ply",
     "check_end",
     "close_match_game",
+    "end_ply",
+    "finish_game",
+    "match_points",
+    "row_seeds",
+    "set_winner",
+    "settle_to_owners",
 ]
 
 

@@ -43,19 +43,19 @@ from mancala_envs.engine.sowing import CW, next_pit
 from mancala_envs.engine.trace import trace_capture, trace_sow
 
 __all__ = [
-    "GROUPS_OFF",
-    "GROUPS_IMMEDIATE",
     "GROUPS_END_OF_LAP",
-    "TURN_ENDED_EMPTY",
+    "GROUPS_IMMEDIATE",
+    "GROUPS_OFF",
     "TURN_ENDED_BINIKH",
+    "TURN_ENDED_EMPTY",
     "TURN_ENDLESS",
     "new_turn_memory",
-    "turn_memory_with_room",
-    "turn_memory_clear",
-    "turn_memory_repeats",
-    "sow_from",
     "relay_lap",
     "relay_turn",
+    "sow_from",
+    "turn_memory_clear",
+    "turn_memory_repeats",
+    "turn_memory_with_room",
 ]
 
 # When a lap takes the en-passant groups its non-last seeds form:

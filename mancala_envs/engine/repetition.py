@@ -21,7 +21,7 @@ from numba import njit
 
 from mancala_envs.engine.state import HISTORY_FILTER, HISTORY_LEN
 
-__all__ = ["key_fits", "position_key", "history_clear", "history_repeats"]
+__all__ = ["history_clear", "history_repeats", "key_fits", "position_key"]
 
 _MAX_N = 128
 _MAX_K = 32
@@ -32,7 +32,7 @@ def _binomial_table() -> np.ndarray:
     for n in range(_MAX_N):
         for k in range(min(n + 1, _MAX_K)):
             value = comb(n, k)
-            table[n, k] = value if value < 2**62 else 2**62
+            table[n, k] = min(2 ** 62, value)
     return table
 
 

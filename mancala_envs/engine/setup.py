@@ -8,16 +8,16 @@ from numba import njit
 from mancala_envs.engine.repetition import history_clear, history_repeats, position_key
 from mancala_envs.engine.state import (
     BOARD,
-    GAME_OVER,
-    ILLEGAL,
-    OK,
     END_NONE,
     END_REASON,
     FIRST_MOVE_DONE,
+    GAME_OVER,
     GAMES_PLAYED,
+    ILLEGAL,
     LAST_ACTION,
     LEGAL,
     MATCH,
+    OK,
     PASSES,
     PLAYER,
     PLY,
@@ -31,7 +31,7 @@ from mancala_envs.engine.state import (
     WINNER,
 )
 
-__all__ = ["start_game", "start_match", "refusal"]
+__all__ = ["refusal", "start_game", "start_match"]
 
 
 @njit(cache=True, error_model="numpy")

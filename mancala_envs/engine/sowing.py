@@ -16,13 +16,13 @@ from mancala_envs.engine.trace import trace_sow
 __all__ = [
     "CCW",
     "CW",
-    "ORIGIN_SOWN",
+    "ORIGIN_FIRST",
     "ORIGIN_SKIPPED",
     "ORIGIN_SKIPPED_FIRST_CIRCUIT",
-    "ORIGIN_FIRST",
+    "ORIGIN_SOWN",
     "next_pit",
-    "sow_lap",
     "seeds_sown_into",
+    "sow_lap",
 ]
 
 CCW = 1

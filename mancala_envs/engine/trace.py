@@ -16,14 +16,14 @@ import numpy as np
 from numba import njit
 
 __all__ = [
-    "SOWN_CAPACITY",
     "CAPTURE_CAPACITY",
+    "SOWN_CAPACITY",
     "TRACE_SIZE",
     "new_trace",
+    "read_trace",
+    "trace_capture",
     "trace_clear",
     "trace_sow",
-    "trace_capture",
-    "read_trace",
 ]
 
 SOWN_CAPACITY = 4096

@@ -22,7 +22,7 @@ from mancala_envs.engine.capture import (
 from mancala_envs.engine.ending import row_seeds
 from mancala_envs.engine.sowing import CCW, seeds_sown_into, sow_lap
 
-__all__ = ["legal_bits", "play_move", "move_is_grand_slam"]
+__all__ = ["legal_bits", "move_is_grand_slam", "play_move"]
 
 
 @njit(cache=True, error_model="numpy")

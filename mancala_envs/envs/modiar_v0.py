@@ -14,6 +14,6 @@ from __future__ import annotations
 from mancala_envs.envs._factory import bind
 from mancala_envs.games.modiar import Modiar, ModiarConfig
 
-__all__ = ["env", "raw_env", "metadata", "ModiarConfig"]
+__all__ = ["ModiarConfig", "env", "metadata", "raw_env"]
 
 raw_env, env, metadata = bind(Modiar)

@@ -16,6 +16,6 @@ from __future__ import annotations
 from mancala_envs.envs._factory import bind
 from mancala_envs.games.omweso import Omweso, OmwesoConfig
 
-__all__ = ["env", "raw_env", "metadata", "OmwesoConfig"]
+__all__ = ["OmwesoConfig", "env", "metadata", "raw_env"]
 
 raw_env, env, metadata = bind(Omweso)

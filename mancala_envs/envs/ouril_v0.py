@@ -14,6 +14,6 @@ from __future__ import annotations
 from mancala_envs.envs._factory import bind
 from mancala_envs.games.ouril import Ouril, OurilConfig
 
-__all__ = ["env", "raw_env", "metadata", "OurilConfig"]
+__all__ = ["OurilConfig", "env", "metadata", "raw_env"]
 
 raw_env, env, metadata = bind(Ouril)

@@ -15,6 +15,6 @@ from __future__ import annotations
 from mancala_envs.envs._factory import bind
 from mancala_envs.games.rio_kadalis import RioKadalis, RioKadalisConfig
 
-__all__ = ["env", "raw_env", "metadata", "RioKadalisConfig"]
+__all__ = ["RioKadalisConfig", "env", "metadata", "raw_env"]
 
 raw_env, env, metadata = bind(RioKadalis)

@@ -14,6 +14,6 @@ from __future__ import annotations
 from mancala_envs.envs._factory import bind
 from mancala_envs.games.urim import Urim, UrimConfig
 
-__all__ = ["env", "raw_env", "metadata", "UrimConfig"]
+__all__ = ["UrimConfig", "env", "metadata", "raw_env"]
 
 raw_env, env, metadata = bind(Urim)

@@ -27,14 +27,14 @@ from mancala_envs.engine.state import (
     PLAYER,
     PLY,
     POINTS,
+    RUNNING,
     SCORE,
     STATUS,
     STORE,
     WINNER,
-    RUNNING,
 )
 
-__all__ = ["Game", "check_choice", "check_int", "check_bool", "check_count_set", "check_counts", "config_from_kwargs"]
+__all__ = ["Game", "check_bool", "check_choice", "check_count_set", "check_counts", "check_int", "config_from_kwargs"]
 
 
 def _same_kind(value: Any, allowed: Any) -> bool:

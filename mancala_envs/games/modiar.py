@@ -59,7 +59,7 @@ from mancala_envs.games.two_row import (
     TwoRowGame,
 )
 
-__all__ = ["ModiarConfig", "Modiar", "reset_state", "step", "legal_bits"]
+__all__ = ["Modiar", "ModiarConfig", "legal_bits", "reset_state", "step"]
 
 GAME_ID = 3  # the branch of the compiled game switch (mancala_envs.rollout)
 PITS_PER_ROW = 3

@@ -124,14 +124,14 @@ from mancala_envs.engine.trace import trace_capture, trace_clear, trace_sow
 from mancala_envs.games.base import Game, check_bool, check_choice, check_counts, check_int
 
 __all__ = [
-    "OmwesoConfig",
+    "END_COLUMN_PITS",
+    "LEFT4",
     "Omweso",
+    "OmwesoConfig",
+    "game_over",
+    "legal_bits",
     "reset_state",
     "step",
-    "legal_bits",
-    "game_over",
-    "LEFT4",
-    "END_COLUMN_PITS",
 ]
 
 GAME_ID = 5  # the branch of the compiled game switch (mancala_envs.rollout)
@@ -494,13 +494,17 @@ def _sow_laps(
         # Rule 3: relay from the landing pit; rule 9: it may offer the clockwise choice.
         kind = PENDING_RELAY
         pit = last
-        if midturn and captures and _in_left4(last):
-            if lap_captures_directly(board, own, opponent, last, board[own + last], CW, True):
-                if state[LAPS] >= max_laps:
-                    return LAPS_ENDLESS  # no choice is offered once the lap cap is reached
-                state[PENDING] = PENDING_RELAY
-                state[PENDING_PIT] = last
-                return LAPS_DECISION
+        if (
+            midturn
+            and captures
+            and _in_left4(last)
+            and lap_captures_directly(board, own, opponent, last, board[own + last], CW, True)
+        ):
+            if state[LAPS] >= max_laps:
+                return LAPS_ENDLESS  # no choice is offered once the lap cap is reached
+            state[PENDING] = PENDING_RELAY
+            state[PENDING_PIT] = last
+            return LAPS_DECISION
         direction = CCW
 
 

@@ -51,7 +51,7 @@ from mancala_envs.games.two_row import (
     TwoRowGame,
 )
 
-__all__ = ["OurilConfig", "Ouril", "reset_state", "step", "legal_bits"]
+__all__ = ["Ouril", "OurilConfig", "legal_bits", "reset_state", "step"]
 
 GAME_ID = 1  # the branch of the compiled game switch (mancala_envs.rollout)
 SEEDS_PER_PIT_OURIL = 4

@@ -57,10 +57,10 @@ from mancala_envs.engine.state import (
     END_MAX_ROUNDS,
     END_NO_FEEDING_MOVE,
     END_NO_LEGAL_MOVE,
+    END_REASON,
     ENDLESS,
     FOURS,
     GAMES_PLAYED,
-    END_REASON,
     LAPS,
     LEGAL,
     MATCH,
@@ -90,7 +90,7 @@ from mancala_envs.games.two_row import (
     TwoRowGame,
 )
 
-__all__ = ["RioKadalisConfig", "RioKadalis", "reset_state", "step", "legal_bits", "game_over"]
+__all__ = ["RioKadalis", "RioKadalisConfig", "game_over", "legal_bits", "reset_state", "step"]
 
 GAME_ID = 4  # the branch of the compiled game switch (mancala_envs.rollout)
 SEEDS_PER_PIT_RIO_KADALIS = 4

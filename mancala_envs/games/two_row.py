@@ -27,26 +27,26 @@ from mancala_envs.engine.repetition import history_clear, history_repeats, key_f
 from mancala_envs.engine.state import (
     BOARD,
     END_THRESHOLD,
-    PASSES,
-    TERMINATED,
     FIRST_MOVE_DONE,
     HEADER_SIZE,
     LEGAL,
+    PASSES,
     PLAYER,
     PLY,
     RUNNING,
     STATUS,
     STORE,
+    TERMINATED,
 )
 from mancala_envs.games.base import Game, check_counts, check_int
 
 __all__ = [
+    "HISTORY_START",
+    "MAX_PLIES",
+    "PARAM_COMMON",
     "ROW_SIZE",
     "SEEDS_PER_PIT",
     "TOTAL_SEEDS",
-    "MAX_PLIES",
-    "HISTORY_START",
-    "PARAM_COMMON",
     "TwoRowGame",
 ]
 

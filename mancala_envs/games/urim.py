@@ -51,7 +51,7 @@ from mancala_envs.games.two_row import (
     TwoRowGame,
 )
 
-__all__ = ["UrimConfig", "Urim", "reset_state", "step", "legal_bits", "game_over"]
+__all__ = ["Urim", "UrimConfig", "game_over", "legal_bits", "reset_state", "step"]
 
 GAME_ID = 2  # the branch of the compiled game switch (mancala_envs.rollout)
 GRAND_SLAM_RULES = {"allowed": 0, "forbidden": 1, "no_capture": 2}
