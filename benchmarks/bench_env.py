@@ -27,7 +27,7 @@ Speed is never asserted in the tests; this script is where it is measured.
 
 Usage::
 
-    python benchmarks/bench_env.py                    # full run, ~4 minutes on 2 cores
+    python benchmarks/bench_env.py                    # full run, ~5 minutes on 2 cores
     python benchmarks/bench_env.py --quick            # CI smoke run, under a minute
     python benchmarks/bench_env.py --repeats 7 --seconds 3 --json /tmp/bench.json
 

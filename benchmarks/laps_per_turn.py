@@ -1,7 +1,8 @@
 """Distribution of laps per turn in random Rio Kadalis play (relay sowing).
 
 Plays seeded random games through the environment and reads ``infos["laps"]``
-after every turn. Prints a table per configuration and writes JSON.
+after every turn. Prints a table per configuration and writes JSON. For Omweso
+(laps, mid-turn decision points, annulments, results) see ``omweso_turns.py``.
 
     python benchmarks/laps_per_turn.py --games 2000
 """

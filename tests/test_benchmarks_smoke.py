@@ -221,6 +221,7 @@ def test_omweso_turns_script_writes_every_field(tmp_path: Path, omweso_turns: Mo
         assert decisions["per_game"] == pytest.approx(decisions["total"] / games)
         assert 0 <= decisions["games_with_any_fraction"] <= 1
         assert annulment["by_lap_cap"] + annulment["by_repetition"] == annulled_turns
+        assert len(annulment["repetition_laps"]) == annulment["by_repetition"]
         assert annulment["rate"] == pytest.approx(annulled_turns / games)
         assert sum(r["end_reasons"].values()) == games, name
         assert r["end_reasons"].get("endless_move", 0) == annulled_turns
