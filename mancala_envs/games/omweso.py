@@ -428,8 +428,8 @@ def _sow_laps(
     midturn = params[P_MIDTURN_REVERSE] != 0
     max_laps = params[P_MAX_LAPS]
     into_anchor = params[P_RESOW_INTO_ANCHOR] != 0
-    no_groups = np.zeros(2, np.int64)
-    memory = new_turn_memory(min(max_laps, 14), 5)  # grows as laps accumulate
+    no_groups = state[STORE : STORE + 2]  # never written: Omweso laps take no en-passant groups
+    memory = new_turn_memory(min(max_laps, 6), 5)  # grows as laps accumulate
     key = np.empty(5, np.int64)
     anchor = state[ANCHOR]
     hand = state[HAND]
@@ -901,30 +901,32 @@ class Omweso(Game):
         ``laps`` (of the turn so far, or of the last turn), ``annulled``, ``win_type``,
         ``seeds_on_side``, ``captures_enabled`` and ``first_capture_done``."""
         info = super().info(state)
-        running = state[STATUS] == RUNNING
-        board = state[BOARD : BOARD + N_PITS]
+        values = state[:STATE_SIZE].tolist()  # one conversion: Python ints are cheap to read
+        running = values[STATUS] == RUNNING
+        board = values[BOARD : BOARD + N_PITS]
         pending = None
-        if running and state[PENDING] != PENDING_NONE:
-            pit = int(state[PENDING_PIT])
-            resow = state[PENDING] == PENDING_RESOW
+        if running and values[PENDING] != PENDING_NONE:
+            pit = values[PENDING_PIT]
+            resow = values[PENDING] == PENDING_RESOW
             pending = {
                 "kind": "resow" if resow else "relay",
                 "pit": pit,
-                "seeds": int(state[HAND]) if resow else int(board[RING * int(state[PLAYER]) + pit]),
-                "anchor": int(state[ANCHOR]),
+                "seeds": values[HAND] if resow else board[RING * values[PLAYER] + pit],
+                "anchor": values[ANCHOR],
                 "actions": [pit, RING + pit],
             }
-        info["turn"] = int(state[TURN])
-        info["phase"] = "placement" if running and state[PHASE] == PHASE_PLACEMENT else "sowing"
+        result = values[GAME_RESULT]
+        info["turn"] = values[TURN]
+        info["phase"] = "placement" if running and values[PHASE] == PHASE_PLACEMENT else "sowing"
         info["pending"] = pending
-        info["laps"] = int(state[LAPS])
-        info["annulled"] = bool(state[GAME_RESULT] == END_ENDLESS_MOVE)
-        info["win_type"] = WIN_TYPES.get(int(state[GAME_RESULT]))
-        info["last_game_end"] = END_REASON_NAMES[int(state[GAME_RESULT])]
-        info["seeds_on_side"] = [int(board[:RING].sum()), int(board[RING:].sum())]
-        info["seeds_in_hand"] = int(state[HAND])
-        info["captures_enabled"] = bool(state[TURN] >= self.config.no_capture_turns)
-        info["first_capture_done"] = bool(state[FIRST_CAPTURE])
+        info["laps"] = values[LAPS]
+        info["annulled"] = result == END_ENDLESS_MOVE
+        info["win_type"] = WIN_TYPES.get(result)
+        info["last_game_end"] = END_REASON_NAMES[result]
+        info["seeds_on_side"] = [sum(board[:RING]), sum(board[RING:])]
+        info["seeds_in_hand"] = values[HAND]
+        info["captures_enabled"] = values[TURN] >= self.config.no_capture_turns
+        info["first_capture_done"] = values[FIRST_CAPTURE] == 1
         return info
 
     def describe_action(self, state: np.ndarray, action: int) -> str:
