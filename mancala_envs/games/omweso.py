@@ -399,6 +399,16 @@ def _pack_key(board: np.ndarray, pit: int, direction: int, key: np.ndarray) -> N
     key[4] = 2 * pit + (1 if direction == CW else 0)
 
 
+@njit(cache=True, inline="always", error_model="numpy")
+def _offer_choice(state: np.ndarray, kind: int, pit: int, max_laps: int) -> int:
+    """Rule 9: stops the turn at a decision point on ``pit``, unless the lap cap is already reached."""
+    if state[LAPS] >= max_laps:
+        return LAPS_ENDLESS  # either lap would be refused by the cap: no choice is offered
+    state[PENDING] = kind
+    state[PENDING_PIT] = pit
+    return LAPS_DECISION
+
+
 @njit(cache=True, error_model="numpy")
 def _sow_laps(
     state: np.ndarray, params: np.ndarray, kind: int, pit: int, direction: int, trace: np.ndarray
@@ -484,11 +494,7 @@ def _sow_laps(
                 and _in_left4(anchor)
                 and lap_captures_directly(board, own, opponent, start, hand, CW, False)
             ):
-                if state[LAPS] >= max_laps:
-                    return LAPS_ENDLESS  # no choice is offered once the lap cap is reached
-                state[PENDING] = PENDING_RESOW
-                state[PENDING_PIT] = anchor
-                return LAPS_DECISION
+                return _offer_choice(state, PENDING_RESOW, anchor, max_laps)
             direction = CCW
             continue
         # Rule 3: relay from the landing pit; rule 9: it may offer the clockwise choice.
@@ -500,11 +506,7 @@ def _sow_laps(
             and _in_left4(last)
             and lap_captures_directly(board, own, opponent, last, board[own + last], CW, True)
         ):
-            if state[LAPS] >= max_laps:
-                return LAPS_ENDLESS  # no choice is offered once the lap cap is reached
-            state[PENDING] = PENDING_RELAY
-            state[PENDING_PIT] = last
-            return LAPS_DECISION
+            return _offer_choice(state, PENDING_RELAY, last, max_laps)
         direction = CCW
 
 
