@@ -7,6 +7,8 @@ modules (``mancala_envs.envs.ouril_v0`` ...) only bind a game to it.
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 import operator
 import warnings
 from typing import Any
@@ -37,7 +39,7 @@ from mancala_envs.engine.trace import new_trace, read_trace
 from mancala_envs.errors import GameOverError, IllegalActionError
 from mancala_envs.games.base import Game, check_choice
 
-__all__ = ["ENV_OPTIONS", "RENDER_MODES", "MancalaEnv"]
+__all__ = ["ENV_OPTIONS", "RENDER_MODES", "SNAPSHOT_FORMAT", "MancalaEnv"]
 
 AGENTS = ("player_0", "player_1")
 ILLEGAL_ACTION_POLICIES = ("penalty", "raise")
@@ -45,6 +47,31 @@ REWARD_MODES = ("win_loss", "match_points")
 #: Keyword arguments taken by the environment itself; every other keyword is a game option.
 ENV_OPTIONS = ("render_mode", "first_player", "illegal_action", "reward_mode")
 RENDER_MODES = ("ansi", "human")
+#: the ``format`` entry of every ``state_dict()``; a new layout gets a new number
+SNAPSHOT_FORMAT = "mancala-envs-snapshot-1"
+SNAPSHOT_KEYS = frozenset(
+    {"format", "env", "config", "state", "rng", "agents", "agent_selection", "rewards", "cumulative_rewards",
+     "terminations", "truncations", "last_move"}
+)
+
+
+def _plain(value: Any) -> Any:
+    """``value`` with tuples as lists and numpy scalars as Python numbers (as JSON gives it back)."""
+    if isinstance(value, dict):
+        return {str(key): _plain(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(item) for item in value]
+    if isinstance(value, np.generic):
+        return value.item()
+    return value
+
+
+def _snapshot_state(values: Any, size: int) -> np.ndarray:
+    if not isinstance(values, (list, tuple)) or len(values) != size:
+        raise ValueError(f"the snapshot's state must be a list of {size} integers; take it with env.state_dict().")
+    if any(isinstance(v, bool) or not isinstance(v, (int, np.integer)) for v in values):
+        raise ValueError("the snapshot's state must hold integers only.")
+    return np.array(values, dtype=np.int64)
 
 
 class MancalaEnv(AECEnv):
@@ -153,31 +180,32 @@ class MancalaEnv(AECEnv):
         Args:
             seed: Reseeds the generator that draws the first player; without a
                 seed the generator continues where it was.
-            options: ``{"board": [...], "stores": [a, b], "player": p}`` starts
-                from that position instead (board in the rules page's global
-                pit order; ``stores`` defaults to ``[0, 0]``, ``player`` to the
-                first player). Games may take more keys (Omweso: ``turn``,
-                ``first_capture_done`` and ``capturing_turns``). Other keys are ignored, as in Gymnasium.
+            options: ``{"position": "<notation>"}`` (see :meth:`position`) or the
+                structured form ``{"board": [...], "stores": [a, b], "player": p}``
+                starts from that position instead (board in the rules page's
+                order; ``stores`` defaults to ``[0, 0]``, ``player`` to the first
+                player). Games may take more keys (their ``position_options``, e.g.
+                Omweso's ``turn``, ``first_capture_done``, ``pending``). Other keys
+                are ignored, as in Gymnasium.
 
         Raises:
+            TypeError: ``options`` is not a dict, or names a flag the game does not have.
             ValueError: the position in ``options`` is invalid; the env is unchanged.
         """
         if options is not None and not isinstance(options, dict):
             raise TypeError(f"options must be a dict or None (got {type(options).__name__}).")
-        position = options.get("board") if options else None
+        fields = self._position_options(options or {})
         rng = np.random.default_rng(seed) if seed is not None else self._rng
         rng_before = rng.bit_generator.state
         draw = int(rng.integers(2))
         first = draw if self.first_player is None else self.first_player
         state = np.zeros_like(self._state)
-        if position is None:
+        if fields is None:
             self.game.reset_state(state, first)
         else:
             try:
-                extra = {key: options[key] for key in self.game.position_options if key in options}
-                self.game.load_position(
-                    state, position, options.get("stores", (0, 0)), options.get("player", first), **extra
-                )
+                fields.setdefault("player", first)
+                self.game.load_position(state, **fields)
             except Exception:
                 rng.bit_generator.state = rng_before  # a rejected reset changes nothing
                 raise
@@ -197,6 +225,113 @@ class MancalaEnv(AECEnv):
             self.agent_selection = AGENTS[1 - int(self._state[PLAYER])]
             self.rewards = self._final_rewards()
             self._finish()
+
+    def _position_options(self, options: dict[str, Any]) -> dict[str, Any] | None:
+        """The position asked for in ``reset`` options, as ``load_position`` keywords (None: the opening)."""
+        if "position" in options:
+            if "board" in options:
+                raise ValueError("reset options give both 'position' and 'board'; give one of them.")
+            return self.game.parse_position(options["position"])
+        if "board" not in options:
+            return None
+        fields = {"board": options["board"], "stores": options.get("stores", (0, 0))}
+        if "player" in options:
+            fields["player"] = options["player"]
+        fields.update({key: options[key] for key in self.game.position_options if key in options})
+        return fields
+
+    def position(self) -> str:
+        """The current position in the game's notation, which ``reset(options={"position": ...})`` loads.
+
+        Example:
+            >>> import mancala_envs
+            >>> env = mancala_envs.make("ouril_v0", first_player=0)
+            >>> env.reset(seed=0)
+            >>> env.position()
+            '4,4,4,4,4,4/4,4,4,4,4,4 0,0 0'
+        """
+        if not self._has_reset:
+            raise RuntimeError("position() was called before reset(); call env.reset() first.")
+        return self.game.position_string(self._state)
+
+    # --- snapshots ------------------------------------------------------------------------
+    def state_dict(self) -> dict[str, Any]:
+        """A complete, JSON-serialisable snapshot: the engine state (repetition history and any
+        mid-turn choice included), the random generator and the PettingZoo bookkeeping.
+
+        ``load_state_dict`` on an env of the same game and config continues exactly as this one would.
+        """
+        if not self._has_reset:
+            raise RuntimeError("state_dict() was called before reset(); call env.reset() first.")
+        return {
+            "format": SNAPSHOT_FORMAT,
+            "env": self.game.env_name,
+            "config": _plain(dataclasses.asdict(self.game.config)),
+            "state": self._state.tolist(),
+            "rng": _plain(self._rng.bit_generator.state),
+            "agents": list(self.agents),
+            "agent_selection": self.agent_selection,
+            "rewards": dict(self.rewards),
+            "cumulative_rewards": dict(self._cumulative_rewards),
+            "terminations": dict(self.terminations),
+            "truncations": dict(self.truncations),
+            "last_move": copy.deepcopy(self._last_move),
+        }
+
+    def load_state_dict(self, snapshot: dict[str, Any]) -> None:
+        """Restores a snapshot taken by :meth:`state_dict` (on an env of the same game and config).
+
+        Raises:
+            TypeError: ``snapshot`` is not a dict.
+            ValueError: it is not a snapshot of this game and config, or a part is malformed or
+                inconsistent (named in the message); the env is left unchanged.
+        """
+        if not isinstance(snapshot, dict):
+            raise TypeError(f"snapshot must be the dict state_dict() returned (got {type(snapshot).__name__}).")
+        missing = sorted(SNAPSHOT_KEYS - set(snapshot))
+        if missing or snapshot.get("format") != SNAPSHOT_FORMAT:
+            raise ValueError(
+                f"not a mancala-envs snapshot (format {snapshot.get('format')!r}, missing {missing}); "
+                "pass what env.state_dict() returned."
+            )
+        if snapshot["env"] != self.game.env_name:
+            raise ValueError(f"the snapshot is of {snapshot['env']!r}, this env is {self.game.env_name!r}.")
+        config = _plain(dataclasses.asdict(self.game.config))
+        if snapshot["config"] != config:
+            raise ValueError(
+                f"the snapshot's config {snapshot['config']} differs from this env's {config}; "
+                "build the env with the snapshot's config."
+            )
+        state = _snapshot_state(snapshot["state"], self._state.shape[0])
+        self.game.check_state(state)
+        rng = np.random.default_rng()
+        try:
+            rng.bit_generator.state = snapshot["rng"]
+        except (TypeError, ValueError, KeyError) as error:
+            raise ValueError(f"the snapshot's rng state is malformed ({error}).") from None
+        agents = snapshot["agents"]
+        if agents not in ([], list(AGENTS)) or snapshot["agent_selection"] not in AGENTS:
+            raise ValueError("the snapshot's agents or agent_selection are malformed.")
+        tallies = {}
+        for key in ("rewards", "cumulative_rewards", "terminations", "truncations"):
+            value = snapshot[key]
+            if not isinstance(value, dict) or set(value) != set(AGENTS):
+                raise ValueError(f"the snapshot's {key} must map both agents to a value.")
+            tallies[key] = dict(value)
+        running = state[STATUS] == RUNNING
+        if running and (agents == [] or snapshot["agent_selection"] != AGENTS[int(state[PLAYER])]):
+            raise ValueError("the snapshot's agent_selection is not the engine's player to move.")
+        self._state = state
+        self._rng = rng
+        self._has_reset = True
+        self.agents = list(agents)
+        self.agent_selection = snapshot["agent_selection"]
+        self.rewards = tallies["rewards"]
+        self._cumulative_rewards = tallies["cumulative_rewards"]
+        self.terminations = tallies["terminations"]
+        self.truncations = tallies["truncations"]
+        self._last_move = copy.deepcopy(snapshot["last_move"])
+        self._write_infos()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """Returns ``agent``'s observation dict (``observation`` and ``action_mask``)."""

@@ -120,6 +120,13 @@ def config_from_kwargs(config_class: type, config: Any = None, **overrides: Any)
     return dataclasses.replace(config, **overrides)
 
 
+def _parse_ints(field: str, text: str) -> list[int]:
+    try:
+        return [int(value) for value in text.split(",")]
+    except ValueError:
+        raise ValueError(f"position {field} {text!r} must be comma-separated whole numbers.") from None
+
+
 class Game(ABC):
     """A game's rules as the environment sees them.
 
@@ -135,8 +142,9 @@ class Game(ABC):
 
     name: ClassVar[str]
     version: ClassVar[int] = 0
-    #: extra keys of ``reset(options=...)`` passed on to ``load_position`` (beyond board, stores, player)
-    position_options: ClassVar[tuple[str, ...]] = ()
+    #: extra keys of ``reset(options=...)`` passed on to ``load_position`` (beyond board, stores,
+    #: player), with their kind in the position notation: ``"int"``, ``"bool"``, ``"ints"`` or ``"text"``
+    position_options: ClassVar[dict[str, str]] = {}
     #: whether the final scores decide the winner (Omweso's winner is decided by its rules)
     scores_decide_winner: ClassVar[bool] = True
     config_class: ClassVar[type]
@@ -266,6 +274,116 @@ class Game(ABC):
     def max_episode_plies(self) -> int:
         """The most plies an episode can last: the ply cap, times the game or round cap of a match."""
         return self.max_plies
+
+    # --- state checks -----------------------------------------------------------------------------
+    def held_seeds(self, state: np.ndarray) -> int | None:
+        """The seeds ``state`` accounts for (board plus stores), which must be ``total_seeds``;
+        ``None`` in a phase where not every seed is in play yet."""
+        return int(state[BOARD : BOARD + self.n_pits].sum() + state[STORE : STORE + 2].sum())
+
+    def check_state(self, state: np.ndarray) -> None:
+        """Raises ``ValueError`` naming the first inconsistency of a state array (from a snapshot).
+
+        Checks the header's ranges, that no pit is negative, seed conservation, and that
+        ``LEGAL`` holds exactly the legal actions of the player to move.
+        """
+        if state.shape != (self.state_size,):
+            raise ValueError(f"the state must have {self.state_size} entries (got {state.shape}).")
+        if state[PLAYER] not in (0, 1) or state[STATUS] not in (RUNNING, 1, 2) or state[WINNER] not in (-1, 0, 1):
+            raise ValueError("the state's player, status or winner slot is out of range.")
+        if int(state[END_REASON]) not in END_REASON_NAMES:
+            raise ValueError(f"the state's end reason {int(state[END_REASON])} is unknown.")
+        if (state[BOARD : BOARD + self.n_pits] < 0).any():
+            raise ValueError("the state's board has a negative count.")
+        held = self.held_seeds(state)
+        if held is not None and held != self.total_seeds:
+            raise ValueError(f"the state holds {held} seeds; this config has {self.total_seeds}.")
+        legal = self.legal_bits(state) if state[STATUS] == RUNNING else 0
+        if int(state[LEGAL]) != legal or (state[STATUS] == RUNNING and legal == 0):
+            raise ValueError("the state's legal-move mask does not match its position.")
+
+    # --- positions ------------------------------------------------------------------------------
+    def load_position(self, state: np.ndarray, board: Sequence[int], stores: Sequence[int], player: int, **flags: Any) -> None:
+        """Replaces the game in ``state`` by a position (see each game); raises ``ValueError`` if invalid."""
+        raise NotImplementedError(f"{type(self).__name__} cannot load positions.")
+
+    def position_flags(self, state: np.ndarray) -> dict[str, Any]:
+        """The game's own position flags in ``state`` (the keys of ``position_options`` that differ
+        from their defaults), so that ``load_position`` recreates the position."""
+        return {}
+
+    def position_fields(self, state: np.ndarray) -> dict[str, Any]:
+        """The position in ``state`` as ``reset(options=...)`` takes it: board, stores, player, flags."""
+        fields: dict[str, Any] = {
+            "board": state[BOARD : BOARD + self.n_pits].tolist(),
+            "stores": state[STORE : STORE + 2].tolist(),
+            "player": int(state[PLAYER]),
+        }
+        fields.update(self.position_flags(state))
+        return fields
+
+    def position_string(self, state: np.ndarray) -> str:
+        """The position notation of ``state``: ``"<P0 pits>/<P1 pits> <stores> <player> [key=value ...]"``.
+
+        Pits are comma-separated counts in the board order of the rules page (the first half of
+        the board, then the second half); stores are ``"a,b"``; the player to move is ``0`` or
+        ``1``; the game's flags follow as ``key=value`` (bools as ``0``/``1``, lists
+        comma-separated). Example (Ouril's opening): ``"4,4,4,4,4,4/4,4,4,4,4,4 0,0 0"``.
+        """
+        fields = self.position_fields(state)
+        board = fields.pop("board")
+        half = len(board) // 2
+        text = (
+            ",".join(map(str, board[:half])) + "/" + ",".join(map(str, board[half:]))
+            + " " + ",".join(map(str, fields.pop("stores"))) + " " + str(fields.pop("player"))
+        )
+        for key, value in fields.items():
+            if isinstance(value, bool):
+                value = int(value)
+            elif isinstance(value, (list, tuple)):
+                value = ",".join(map(str, value))
+            text += f" {key}={value}"
+        return text
+
+    def parse_position(self, text: str) -> dict[str, Any]:
+        """Parses the position notation (see :meth:`position_string`) into ``reset`` options.
+
+        Raises:
+            ValueError: the text is malformed; the message names the part and shows the format.
+        """
+        form = f"'<{self.n_pits // 2} pits>/<{self.n_pits // 2} pits> <store>,<store> <player> [key=value ...]'"
+        if not isinstance(text, str):
+            raise ValueError(f"position must be a string in the form {form} (got {type(text).__name__}).")
+        parts = text.split()
+        if len(parts) < 3:
+            raise ValueError(f"position {text!r} has {len(parts)} fields; write it as {form}.")
+        halves = parts[0].split("/")
+        if len(halves) != 2:
+            raise ValueError(f"position board {parts[0]!r} must be two halves separated by '/'; write {form}.")
+        fields: dict[str, Any] = {
+            "board": _parse_ints("board", ",".join(halves)),
+            "stores": _parse_ints("stores", parts[1]),
+            "player": _parse_ints("player", parts[2])[0] if parts[2].isdigit() else parts[2],
+        }
+        for item in parts[3:]:
+            key, sep, value = item.partition("=")
+            kind = self.position_options.get(key)
+            if not sep or kind is None:
+                known = ", ".join(sorted(self.position_options)) or "none"
+                raise ValueError(f"position flag {item!r} is not 'key=value' with a known key (known: {known}).")
+            if key in fields:
+                raise ValueError(f"position flag {key!r} is given twice.")
+            if kind == "int":
+                fields[key] = _parse_ints(key, value)[0] if value.lstrip("-").isdigit() else value
+            elif kind == "bool":
+                if value not in ("0", "1"):
+                    raise ValueError(f"position flag {key}={value!r} must be 0 or 1.")
+                fields[key] = value == "1"
+            elif kind == "ints":
+                fields[key] = _parse_ints(key, value) if value else []
+            else:
+                fields[key] = value
+        return fields
 
     def describe_action(self, state: np.ndarray, action: int) -> str:
         """Says in words what ``action`` does in ``state`` (before it is played), e.g. ``"sows pit 3"``."""

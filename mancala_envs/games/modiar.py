@@ -31,6 +31,7 @@ The rules, in the order of the rules page:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any, ClassVar
 
 import numpy as np
 from numba import njit
@@ -205,6 +206,20 @@ class Modiar(TwoRowGame):
         # "forbidden": no automatic pass; a player without a legal move ends the game (rule 7).
         common = self._common_params(PITS_PER_ROW, STONES_PER_PIT, c.max_plies, c.repetition, False)
         self.params = np.array(common, dtype=np.int64)
+
+    #: ``first_move_done=0`` loads a position in which the next ply is the game's first (rule 4)
+    position_options: ClassVar[dict[str, str]] = {"first_move_done": "bool"}
+
+    def check_position_flags(self, board: list[int], flags: dict[str, Any]) -> int:
+        if "first_move_done" in flags:
+            check_bool("first_move_done", flags["first_move_done"])
+        return 0
+
+    def apply_position_flags(self, state: np.ndarray, flags: dict[str, Any]) -> None:
+        state[FIRST_MOVE_DONE] = int(flags.get("first_move_done", True))
+
+    def position_flags(self, state: np.ndarray) -> dict[str, Any]:
+        return {} if state[FIRST_MOVE_DONE] == 1 else {"first_move_done": False}
 
     def extra_features(self) -> list[tuple[str, int]]:
         return [("first_move", 1)]

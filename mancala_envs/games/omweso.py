@@ -757,7 +757,15 @@ class Omweso(Game):
     legal_bits_function = staticmethod(legal_bits)
     game_over_function = staticmethod(game_over)
     #: extra keys that ``reset(options=...)`` passes to :meth:`load_position`
-    position_options: ClassVar[tuple[str, ...]] = ("turn", "first_capture_done", "capturing_turns")
+    position_options: ClassVar[dict[str, str]] = {
+        "turn": "int",
+        "first_capture_done": "bool",
+        "capturing_turns": "ints",
+        "phase": "text",
+        "pending": "text",
+        "turn_captures": "int",
+        "laps": "int",
+    }
     #: the winner is decided by the rules, not by comparing scores
     scores_decide_winner: ClassVar[bool] = False
 
@@ -811,35 +819,50 @@ class Omweso(Game):
         turn: int | None = None,
         first_capture_done: bool = True,
         capturing_turns: Sequence[int] = (0, 0),
+        phase: str = "sowing",
+        pending: str | None = None,
+        turn_captures: int = 0,
+        laps: int | None = None,
     ) -> None:
-        """Replaces the game in ``state`` by an arbitrary position in the sowing phase.
+        """Replaces the game in ``state`` by an arbitrary position.
 
         Args:
             state: The state to overwrite (left untouched on error).
             board: 32 seed counts: player 0's pits 0..15 in player 0's own frame,
-                then player 1's pits 0..15 in player 1's own frame (64 in all).
+                then player 1's pits 0..15 in player 1's own frame (64 in all, less
+                the seeds in hand of a pending re-sow; while placing, the seeds placed).
             stores: Seeds each player has captured so far (a tally only).
-            player: The player to move, 0 or 1.
+            player: The player to move (or to place), 0 or 1.
             turn: Turns already played; the default, ``no_capture_turns``, is the
-                first turn with captures enabled.
+                first turn with captures enabled (0 while placing).
             first_capture_done: Whether anybody has captured yet (the three-seed
                 special is legal only before the first capture).
             capturing_turns: Turns in which player 0 and player 1 captured so far
                 (the akakyala rule counts them).
+            phase: ``"sowing"`` (default) or ``"placement"`` (``setup="placement"``
+                only): ``player`` is placing; the other side is empty (``player``
+                places first) or holds 32 (``player`` places second).
+            pending: A mid-turn choice waiting for ``player``: ``"relay:<pit>:<anchor>"``
+                (the relay pit, still full, and the start of the lap that ended there) or
+                ``"resow:<pit>:<seeds>"`` (the anchor and the captured seeds in hand).
+            turn_captures: With ``pending``: the turn's capture flags, the sum of 1
+                (captured), 2 (at own pit 15), 4 (at own pit 8), 8 (latest capture at
+                one of those two).
+            laps: With ``pending``: laps sown so far in the turn (default 1).
 
         Raises:
-            ValueError: wrong length, negative counts, a total other than 64, a
-                bad player, turn or flag.
+            ValueError: any count, flag or combination that no game could reach,
+                named in the message.
         """
+        config = self.config
         values = check_counts("board", board, N_PITS)
-        total = sum(values)
-        if total != TOTAL_SEEDS:
-            raise ValueError(f"the board holds {total} seeds but Omweso has {TOTAL_SEEDS}; fix the counts.")
         tallies = check_counts("stores", stores, 2)
         check_int("player", player, 0, 1)
+        check_choice("phase", phase, ("sowing", "placement"))
+        placing = phase == "placement"
         if turn is None:
-            turn = self.config.no_capture_turns
-        check_int("turn", turn, 0, self.config.max_turns - 1)
+            turn = 0 if placing else config.no_capture_turns
+        check_int("turn", turn, 0, config.max_turns - 1)
         check_bool("first_capture_done", first_capture_done)
         capture_turns = check_counts("capturing_turns", capturing_turns, 2)
         if sum(capture_turns) > turn or (sum(capture_turns) > 0 and not first_capture_done):
@@ -848,21 +871,124 @@ class Omweso(Game):
                 f"first_capture_done={first_capture_done}; at most `turn` turns can have captured, "
                 "and only after a first capture."
             )
+        own = RING * int(player)
+        other = RING - own
+        hand = 0
+        kind = PENDING_NONE
+        pit = anchor = 0
+        if placing:
+            self._check_placement(values, own, other, tallies, turn, first_capture_done, pending)
+        elif pending is not None:
+            kind, pit, anchor, hand = self._check_pending(values, own, other, pending, turn, turn_captures)
+        elif turn_captures != 0 or laps is not None:
+            raise ValueError("turn_captures and laps describe a turn in progress; give them only with pending.")
+        if pending is not None:
+            laps = 1 if laps is None else laps
+            check_int("laps", laps, 1, config.max_laps_per_turn - 1)
+        if not placing and sum(values) + hand != TOTAL_SEEDS:
+            raise ValueError(
+                f"the board holds {sum(values)} seeds (+{hand} in hand) but Omweso has {TOTAL_SEEDS}; "
+                "fix the counts."
+            )
         fresh = np.zeros_like(state)
         reset_state(fresh, self.params, int(player))
         fresh[BOARD : BOARD + N_PITS] = values
         fresh[STORE : STORE + 2] = tallies
-        fresh[PHASE] = PHASE_SOWING
         fresh[TURN] = int(turn)
         fresh[FIRST_CAPTURE] = int(bool(first_capture_done))
         fresh[CAPTURE_TURNS : CAPTURE_TURNS + 2] = capture_turns
-        fresh[FIRST_MOVE_DONE] = 1
+        if placing:
+            fresh[PHASE] = PHASE_PLACEMENT
+            fresh[STARTER] = int(player) if sum(values[other : other + RING]) == 0 else 1 - int(player)
+            fresh[FIRST_MOVE_DONE] = int(sum(values) > 0)
+        else:
+            fresh[PHASE] = PHASE_SOWING
+            fresh[FIRST_MOVE_DONE] = 1
+        if kind != PENDING_NONE:
+            fresh[PENDING] = kind
+            fresh[PENDING_PIT] = pit
+            fresh[ANCHOR] = anchor
+            fresh[HAND] = hand
+            fresh[TURN_FLAGS] = turn_captures
+            fresh[LAPS] = laps
         fresh[LEGAL] = legal_bits(fresh, self.params)
         if fresh[LEGAL] == 0:
             # The player to move cannot move: the opponent has won (bulijo), as at the start of that turn.
             _win(fresh, 1 - int(player), END_NO_LEGAL_MOVE, POINTS_BULIJO)
             game_over(fresh, self.params)
         state[:] = fresh
+
+    def _check_placement(
+        self, values: list[int], own: int, other: int, tallies: list[int], turn: int, first: bool, pending: Any
+    ) -> None:
+        if self.config.setup != "placement":
+            raise ValueError("phase='placement' needs setup='placement'; build the env with that setup.")
+        mine, theirs = sum(values[own : own + RING]), sum(values[other : other + RING])
+        if theirs not in (0, SEEDS_PER_PLAYER) or mine >= SEEDS_PER_PLAYER:
+            raise ValueError(
+                f"while placing, the placer holds {mine} seeds (fewer than 32) and the other side 0 or 32 "
+                f"(got {theirs}); fix the board or the player."
+            )
+        if max(values) > self.config.placement_cap:
+            raise ValueError(f"a pit holds {max(values)} seeds, above placement_cap={self.config.placement_cap}.")
+        if tallies != [0, 0] or turn != 0 or first or pending is not None:
+            raise ValueError(
+                "while placing, stores are [0, 0], turn is 0, first_capture_done is false and nothing is pending."
+            )
+
+    def _check_pending(
+        self, values: list[int], own: int, other: int, pending: Any, turn: int, turn_captures: Any
+    ) -> tuple[int, int, int, int]:
+        form = "'relay:<pit>:<anchor>' or 'resow:<pit>:<seeds>'"
+        parts = pending.split(":") if isinstance(pending, str) else []
+        if len(parts) != 3 or parts[0] not in ("relay", "resow") or not (parts[1].isdigit() and parts[2].isdigit()):
+            raise ValueError(f"pending={pending!r} must be {form}.")
+        pit, number = int(parts[1]), int(parts[2])
+        check_int("turn_captures", turn_captures, 0, 15)
+        if turn_captures & ~CAPTURED and not turn_captures & CAPTURED:
+            raise ValueError(f"turn_captures={turn_captures} has column bits without the 'captured' bit 1.")
+        if not self.config.midturn_reverse or turn < self.config.no_capture_turns or pit not in LEFT4:
+            raise ValueError(
+                f"pending={pending!r} is not a decision point: choices come only with midturn_reverse=True, "
+                f"captures enabled (turn >= {self.config.no_capture_turns}) and a pit in {list(LEFT4)}."
+            )
+        board = np.array(values, dtype=np.int64)
+        if parts[0] == "relay":
+            check_int("pending anchor", number, 0, RING - 1)
+            seeds = values[own + pit]
+            if seeds < 2 or not lap_captures_directly(board, own, other, pit, seeds, CW, True):
+                raise ValueError(f"pending={pending!r}: a clockwise lap from pit {pit} would not capture directly.")
+            return PENDING_RELAY, pit, number, 0
+        start = (pit - CW) % RING if self.config.resow_into_anchor else pit
+        if number < 2 or not turn_captures & CAPTURED:
+            raise ValueError(f"pending={pending!r}: a re-sow follows a capture (2 or more seeds, turn_captures odd).")
+        if not lap_captures_directly(board, own, other, start, number, CW, False):
+            raise ValueError(f"pending={pending!r}: re-sowing {number} seeds clockwise would not capture directly.")
+        return PENDING_RESOW, pit, pit, number
+
+    def held_seeds(self, state: np.ndarray) -> int | None:
+        """Board plus the seeds in hand (the stores are tallies); ``None`` while seeds are being placed."""
+        if state[PHASE] == PHASE_PLACEMENT and state[STATUS] == RUNNING:
+            return None
+        return int(state[BOARD : BOARD + N_PITS].sum() + state[HAND])
+
+    def position_flags(self, state: np.ndarray) -> dict[str, Any]:
+        values = state[:STATE_SIZE].tolist()
+        flags: dict[str, Any] = {"turn": values[TURN], "first_capture_done": values[FIRST_CAPTURE] == 1}
+        turns = values[CAPTURE_TURNS : CAPTURE_TURNS + 2]
+        if turns != [0, 0]:
+            flags["capturing_turns"] = turns
+        if values[PHASE] == PHASE_PLACEMENT and values[STATUS] == RUNNING:
+            flags["phase"] = "placement"
+        if values[PENDING] != PENDING_NONE and values[STATUS] == RUNNING:
+            pit = values[PENDING_PIT]
+            if values[PENDING] == PENDING_RELAY:
+                flags["pending"] = f"relay:{pit}:{values[ANCHOR]}"
+            else:
+                flags["pending"] = f"resow:{pit}:{values[HAND]}"
+            flags["turn_captures"] = values[TURN_FLAGS]
+            flags["laps"] = values[LAPS]
+        return flags
 
     def board(self, state: np.ndarray) -> np.ndarray:
         """Returns a copy of the board: player 0's pits 0..15, then player 1's (own frames)."""

@@ -39,7 +39,7 @@ bit mask ``CLOSED`` (bit ``i`` = global pit ``i``).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from numba import njit
@@ -79,7 +79,7 @@ from mancala_envs.engine.state import (
     WINNER,
 )
 from mancala_envs.engine.trace import trace_clear
-from mancala_envs.games.base import check_bool, check_choice, check_int
+from mancala_envs.games.base import check_bool, check_choice, check_counts, check_int
 from mancala_envs.games.two_row import (
     HISTORY_START,
     MAX_PLIES,
@@ -348,6 +348,47 @@ class RioKadalis(TwoRowGame):
             info["reserves"] = state[RESERVE : RESERVE + 2].tolist()
             info["closed_pits"] = [pit for pit in range(self.n_pits) if (closed >> pit) & 1]
         return info
+
+    #: in a match: ``closed`` global pits and the ``reserves`` kept off the board
+    position_options: ClassVar[dict[str, str]] = {"closed": "ints", "reserves": "ints"}
+
+    def check_position_flags(self, board: list[int], flags: dict[str, Any]) -> int:
+        closed = flags.get("closed", [])
+        reserves = flags.get("reserves", [0, 0])
+        if not self.is_match and (closed or reserves not in ([0, 0], (0, 0))):
+            raise ValueError("closed pits and reserves exist only in a match; build the env with match=True.")
+        if isinstance(closed, (str, bytes)) or not hasattr(closed, "__iter__"):
+            raise ValueError(f"closed={closed!r} must be a list of global pit indices such as [0, 1].")
+        pits = list(closed)
+        for pit in pits:
+            check_int("closed pit", pit, 0, self.n_pits - 1)
+            if board[pit] != 0:
+                raise ValueError(f"closed pit {pit} holds {board[pit]} seeds; a closed pit is empty.")
+        if len(set(pits)) != len(pits):
+            raise ValueError(f"closed={pits!r} names a pit twice.")
+        return sum(check_counts("reserves", reserves, 2))
+
+    def apply_position_flags(self, state: np.ndarray, flags: dict[str, Any]) -> None:
+        bits = 0
+        for pit in flags.get("closed", []):
+            bits |= 1 << int(pit)
+        state[CLOSED] = bits
+        state[RESERVE : RESERVE + 2] = [int(v) for v in flags.get("reserves", (0, 0))]
+
+    def held_seeds(self, state: np.ndarray) -> int | None:
+        return int(super().held_seeds(state) + state[RESERVE : RESERVE + 2].sum())
+
+    def position_flags(self, state: np.ndarray) -> dict[str, Any]:
+        if not self.is_match:
+            return {}
+        flags: dict[str, Any] = {}
+        closed = [pit for pit in range(self.n_pits) if (int(state[CLOSED]) >> pit) & 1]
+        if closed:
+            flags["closed"] = closed
+        reserves = state[RESERVE : RESERVE + 2].tolist()
+        if reserves != [0, 0]:
+            flags["reserves"] = reserves
+        return flags
 
     def extra_features(self) -> list[tuple[str, int]]:
         if not self.is_match:

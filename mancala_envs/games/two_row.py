@@ -18,6 +18,7 @@ have the meanings below; the games append their own.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 from numba import njit
@@ -124,28 +125,38 @@ class TwoRowGame(Game):
         board: Sequence[int],
         stores: Sequence[int] = (0, 0),
         player: int = 0,
+        **flags: Any,
     ) -> None:
         """Replaces the game in ``state`` by an arbitrary mid-game position.
 
         The position counts as reached after the first ply (rules about the
-        very first move no longer apply) and starts a fresh repetition memory.
-        If the player to move has no legal move, the game ends at once, as it
-        would at the start of that turn.
+        very first move no longer apply, unless a game's flag says otherwise)
+        and starts a fresh repetition memory. If the player to move has no
+        legal move, the game ends at once, as it would at the start of that turn.
 
         Args:
             state: The state to overwrite (it is left untouched on error).
             board: Seeds per pit in global index order (``2 * pits_per_row`` values).
             stores: Seeds already captured by player 0 and player 1.
             player: The player to move, 0 or 1.
+            **flags: The game's own position flags (``position_options``).
 
         Raises:
             ValueError: wrong length, negative counts, a seed total other than
-                the config's, or a bad player.
+                the config's, a bad player or flag.
+            TypeError: a flag this game does not have.
         """
+        unknown = sorted(set(flags) - set(self.position_options))
+        if unknown:
+            raise TypeError(
+                f"{self.name} positions have no flag {', '.join(map(repr, unknown))}; "
+                f"the flags are {sorted(self.position_options) or 'none'}."
+            )
         board_values = check_counts("board", board, self.n_pits)
         store_values = check_counts("stores", stores, 2)
         check_int("player", player, 0, 1)
-        total = sum(board_values) + sum(store_values)
+        held_elsewhere = self.check_position_flags(board_values, flags)
+        total = sum(board_values) + sum(store_values) + held_elsewhere
         if total != self.total_seeds:
             raise ValueError(
                 f"the position holds {total} seeds but this config has {self.total_seeds}; "
@@ -156,6 +167,7 @@ class TwoRowGame(Game):
         board_view[:] = board_values
         state[STORE : STORE + 2] = store_values
         state[FIRST_MOVE_DONE] = 1
+        self.apply_position_flags(state, flags)
         if self.passing and row_seeds(board_view, int(player), self.row_size) == 0:
             if row_seeds(board_view, 1 - int(player), self.row_size) > 0:
                 state[PLAYER] = 1 - int(player)  # rule 5: a player without seeds passes
@@ -176,6 +188,13 @@ class TwoRowGame(Game):
         )
         if state[STATUS] != RUNNING and self.game_over_function is not None:
             self.game_over_function(state, self.params)
+
+    def check_position_flags(self, board: list[int], flags: dict[str, Any]) -> int:
+        """Validates the game's position flags; returns the seeds they hold off the board and stores."""
+        return 0
+
+    def apply_position_flags(self, state: np.ndarray, flags: dict[str, Any]) -> None:
+        """Writes the validated position flags into a freshly loaded ``state``."""
 
     # --- observation ----------------------------------------------------------------
     def observation_names(self) -> list[str]:
