@@ -71,7 +71,49 @@ def _snapshot_state(values: Any, size: int) -> np.ndarray:
         raise ValueError(f"the snapshot's state must be a list of {size} integers; take it with env.state_dict().")
     if any(isinstance(v, bool) or not isinstance(v, (int, np.integer)) for v in values):
         raise ValueError("the snapshot's state must hold integers only.")
+    if any(not -(2**63) <= v < 2**63 for v in values):
+        raise ValueError("the snapshot's state holds an integer beyond 64 bits; it was not made by state_dict().")
     return np.array(values, dtype=np.int64)
+
+
+def _check_bookkeeping(snapshot: dict[str, Any], state: np.ndarray) -> None:
+    """Raises ``ValueError`` unless the snapshot's PettingZoo bookkeeping fits its engine state."""
+    agents = snapshot["agents"]
+    if not isinstance(agents, list) or agents not in ([], list(AGENTS), ["player_0"], ["player_1"]):
+        raise ValueError("the snapshot's agents must be a list of the live agents, such as ['player_0', 'player_1'].")
+    if snapshot["agent_selection"] not in AGENTS:
+        raise ValueError(f"the snapshot's agent_selection must be one of {list(AGENTS)}.")
+    for key in ("rewards", "cumulative_rewards", "terminations", "truncations"):
+        value = snapshot[key]
+        if not isinstance(value, dict) or set(value) != set(agents):
+            raise ValueError(f"the snapshot's {key} must map each live agent ({agents}) to a value.")
+        for item in value.values():
+            if key in ("terminations", "truncations"):
+                if not isinstance(item, bool):
+                    raise ValueError(f"the snapshot's {key} must be True or False for each agent.")
+            elif isinstance(item, bool) or not isinstance(item, (int, float)):
+                raise ValueError(f"the snapshot's {key} must be numbers.")
+    status = int(state[STATUS])
+    ended = {"terminations": status == TERMINATED, "truncations": status == TRUNCATED}
+    for key, expected in ended.items():
+        if agents and set(snapshot[key].values()) != {expected}:
+            raise ValueError(f"the snapshot's {key} do not match the engine's game status.")
+    if status == RUNNING and (agents == [] or snapshot["agent_selection"] != AGENTS[int(state[PLAYER])]):
+        raise ValueError("the snapshot's agent_selection is not the engine's player to move.")
+    move = snapshot["last_move"]
+    if move is not None:
+        valid = (
+            isinstance(move, dict)
+            and set(move) == {"player", "action", "sown", "captures"}
+            and move["player"] in (0, 1)
+            and isinstance(move["action"], int)
+            and isinstance(move["sown"], list)
+            and all(isinstance(pit, int) for pit in move["sown"])
+            and isinstance(move["captures"], list)
+            and all(isinstance(c, list) and len(c) == 2 and all(isinstance(v, int) for v in c) for c in move["captures"])
+        )
+        if not valid:
+            raise ValueError("the snapshot's last_move is malformed (player, action, sown, captures).")
 
 
 class MancalaEnv(AECEnv):
@@ -194,6 +236,10 @@ class MancalaEnv(AECEnv):
         """
         if options is not None and not isinstance(options, dict):
             raise TypeError(f"options must be a dict or None (got {type(options).__name__}).")
+        if seed is not None and (isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer))):
+            raise TypeError(f"seed must be an int >= 0 or None (got {type(seed).__name__}).")
+        if seed is not None and seed < 0:
+            raise ValueError(f"seed must be an int >= 0 or None (got {seed}).")
         fields = self._position_options(options or {})
         rng = np.random.default_rng(seed) if seed is not None else self._rng
         rng_before = rng.bit_generator.state
@@ -307,20 +353,11 @@ class MancalaEnv(AECEnv):
         rng = np.random.default_rng()
         try:
             rng.bit_generator.state = snapshot["rng"]
-        except (TypeError, ValueError, KeyError) as error:
+        except (TypeError, ValueError, KeyError, OverflowError) as error:
             raise ValueError(f"the snapshot's rng state is malformed ({error}).") from None
+        _check_bookkeeping(snapshot, state)
         agents = snapshot["agents"]
-        if agents not in ([], list(AGENTS)) or snapshot["agent_selection"] not in AGENTS:
-            raise ValueError("the snapshot's agents or agent_selection are malformed.")
-        tallies = {}
-        for key in ("rewards", "cumulative_rewards", "terminations", "truncations"):
-            value = snapshot[key]
-            if not isinstance(value, dict) or set(value) != set(AGENTS):
-                raise ValueError(f"the snapshot's {key} must map both agents to a value.")
-            tallies[key] = dict(value)
-        running = state[STATUS] == RUNNING
-        if running and (agents == [] or snapshot["agent_selection"] != AGENTS[int(state[PLAYER])]):
-            raise ValueError("the snapshot's agent_selection is not the engine's player to move.")
+        tallies = {key: dict(snapshot[key]) for key in ("rewards", "cumulative_rewards", "terminations", "truncations")}
         self._state = state
         self._rng = rng
         self._has_reset = True
@@ -332,6 +369,13 @@ class MancalaEnv(AECEnv):
         self.truncations = tallies["truncations"]
         self._last_move = copy.deepcopy(snapshot["last_move"])
         self._write_infos()
+        self.infos = {agent: self.infos[agent] for agent in self.agents}  # finished agents are gone
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """Returns ``agent_selection``'s observation, reward, termination, truncation and info."""
+        if not self._has_reset:
+            raise RuntimeError("last() was called before reset(); call env.reset() first.")
+        return super().last(observe)
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """Returns ``agent``'s observation dict (``observation`` and ``action_mask``)."""

@@ -7,6 +7,7 @@ from typing import Any
 import gymnasium
 import numpy as np
 from gymnasium import spaces
+from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils.wrappers import BaseWrapper
 
 __all__ = ["FlattenObservation"]
@@ -23,6 +24,11 @@ class FlattenObservation(BaseWrapper, gymnasium.utils.RecordConstructorArgs):
         env: A mancala_envs AEC environment (wrapped or raw).
         normalize: Divide every entry by its upper bound.
 
+    Raises:
+        TypeError: ``env`` is not a PettingZoo AEC environment, its observation
+            space is not a Dict with an ``observation`` entry, or ``normalize``
+            is not a bool.
+
     Example:
         >>> import mancala_envs
         >>> from mancala_envs.wrappers import FlattenObservation
@@ -34,10 +40,20 @@ class FlattenObservation(BaseWrapper, gymnasium.utils.RecordConstructorArgs):
     """
 
     def __init__(self, env: Any, normalize: bool = False) -> None:
-        gymnasium.utils.RecordConstructorArgs.__init__(self, normalize=normalize)
-        BaseWrapper.__init__(self, env)
+        if isinstance(env, ParallelEnv):
+            raise TypeError(
+                "FlattenObservation wraps an AEC environment, not a parallel one; wrap the AEC env first, "
+                "then convert it (pettingzoo.utils.conversions.aec_to_parallel(FlattenObservation(env)))."
+            )
+        if not isinstance(env, AECEnv):
+            raise TypeError(
+                f"FlattenObservation wraps a PettingZoo AEC environment (got {type(env).__name__}); "
+                "pass one such as mancala_envs.make('ouril_v0')."
+            )
         if not isinstance(normalize, bool):
             raise TypeError(f"normalize must be True or False (got {normalize!r}).")
+        gymnasium.utils.RecordConstructorArgs.__init__(self, normalize=normalize)
+        BaseWrapper.__init__(self, env)
         self.normalize = normalize
         self._observation_spaces: dict[str, spaces.Dict] = {}
         self._scales: dict[str, np.ndarray] = {}

@@ -360,10 +360,19 @@ class Game(ABC):
         halves = parts[0].split("/")
         if len(halves) != 2:
             raise ValueError(f"position board {parts[0]!r} must be two halves separated by '/'; write {form}.")
+        half = self.n_pits // 2
+        for name, pits in zip(("first", "second"), halves):
+            if len(pits.split(",")) != half:
+                raise ValueError(
+                    f"position board: the {name} half {pits!r} must hold {half} counts "
+                    f"({len(pits.split(','))} given); write {form}."
+                )
+        if parts[2] not in ("0", "1"):
+            raise ValueError(f"position player {parts[2]!r} must be 0 or 1 (the player to move).")
         fields: dict[str, Any] = {
             "board": _parse_ints("board", ",".join(halves)),
             "stores": _parse_ints("stores", parts[1]),
-            "player": _parse_ints("player", parts[2])[0] if parts[2].isdigit() else parts[2],
+            "player": int(parts[2]),
         }
         for item in parts[3:]:
             key, sep, value = item.partition("=")

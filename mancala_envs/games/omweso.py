@@ -823,6 +823,7 @@ class Omweso(Game):
         pending: str | None = None,
         turn_captures: int = 0,
         laps: int | None = None,
+        **unknown: Any,
     ) -> None:
         """Replaces the game in ``state`` by an arbitrary position.
 
@@ -854,6 +855,11 @@ class Omweso(Game):
             ValueError: any count, flag or combination that no game could reach,
                 named in the message.
         """
+        if unknown:
+            raise TypeError(
+                f"omweso positions have no flag {', '.join(map(repr, sorted(unknown)))}; "
+                f"the flags are {sorted(self.position_options)}."
+            )
         config = self.config
         values = check_counts("board", board, N_PITS)
         tallies = check_counts("stores", stores, 2)
@@ -876,12 +882,12 @@ class Omweso(Game):
         hand = 0
         kind = PENDING_NONE
         pit = anchor = 0
+        if pending is None and (turn_captures != 0 or laps is not None):
+            raise ValueError("turn_captures and laps describe a turn in progress; give them only with pending.")
         if placing:
             self._check_placement(values, own, other, tallies, turn, first_capture_done, pending)
         elif pending is not None:
             kind, pit, anchor, hand = self._check_pending(values, own, other, pending, turn, turn_captures)
-        elif turn_captures != 0 or laps is not None:
-            raise ValueError("turn_captures and laps describe a turn in progress; give them only with pending.")
         if pending is not None:
             laps = 1 if laps is None else laps
             check_int("laps", laps, 1, config.max_laps_per_turn - 1)
@@ -923,6 +929,14 @@ class Omweso(Game):
     ) -> None:
         if self.config.setup != "placement":
             raise ValueError("phase='placement' needs setup='placement'; build the env with that setup.")
+        self._check_placed_seeds(values, own, other)
+        if tallies != [0, 0] or turn != 0 or first or pending is not None:
+            raise ValueError(
+                "while placing, stores are [0, 0], turn is 0, first_capture_done is false and nothing is pending."
+            )
+
+    def _check_placed_seeds(self, values: list[int], own: int, other: int) -> None:
+        """The seeds on the board while ``own`` places: fewer than 32 there, 0 or 32 on the other side."""
         mine, theirs = sum(values[own : own + RING]), sum(values[other : other + RING])
         if theirs not in (0, SEEDS_PER_PLAYER) or mine >= SEEDS_PER_PLAYER:
             raise ValueError(
@@ -931,10 +945,6 @@ class Omweso(Game):
             )
         if max(values) > self.config.placement_cap:
             raise ValueError(f"a pit holds {max(values)} seeds, above placement_cap={self.config.placement_cap}.")
-        if tallies != [0, 0] or turn != 0 or first or pending is not None:
-            raise ValueError(
-                "while placing, stores are [0, 0], turn is 0, first_capture_done is false and nothing is pending."
-            )
 
     def _check_pending(
         self, values: list[int], own: int, other: int, pending: Any, turn: int, turn_captures: Any
@@ -965,6 +975,13 @@ class Omweso(Game):
         if not lap_captures_directly(board, own, other, start, number, CW, False):
             raise ValueError(f"pending={pending!r}: re-sowing {number} seeds clockwise would not capture directly.")
         return PENDING_RESOW, pit, pit, number
+
+    def check_state(self, state: np.ndarray) -> None:
+        """Adds the placement phase's rules to the shared checks (see ``Game.check_state``)."""
+        super().check_state(state)
+        if state[PHASE] == PHASE_PLACEMENT and state[STATUS] == RUNNING:
+            own = RING * int(state[PLAYER])
+            self._check_placed_seeds(state[BOARD : BOARD + N_PITS].tolist(), own, RING - own)
 
     def held_seeds(self, state: np.ndarray) -> int | None:
         """Board plus the seeds in hand (the stores are tallies); ``None`` while seeds are being placed."""
