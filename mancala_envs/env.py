@@ -190,6 +190,19 @@ class MancalaEnv(AECEnv):
         self._n_actions = game.n_actions
         self._params = game.params
 
+    # --- copies ------------------------------------------------------------------
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickles and deep copies leave out the compiled step function and the trace buffer
+        (rebuilt on load), which would otherwise cost milliseconds and ~100 KB per copy."""
+        state = self.__dict__.copy()
+        del state["_step_function"], state["_trace"]
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._step_function = self.game.step_function
+        self._trace = new_trace()
+
     # --- spaces -------------------------------------------------------------------
     def observation_space(self, agent: str) -> spaces.Space:
         """Returns the (cached) observation space of ``agent``."""
@@ -356,6 +369,10 @@ class MancalaEnv(AECEnv):
         except (TypeError, ValueError, KeyError, OverflowError) as error:
             raise ValueError(f"the snapshot's rng state is malformed ({error}).") from None
         _check_bookkeeping(snapshot, state)
+        try:
+            self.game.info(state)  # everything the infos read must decode before anything changes
+        except (KeyError, IndexError, ValueError) as error:
+            raise ValueError(f"the snapshot's state cannot be described ({error!r}).") from None
         agents = snapshot["agents"]
         tallies = {key: dict(snapshot[key]) for key in ("rewards", "cumulative_rewards", "terminations", "truncations")}
         self._state = state

@@ -251,7 +251,10 @@ def omweso_cases(game: Any) -> dict[str, tuple[str, tuple[str, ...]]]:
             OMWESO_RELAY.replace("turn=14", "turn=1"),
             ("not a decision point", f"turn >= {config.no_capture_turns}"),
         ),
-        "turn at the cap": (OMWESO_CORE.replace("turn=14", f"turn={config.max_turns}"), (f"turn={config.max_turns}",)),
+        "turn beyond the cap": (
+            OMWESO_CORE.replace("turn=14", f"turn={config.max_turns + 1}"),
+            (f"turn={config.max_turns + 1}", "out of range"),
+        ),
         "turn negative": (OMWESO_CORE.replace("turn=14", "turn=-1"), ("turn=-1", "out of range")),
     }
     if config.midturn_reverse:

@@ -230,3 +230,16 @@ def test_snapshot_before_reset_is_refused() -> None:
         env.state_dict()
     with pytest.raises(RuntimeError, match="reset"):
         env.position()
+
+
+def test_omweso_position_at_the_turn_cap_loads_as_a_truncated_game() -> None:
+    env = mancala_envs.make("omweso_v0", max_turns=1, first_player=0)
+    env.reset(seed=0)
+    env.step(0)
+    assert env.truncations == {"player_0": True, "player_1": True}
+    text = env.position()
+    assert " turn=1 " in text
+    loaded = mancala_envs.make("omweso_v0", max_turns=1)
+    loaded.reset(options={"position": text})
+    assert loaded.truncations == {"player_0": True, "player_1": True}
+    assert loaded.infos["player_0"]["end_reason"] == "max_turns" and loaded.position() == text

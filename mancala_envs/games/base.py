@@ -19,8 +19,13 @@ from mancala_envs.engine.state import (
     BOARD,
     END_REASON,
     END_REASON_NAMES,
+    ENDLESS,
+    FIRST_MOVE_DONE,
     GAMES_PLAYED,
     HEADER_SIZE,
+    HISTORY_FILTER,
+    HISTORY_LEN,
+    LAPS,
     LEGAL,
     MATCH,
     PASSES,
@@ -29,8 +34,10 @@ from mancala_envs.engine.state import (
     POINTS,
     RUNNING,
     SCORE,
+    STARTER,
     STATUS,
     STORE,
+    TURN,
     WINNER,
 )
 
@@ -293,6 +300,24 @@ class Game(ABC):
             raise ValueError("the state's player, status or winner slot is out of range.")
         if int(state[END_REASON]) not in END_REASON_NAMES:
             raise ValueError(f"the state's end reason {int(state[END_REASON])} is unknown.")
+        if (state[END_REASON] == 0) != (state[STATUS] == RUNNING):
+            raise ValueError("the state's end reason does not match its status (set while running, or missing).")
+        for slot, name, top in (
+            (STARTER, "starter", 1),
+            (FIRST_MOVE_DONE, "first-move flag", 1),
+            (PASSES, "passes", 1),
+            (ENDLESS, "endless flag", 1),
+            (PLY, "ply counter", None),
+            (TURN, "turn counter", None),
+            (GAMES_PLAYED, "games played", None),
+            (LAPS, "lap counter", None),
+        ):
+            if state[slot] < 0 or (top is not None and state[slot] > top):
+                raise ValueError(f"the state's {name} slot holds {int(state[slot])}, out of range.")
+        for slot, name in ((STORE, "stores"), (SCORE, "scores"), (POINTS, "points"), (MATCH, "match points")):
+            if (state[slot : slot + 2] < 0).any():
+                raise ValueError(f"the state's {name} are negative.")
+        self.check_history(state)
         if (state[BOARD : BOARD + self.n_pits] < 0).any():
             raise ValueError("the state's board has a negative count.")
         held = self.held_seeds(state)
@@ -301,6 +326,16 @@ class Game(ABC):
         legal = self.legal_bits(state) if state[STATUS] == RUNNING else 0
         if int(state[LEGAL]) != legal or (state[STATUS] == RUNNING and legal == 0):
             raise ValueError("the state's legal-move mask does not match its position.")
+        low, high = self.observation_bounds()
+        for player in (0, 1):
+            observation = self.observe(state, player)
+            if (observation < low).any() or (observation > high).any():
+                raise ValueError(f"player {player}'s observation of the state is outside its bounds.")
+
+    def check_history(self, state: np.ndarray) -> None:
+        """Raises ``ValueError`` unless the state's repetition memory is empty (games without one)."""
+        if state[HISTORY_LEN] != 0 or state[HISTORY_FILTER] != 0:
+            raise ValueError("the state has a repetition history, which this game does not keep.")
 
     # --- positions ------------------------------------------------------------------------------
     def load_position(self, state: np.ndarray, board: Sequence[int], stores: Sequence[int], player: int, **flags: Any) -> None:

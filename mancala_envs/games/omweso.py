@@ -868,7 +868,7 @@ class Omweso(Game):
         placing = phase == "placement"
         if turn is None:
             turn = 0 if placing else config.no_capture_turns
-        check_int("turn", turn, 0, config.max_turns - 1)
+        check_int("turn", turn, 0, config.max_turns)
         check_bool("first_capture_done", first_capture_done)
         capture_turns = check_counts("capturing_turns", capturing_turns, 2)
         if sum(capture_turns) > turn or (sum(capture_turns) > 0 and not first_capture_done):
@@ -921,6 +921,9 @@ class Omweso(Game):
         if fresh[LEGAL] == 0:
             # The player to move cannot move: the opponent has won (bulijo), as at the start of that turn.
             _win(fresh, 1 - int(player), END_NO_LEGAL_MOVE, POINTS_BULIJO)
+            game_over(fresh, self.params)
+        elif turn >= config.max_turns and not placing:
+            _draw(fresh, TRUNCATED, END_MAX_TURNS)  # the position of a game the turn cap ended
             game_over(fresh, self.params)
         state[:] = fresh
 
@@ -978,10 +981,36 @@ class Omweso(Game):
 
     def check_state(self, state: np.ndarray) -> None:
         """Adds the placement phase's rules to the shared checks (see ``Game.check_state``)."""
+        values = state[: min(len(state), STATE_SIZE)].tolist()
+        if len(values) == STATE_SIZE:
+            ranges = (
+                (PHASE, "phase", 0, 1),
+                (PENDING, "pending kind", 0, 2),
+                (PENDING_PIT, "pending pit", 0, RING - 1),
+                (HAND, "seeds in hand", 0, TOTAL_SEEDS),
+                (ANCHOR, "anchor", 0, RING - 1),
+                (TURN_FLAGS, "turn capture flags", 0, 15),
+                (FIRST_CAPTURE, "first-capture flag", 0, 1),
+                (CAPTURE_TURNS, "player 0's capturing turns", 0, values[TURN]),
+                (CAPTURE_TURNS + 1, "player 1's capturing turns", 0, values[TURN]),
+            )
+            for slot, name, low, high in ranges:
+                if not low <= values[slot] <= high:
+                    raise ValueError(f"the state's {name} slot holds {values[slot]}, outside {low}..{high}.")
+            if values[GAME_RESULT] not in END_REASON_NAMES:
+                raise ValueError(f"the state's last game result {values[GAME_RESULT]} is unknown.")
+            if values[HAND] and values[PENDING] != PENDING_RESOW and values[END_REASON] != END_ENDLESS_MOVE:
+                raise ValueError("the state has seeds in hand without a re-sow waiting (or an annulled turn).")
         super().check_state(state)
-        if state[PHASE] == PHASE_PLACEMENT and state[STATUS] == RUNNING:
-            own = RING * int(state[PLAYER])
-            self._check_placed_seeds(state[BOARD : BOARD + N_PITS].tolist(), own, RING - own)
+        running = state[STATUS] == RUNNING
+        own = RING * int(state[PLAYER])
+        board = state[BOARD : BOARD + N_PITS].tolist()
+        if state[PHASE] == PHASE_PLACEMENT and running:
+            self._check_placed_seeds(board, own, RING - own)
+        if state[PENDING] != PENDING_NONE and running:
+            pit = int(state[PENDING_PIT])
+            text = f"relay:{pit}:{int(state[ANCHOR])}" if state[PENDING] == PENDING_RELAY else f"resow:{pit}:{int(state[HAND])}"
+            self._check_pending(board, own, RING - own, text, int(state[TURN]), int(state[TURN_FLAGS]))
 
     def held_seeds(self, state: np.ndarray) -> int | None:
         """Board plus the seeds in hand (the stores are tallies); ``None`` while seeds are being placed."""

@@ -375,6 +375,20 @@ class RioKadalis(TwoRowGame):
         state[CLOSED] = bits
         state[RESERVE : RESERVE + 2] = [int(v) for v in flags.get("reserves", (0, 0))]
 
+    def check_state(self, state: np.ndarray) -> None:
+        """Adds the match slots to the shared checks: closed pits are real and empty, tallies non-negative."""
+        closed = int(state[CLOSED])
+        if closed < 0 or closed >> self.n_pits or (not self.is_match and closed):
+            raise ValueError("the state's closed-pit mask names pits that do not exist (or closes pits outside a match).")
+        if any(closed >> pit & 1 and state[BOARD + pit] != 0 for pit in range(self.n_pits)):
+            raise ValueError("the state has a closed pit holding seeds.")
+        for slot, name in ((RESERVE, "reserves"), (FOURS, "fours")):
+            if (state[slot : slot + 2] < 0).any() or (not self.is_match and slot == RESERVE and state[slot : slot + 2].any()):
+                raise ValueError(f"the state's {name} are out of range.")
+        if state[ROUND] < 0:
+            raise ValueError("the state's round counter is negative.")
+        super().check_state(state)
+
     def held_seeds(self, state: np.ndarray) -> int | None:
         return int(super().held_seeds(state) + state[RESERVE : RESERVE + 2].sum())
 

@@ -27,6 +27,8 @@ from mancala_envs.engine.ending import PLAIN_WIN, check_end, finish_game, row_se
 from mancala_envs.engine.repetition import history_clear, history_repeats, key_fits, position_key
 from mancala_envs.engine.state import (
     BOARD,
+    HISTORY_FILTER,
+    HISTORY_LEN,
     END_THRESHOLD,
     FIRST_MOVE_DONE,
     HEADER_SIZE,
@@ -188,6 +190,22 @@ class TwoRowGame(Game):
         )
         if state[STATUS] != RUNNING and self.game_over_function is not None:
             self.game_over_function(state, self.params)
+
+    def check_history(self, state: np.ndarray) -> None:
+        """The repetition memory: a length within its slots, non-negative keys, and the matching filter."""
+        history_start = int(self.params[HISTORY_START])
+        length = int(state[HISTORY_LEN])
+        capacity = self.state_size - history_start if history_start > 0 else 0
+        if not 0 <= length <= capacity:
+            raise ValueError(f"the state's repetition history length {length} is outside 0..{capacity}.")
+        keys = state[history_start : history_start + length] if length else state[:0]
+        if (keys < 0).any():
+            raise ValueError("the state's repetition history holds a negative key.")
+        expected = 0
+        for key in keys.tolist():
+            expected |= 1 << (key % 61)
+        if int(state[HISTORY_FILTER]) != expected:
+            raise ValueError("the state's repetition filter does not match its history.")
 
     def check_position_flags(self, board: list[int], flags: dict[str, Any]) -> int:
         """Validates the game's position flags; returns the seeds they hold off the board and stores."""
