@@ -67,18 +67,18 @@ import hashlib
 import json
 import multiprocessing
 import os
-import platform
 import shutil
-import subprocess
 import sys
 import time
 from dataclasses import dataclass
-from importlib import metadata
 from pathlib import Path
 from typing import Any
 
 import numba
 import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_machine import machine_info  # a sibling script module
 
 import mancala_envs
 from mancala_envs.engine.state import (
@@ -107,7 +107,7 @@ from mancala_envs.games import modiar, omweso, ouril, rio_kadalis, urim
 from mancala_envs.games.base import Game
 from mancala_envs.games.two_row import HISTORY_START, MAX_PLIES, ROW_SIZE, observe_two_row
 from mancala_envs.registration import VARIANTS, EnvVariant
-from mancala_envs.rollout import random_legal_action
+from mancala_envs.rollout import random_legal_action, reset_game, step_game
 
 __all__ = [
     "DEFAULT_GAMES",
@@ -233,37 +233,6 @@ def _prune_old_caches() -> None:
 
 
 # --- the compiled game switch (numba cannot cache functions taking compiled functions) -----------
-@_compiled()
-def _reset(game_id: int, state: np.ndarray, params: np.ndarray, first_player: int) -> None:
-    if game_id == ouril.GAME_ID:
-        ouril.reset_state(state, params, first_player)
-    elif game_id == urim.GAME_ID:
-        urim.reset_state(state, params, first_player)
-    elif game_id == modiar.GAME_ID:
-        modiar.reset_state(state, params, first_player)
-    elif game_id == rio_kadalis.GAME_ID:
-        rio_kadalis.reset_state(state, params, first_player)
-    elif game_id == omweso.GAME_ID:
-        omweso.reset_state(state, params, first_player)
-    else:
-        raise ValueError("no compiled branch for this game id; add one to benchmarks/soak.py")
-
-
-@_compiled()
-def _step(game_id: int, state: np.ndarray, params: np.ndarray, action: int, trace: np.ndarray) -> int:
-    if game_id == ouril.GAME_ID:
-        return ouril.step(state, params, action, trace)
-    if game_id == urim.GAME_ID:
-        return urim.step(state, params, action, trace)
-    if game_id == modiar.GAME_ID:
-        return modiar.step(state, params, action, trace)
-    if game_id == rio_kadalis.GAME_ID:
-        return rio_kadalis.step(state, params, action, trace)
-    if game_id == omweso.GAME_ID:
-        return omweso.step(state, params, action, trace)
-    raise ValueError("no compiled branch for this game id; add one to benchmarks/soak.py")
-
-
 @_compiled()
 def _legal_bits(game_id: int, state: np.ndarray, params: np.ndarray) -> int:
     if game_id == ouril.GAME_ID:
@@ -479,7 +448,7 @@ def _refused_action_that_changed(
         if 0 <= action < n_actions and (legal >> action) & 1:
             continue
         attempt = start.copy()
-        _step(game_id, attempt, params, action, no_trace)
+        step_game(game_id, attempt, params, action, no_trace)
         if _first_difference(attempt, start, attempt.shape[0]) >= 0:
             return action
     return -2
@@ -549,7 +518,7 @@ def soak_games(
     for game in range(first_game, first_game + n_games):
         seed_of_game = game_seed(seed, game)
         np.random.seed(seed_of_game)
-        _reset(game_id, state, params, game % 2)
+        reset_game(game_id, state, params, game % 2)
         stats[S_EPISODES] += 1
         ply = 0
         bad = False
@@ -573,7 +542,7 @@ def soak_games(
             for action in range(-1, n_actions + 1):
                 if 0 <= action < n_actions and (legal >> action) & 1:
                     continue
-                code = _step(game_id, state, params, action, no_trace)
+                code = step_game(game_id, state, params, action, no_trace)
                 if code != ILLEGAL:
                     _record(counts, records, stats, game, ply, ILLEGAL_ACCEPTED, action, code, 0, -1, seed_of_game)
                     bad = True
@@ -594,7 +563,7 @@ def soak_games(
                     if (legal >> action) & 1 == 0:
                         continue
                     scratch[:] = state
-                    code = _step(game_id, scratch, params, action, no_trace)
+                    code = step_game(game_id, scratch, params, action, no_trace)
                     if code != OK:
                         _record(counts, records, stats, game, ply, LEGAL_REFUSED, action, code, 0, action,
                                 seed_of_game)
@@ -617,7 +586,7 @@ def soak_games(
             placing = is_omweso and state[omweso.PHASE] == omweso.PHASE_PLACEMENT
             turn_before = state[TURN]
             games_before = state[GAMES_PLAYED]
-            code = _step(game_id, state, params, action, no_trace)
+            code = step_game(game_id, state, params, action, no_trace)
             ply += 1
             if code != OK:
                 _record(counts, records, stats, game, ply - 1, LEGAL_REFUSED, action, code, 0, -1, seed_of_game)
@@ -645,7 +614,7 @@ def soak_games(
         end = _live_end(state, history_start)
         before[:end] = state[:end]
         for action in range(-1, n_actions + 1):
-            code = _step(game_id, state, params, action, no_trace)
+            code = step_game(game_id, state, params, action, no_trace)
             if code != GAME_OVER:
                 _record(counts, records, stats, game, ply, GAME_OVER_NOT_REFUSED, action, code, 0, -1, seed_of_game)
                 bad = True
@@ -727,7 +696,7 @@ def target_from_game(game: Game, variant: EnvVariant | None = None) -> SoakTarge
     if game.game_id not in (ouril.GAME_ID, urim.GAME_ID, modiar.GAME_ID, rio_kadalis.GAME_ID, omweso.GAME_ID):
         raise ValueError(
             f"{game.env_name} is game id {game.game_id}, which has no compiled branch in benchmarks/soak.py; "
-            "add it to _reset, _step, _legal_bits, _observe and check_position."
+            "add it to mancala_envs.rollout (reset_game, step_game) and to _legal_bits, _observe and check_position here."
         )
     kwargs = dict(variant.kwargs) if variant is not None else {}
     low, high = game.observation_bounds()
@@ -924,54 +893,6 @@ class Args:
     """Soak only these configs (names as in the table); empty: all."""
     json: Path = DEFAULT_JSON
     """Where the JSON results are written."""
-
-
-def _version(distribution: str) -> str | None:
-    try:
-        return metadata.version(distribution)
-    except metadata.PackageNotFoundError:
-        return None
-
-
-def _cpu_model() -> str:
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as cpuinfo:
-            for line in cpuinfo:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
-
-
-def _git_commit() -> str | None:
-    root = Path(__file__).resolve().parent.parent
-    try:
-        commit = subprocess.run(
-            ["git", "rev-parse", "--short", "HEAD"], cwd=root, capture_output=True, text=True, check=True
-        ).stdout.strip()
-        dirty = subprocess.run(
-            ["git", "status", "--porcelain", "--untracked-files=no"],
-            cwd=root, capture_output=True, text=True, check=False,
-        ).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        return None
-    return commit + ("-dirty" if dirty else "")
-
-
-def machine_info() -> dict[str, Any]:
-    """The CPU, interpreter and library versions of the run."""
-    return {
-        "cpu_count": os.cpu_count(),
-        "cpu_model": _cpu_model(),
-        "platform": platform.platform(),
-        "python": platform.python_version(),
-        "numpy": _version("numpy"),
-        "numba": _version("numba"),
-        "mancala_envs": _version("mancala-envs"),
-        "git_commit": _git_commit(),
-        "load_average": list(os.getloadavg()) if hasattr(os, "getloadavg") else None,
-    }
 
 
 def run_all(args: Args) -> dict[str, Any]:

@@ -2,8 +2,8 @@
 
 The games' compiled rules are reached through a static switch on the game id
 (numba cannot cache functions that receive other compiled functions as
-arguments), so each new game adds one branch to :func:`_reset` and
-:func:`_step`.
+arguments), so each new game adds one branch to :func:`reset_game` and
+:func:`step_game`, which other compiled code (``benchmarks/soak.py``) calls too.
 """
 
 from __future__ import annotations
@@ -17,11 +17,12 @@ from mancala_envs.engine.state import LEGAL, PLY, RUNNING, STATUS, WINNER
 from mancala_envs.games import modiar, omweso, ouril, rio_kadalis, urim
 from mancala_envs.games.base import Game
 
-__all__ = ["RolloutStats", "play_random_games", "random_legal_action"]
+__all__ = ["RolloutStats", "play_random_games", "random_legal_action", "reset_game", "step_game"]
 
 
 @njit(cache=True, error_model="numpy")
-def _reset(game_id: int, state: np.ndarray, params: np.ndarray, first_player: int) -> None:
+def reset_game(game_id: int, state: np.ndarray, params: np.ndarray, first_player: int) -> None:
+    """Starts a new game (and match) of the game ``game_id`` in ``state``."""
     if game_id == ouril.GAME_ID:
         ouril.reset_state(state, params, first_player)
     elif game_id == urim.GAME_ID:
@@ -37,7 +38,8 @@ def _reset(game_id: int, state: np.ndarray, params: np.ndarray, first_player: in
 
 
 @njit(cache=True, error_model="numpy")
-def _step(game_id: int, state: np.ndarray, params: np.ndarray, action: int, trace: np.ndarray) -> int:
+def step_game(game_id: int, state: np.ndarray, params: np.ndarray, action: int, trace: np.ndarray) -> int:
+    """Plays ``action`` in a game of ``game_id``; returns the step code (``OK``, ``ILLEGAL``, ``GAME_OVER``)."""
     if game_id == ouril.GAME_ID:
         return ouril.step(state, params, action, trace)
     if game_id == urim.GAME_ID:
@@ -81,10 +83,10 @@ def _play(game_id: int, params: np.ndarray, state_size: int, n_games: int, seed:
     # results[0] plies, [1] player-0 wins, [2] player-1 wins, [3] draws, [4] truncations, [5] longest game
     results = np.zeros(6, np.int64)
     for game in range(n_games):
-        _reset(game_id, state, params, game % 2)
+        reset_game(game_id, state, params, game % 2)
         while state[STATUS] == RUNNING:
             action = random_legal_action(state[LEGAL])
-            _step(game_id, state, params, action, no_trace)
+            step_game(game_id, state, params, action, no_trace)
             results[0] += 1
         if state[WINNER] == 0:
             results[1] += 1
