@@ -84,8 +84,8 @@ QUICK = settings(
     suppress_health_check=[HealthCheck.too_slow],
 )
 SLOW = settings(
-    max_examples=100,
-    stateful_step_count=50,
+    max_examples=50,
+    stateful_step_count=40,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
 )
