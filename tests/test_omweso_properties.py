@@ -39,9 +39,10 @@ from typing import Any
 
 import numpy as np
 import pytest
-from hypothesis import given, note, settings
+from hypothesis import note
 from hypothesis import strategies as st
 from omweso_reference import LEFT4, CWLapDidNotCapture, Referee, Rules
+from test_properties import quick_and_slow
 
 from mancala_envs.engine.state import ILLEGAL, OK, RUNNING, STATUS, TERMINATED, TRUNCATED
 from mancala_envs.engine.trace import SOWN_CAPACITY, new_trace, read_trace
@@ -65,17 +66,6 @@ JIT_OFF = os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0")
 def budget(jit: int, no_jit: int) -> int:
     """Example counts: compiled engine vs the pure-Python engine of ``NUMBA_DISABLE_JIT=1``."""
     return no_jit if JIT_OFF else jit
-
-
-def quick_and_slow(quick: int, slow: int, **strategies: st.SearchStrategy) -> Callable:
-    """Turns a property into two tests: ``quick`` examples by default, ``slow`` examples marked slow."""
-
-    def decorate(body: Callable) -> tuple[Callable, Callable]:
-        default = settings(max_examples=quick, deadline=None)(given(**strategies)(body))
-        longer = settings(max_examples=slow, deadline=None)(given(**strategies)(body))
-        return default, pytest.mark.slow(longer)
-
-    return decorate
 
 
 # --- configs and positions --------------------------------------------------------------------------
