@@ -5,6 +5,11 @@ Importing the package registers every game and variant with PettingZoo::
     import mancala_envs, pettingzoo
     env = pettingzoo.make("aec", "mancala/ouril-v0")
     env = mancala_envs.make("urim_v0", seeds_per_pit=4)
+
+and registers the single-agent view of each with Gymnasium::
+
+    import gymnasium
+    env = gymnasium.make("mancala_envs:mancala/Ouril-v0", opponent="random")
 """
 
 from __future__ import annotations
@@ -12,7 +17,9 @@ from __future__ import annotations
 from mancala_envs.env import MancalaEnv
 from mancala_envs.envs import modiar_v0, omweso_v0, ouril_v0, rio_kadalis_v0, urim_v0
 from mancala_envs.errors import GameOverError, IllegalActionError
-from mancala_envs.registration import VARIANTS, list_envs, make, register_all
+from mancala_envs.registration import VARIANTS, list_envs, list_gymnasium_envs, make, register_all
+from mancala_envs.single_agent import SingleAgentEnv
+from mancala_envs.config import make_from_config  # noqa: E402 - needs the registry above
 
 __all__ = [
     "VARIANTS",
@@ -20,8 +27,11 @@ __all__ = [
     "IllegalActionError",
     "MancalaEnv",
     "__version__",
+    "SingleAgentEnv",
     "list_envs",
+    "list_gymnasium_envs",
     "make",
+    "make_from_config",
     "modiar_v0",
     "omweso_v0",
     "ouril_v0",

@@ -1,7 +1,10 @@
 """The ``mancala-envs`` command line.
 
+``mancala-envs train`` trains MaskablePPO on a game against an opponent, saves it
+and prints its win / draw / loss rates against the baselines (the ``train`` extra);
 ``mancala-envs demo --game ouril --agents random greedy`` plays one game between
 two agents and prints it turn by turn; ``mancala-envs list`` lists the ids.
+``python -m mancala_envs`` is the same command.
 Bad input is reported as one line, ``mancala-envs: error: ...``, with exit status 2
 (see docs/contract.md).
 """
@@ -14,7 +17,7 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
-__all__ = ["main", "play_demo"]
+__all__ = ["main", "play_demo", "run_train"]
 
 PROG = "mancala-envs"
 
@@ -48,8 +51,7 @@ def play_demo(env_id: str, agent_names: Sequence[str], seed: int, out=sys.stdout
     if seed < 0:
         raise ValueError(f"seed {seed} is negative; use an integer >= 0.")
 
-    if f"{env_id}_v0" in mancala_envs.list_envs():
-        env_id = f"{env_id}_v0"
+    env_id = _game_id(env_id)
     env = mancala_envs.make(env_id, render_mode="ansi", **options)
     agents = {f"player_{p}": make_agent(name, seed=seed + p) for p, name in enumerate(agent_names)}
     env.reset(seed=seed)
@@ -77,6 +79,106 @@ def play_demo(env_id: str, agent_names: Sequence[str], seed: int, out=sys.stdout
         file=out,
     )
     return final
+
+
+def _game_id(name: str) -> str:
+    """``"ouril"`` -> ``"ouril_v0"``; other names are returned as given (and checked by ``make``)."""
+    import mancala_envs
+
+    return f"{name}_v0" if f"{name}_v0" in mancala_envs.list_envs() else name
+
+
+def run_train(args: argparse.Namespace, out=None) -> dict:
+    """``mancala-envs train``: trains, saves, evaluates and prints the table; returns the figures."""
+    import json
+
+    out = sys.stdout if out is None else out
+    import mancala_envs
+
+    game = _game_id(args.game)
+    mancala_envs.make(game)  # an unknown game fails here, before torch is imported
+    try:
+        from mancala_envs import training
+    except ImportError as error:
+        raise ValueError(
+            f"training needs the train extra ({error.name} is missing): pip install 'mancala-envs[train]'"
+        ) from None
+    opponent = args.opponent[0] if len(args.opponent) == 1 else list(args.opponent)
+    config = training.TrainConfig(
+        game=game,
+        opponent=opponent,
+        timesteps=args.timesteps,
+        n_envs=args.n_envs,
+        seed=args.seed,
+        encoding=args.encoding,
+        torch_threads=args.torch_threads,
+        save_path=args.save,
+        tensorboard_log=args.tensorboard,
+        progress_bar=not args.no_progress,
+        eval_games=args.eval_games,
+        eval_opponents=tuple(args.eval_opponents),
+    )
+    print(
+        f"Training MaskablePPO on {game} against {opponent}: {config.timesteps} steps, {config.n_envs} envs, "
+        f"seed {config.seed}, {config.encoding} observations, {config.torch_threads} torch thread(s)",
+        file=out,
+        flush=True,
+    )
+    result = training.train(config)
+    print(
+        f"Trained {result.timesteps} steps in {result.seconds:.1f} s: {result.steps_per_second:.0f} env steps/s; "
+        f"{100 * result.env_share:.1f}% of the time inside the environments and wrappers (timed)",
+        file=out,
+    )
+    print(f"Saved the model to {config.model_path}", file=out)
+    rows = []
+    if config.eval_games > 0:
+        print(f"Evaluating over {config.eval_games} games per opponent, half moving first ...", file=out, flush=True)
+        rows = training.evaluate(
+            result.model, game, config.eval_opponents, games=config.eval_games, seed=10_000 + config.seed,
+            encoding=config.encoding,
+        )
+        print(training.format_table(rows), file=out)
+    figures = {
+        "game": game,
+        "opponent": opponent,
+        "timesteps": result.timesteps,
+        "seconds": result.seconds,
+        "steps_per_second": result.steps_per_second,
+        "env_share": result.env_share,
+        "model": str(config.model_path),
+        "evaluation": [row.as_dict() for row in rows],
+    }
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as handle:
+            json.dump(figures, handle, indent=2)
+    summary = ", ".join(
+        f"{100 * row.rate('wins'):.1f}% wins vs {row.opponent}" for row in rows if row.seat == "both"
+    )
+    print(f"Result: {summary or 'not evaluated'} ({config.model_path})", file=out)
+    return figures
+
+
+def _positive(text: str) -> int:
+    """A positive integer option."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"invalid value {text!r} (use an integer >= 1)")
+    return value
+
+
+def _count(text: str) -> int:
+    """A non-negative integer option."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"invalid value {text!r} (use an integer >= 0)")
+    return value
 
 
 class _UsageError(Exception):
@@ -119,6 +221,30 @@ def _parser() -> argparse.ArgumentParser:
     )
     demo.add_argument("--seed", type=_seed, default=0, help="seeds the first player and the agents (default: 0)")
     commands.add_parser("list", help="list the registered environment ids")
+    train = commands.add_parser(
+        "train", help="train MaskablePPO against an opponent, save it, and evaluate it against the baselines"
+    )
+    train.add_argument("--game", default="ouril", help="game name or registry id (default: ouril)")
+    train.add_argument(
+        "--opponent", nargs="+", default=["random"],
+        help="training opponent(s): baseline names or model:path.zip; several = one drawn per episode (default: random)",
+    )
+    train.add_argument("--timesteps", type=_positive, default=100_000, help="learner steps to train (default: 100000)")
+    train.add_argument("--n-envs", type=_positive, default=8, help="environments stepped together (default: 8)")
+    train.add_argument("--seed", type=_seed, default=0, help="seeds envs, opponents, policy and evaluation (default: 0)")
+    train.add_argument(
+        "--encoding", default="flat", choices=["flat", "one_hot", "thermometer"],
+        help="observation encoding (default: flat, normalised)",
+    )
+    train.add_argument("--torch-threads", type=_positive, default=1, help="torch CPU threads (default: 1)")
+    train.add_argument("--save", default=None, help="model path (default: models/<game>-maskable-ppo.zip)")
+    train.add_argument("--tensorboard", default=None, metavar="DIR", help="log to TensorBoard in DIR")
+    train.add_argument("--eval-games", type=_count, default=200, help="evaluation games per opponent (default: 200)")
+    train.add_argument(
+        "--eval-opponents", nargs="+", default=["random", "greedy"], help="evaluation opponents (default: random greedy)"
+    )
+    train.add_argument("--json", default=None, metavar="PATH", help="also write the figures as JSON to PATH")
+    train.add_argument("--no-progress", action="store_true", help="no progress bar")
     return parser
 
 
@@ -144,6 +270,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             import mancala_envs
 
             print("\n".join(mancala_envs.list_envs(verbose=True)))
+        elif args.command == "train":
+            run_train(args)
         else:
             play_demo(args.game, args.agents, args.seed)
     except (ValueError, TypeError) as error:

@@ -182,26 +182,68 @@ class MancalaEnv(AECEnv):
         }
         self.action_spaces = {agent: spaces.Discrete(game.n_actions) for agent in AGENTS}
         self._rng = np.random.default_rng()
+        # The engine writes each ply's record into the spare buffer, which becomes ``_trace`` once the
+        # ply is accepted: a rejected action never overwrites the record of the last move.
         self._trace = new_trace()
+        self._spare_trace = new_trace()
         self._state = game.new_state(0)
         self._no_moves = np.zeros(game.n_actions, dtype=np.int8)
         self._has_reset = False
         self._step_function = game.step_function
         self._n_actions = game.n_actions
+        # Infos and the last move are built when first read, not at every step (they cost more than
+        # the compiled rules); every change of the state marks them stale.
+        self._infos: dict[str, dict[str, Any]] = {}
+        self._infos_stale = False
+        self._last_move_value: dict[str, Any] | None = None
+        self._pending_move: tuple[int, int] | None = None
         self._params = game.params
 
     # --- copies ------------------------------------------------------------------
     def __getstate__(self) -> dict[str, Any]:
         """Pickles and deep copies leave out the compiled step function and the trace buffer
         (rebuilt on load), which would otherwise cost milliseconds and ~100 KB per copy."""
+        self._last_move  # noqa: B018 - decodes a pending move while the trace is still here
         state = self.__dict__.copy()
-        del state["_step_function"], state["_trace"]
+        del state["_step_function"], state["_trace"], state["_spare_trace"]
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
         self._step_function = self.game.step_function
         self._trace = new_trace()
+        self._spare_trace = new_trace()
+
+    # --- lazily built facts -------------------------------------------------------------
+    @property
+    def infos(self) -> dict[str, dict[str, Any]]:
+        """Each live agent's info dict (the game's facts and ``last_move``), built when first read."""
+        if self._infos_stale:
+            info = self.game.info(self._state)
+            info["last_move"] = self._last_move
+            self._infos = {"player_0": info, "player_1": info.copy()}
+            self._infos_stale = False
+        return self._infos
+
+    @infos.setter
+    def infos(self, value: dict[str, dict[str, Any]]) -> None:
+        self._infos = value
+        self._infos_stale = False
+
+    @property
+    def _last_move(self) -> dict[str, Any] | None:
+        """The last move (player, action, pits sown, captures), decoded from the trace when first read."""
+        if self._pending_move is not None:
+            player, action = self._pending_move
+            sown, captures = read_trace(self._trace)
+            self._last_move_value = {"player": player, "action": action, "sown": sown, "captures": captures}
+            self._pending_move = None
+        return self._last_move_value
+
+    @_last_move.setter
+    def _last_move(self, value: dict[str, Any] | None) -> None:
+        self._last_move_value = value
+        self._pending_move = None
 
     # --- spaces -------------------------------------------------------------------
     def observation_space(self, agent: str) -> spaces.Space:
@@ -420,20 +462,16 @@ class MancalaEnv(AECEnv):
             return
         if type(action) is not int or not 0 <= action < self._n_actions:
             action = self._validate_action(action)
-        code = self._step_function(self._state, self._params, action, self._trace)
+        trace = self._spare_trace
+        code = self._step_function(self._state, self._params, action, trace)
         if code == ILLEGAL:
             self._punish_illegal(agent, action)  # raises, or ends the game under "penalty"
             return
         if code == GAME_OVER:  # cannot happen while the agent is alive; kept as a guard
             raise GameOverError("the game is over; call reset() to start a new game.")
+        self._spare_trace, self._trace = self._trace, trace
         self._cumulative_rewards[agent] = 0
-        sown, captures = read_trace(self._trace)
-        self._last_move = {
-            "player": 0 if agent == "player_0" else 1,
-            "action": action,
-            "sown": sown,
-            "captures": captures,
-        }
+        self._pending_move = (0 if agent == "player_0" else 1, action)
         if self._state[STATUS] == RUNNING:
             # Rewards are zero until the end, so the cumulative rewards need no update.
             self.rewards = {"player_0": 0, "player_1": 0}
@@ -541,6 +579,5 @@ class MancalaEnv(AECEnv):
         return {AGENTS[winner]: 1, AGENTS[1 - winner]: -1}
 
     def _write_infos(self) -> None:
-        info = self.game.info(self._state)
-        info["last_move"] = self._last_move
-        self.infos = {"player_0": info, "player_1": info.copy()}
+        """Marks the infos stale: the state changed, they are rebuilt when next read."""
+        self._infos_stale = True

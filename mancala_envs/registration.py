@@ -4,6 +4,12 @@ Importing :mod:`mancala_envs` registers each id below in PettingZoo's AEC
 registry, so ``pettingzoo.make("aec", "mancala/ouril-mini-v0")`` works, and
 :func:`make` / :func:`list_envs` give the same ids (and the plain game names
 such as ``"ouril_v0"``) without going through PettingZoo.
+
+It also registers each variant with Gymnasium as the single-agent view
+(:class:`~mancala_envs.single_agent.SingleAgentEnv`) under a CamelCase id:
+``mancala/ouril-mini-v0`` becomes ``mancala/OurilMini-v0``, so
+``gymnasium.make("mancala_envs:mancala/Ouril-v0", opponent="greedy")`` works
+from a fresh interpreter (Gymnasium imports ``mancala_envs`` first).
 """
 
 from __future__ import annotations
@@ -13,7 +19,7 @@ from typing import Any
 
 from pettingzoo.env_registry.registration import aec_registry, register
 
-__all__ = ["NAMESPACE", "VARIANTS", "EnvVariant", "list_envs", "make", "register_all"]
+__all__ = ["NAMESPACE", "VARIANTS", "EnvVariant", "gymnasium_id", "list_envs", "list_gymnasium_envs", "make", "register_all"]
 
 NAMESPACE = "mancala"
 
@@ -38,6 +44,11 @@ class EnvVariant:
     def entry_point(self) -> str:
         """The ``module:function`` string PettingZoo imports."""
         return f"{self.module}:env"
+
+    @property
+    def gymnasium_id(self) -> str:
+        """The id of the single-agent view in Gymnasium's registry (``mancala/OurilMini-v0``)."""
+        return gymnasium_id(self.id)
 
 
 VARIANTS: tuple[EnvVariant, ...] = (
@@ -133,11 +144,39 @@ _GAME_NAMES = {
 }
 
 
+def gymnasium_id(env_id: str) -> str:
+    """The Gymnasium id of a PettingZoo id: ``"mancala/rio-kadalis-cw-v0"`` -> ``"mancala/RioKadalisCw-v0"``."""
+    namespace, name = env_id.split("/", 1)
+    stem, version = name.rsplit("-v", 1)
+    return f"{namespace}/{''.join(part.capitalize() for part in stem.split('-'))}-v{version}"
+
+
+GYMNASIUM_ENTRY_POINT = "mancala_envs.single_agent:SingleAgentEnv"
+
+
 def register_all() -> None:
-    """Registers every variant with PettingZoo (idempotent)."""
+    """Registers every variant with PettingZoo, and its single-agent view with Gymnasium (idempotent).
+
+    The Gymnasium kwargs are plain JSON (the PettingZoo id and the default opponent), so
+    ``EnvSpec.to_json()`` round-trips; every keyword of ``gymnasium.make`` overrides them.
+    """
+    import gymnasium
+
     for variant in VARIANTS:
         if variant.id not in aec_registry:
             register("aec", variant.id, entry_point=variant.entry_point, kwargs=dict(variant.kwargs))
+        if variant.gymnasium_id not in gymnasium.registry:
+            gymnasium.register(
+                variant.gymnasium_id,
+                entry_point=GYMNASIUM_ENTRY_POINT,
+                kwargs={"env_id": variant.id, "opponent": "random"},
+                disable_env_checker=True,
+            )
+
+
+def list_gymnasium_envs() -> list[str]:
+    """The Gymnasium ids of the single-agent views, one per variant."""
+    return [variant.gymnasium_id for variant in VARIANTS]
 
 
 def _find(env_id: str) -> EnvVariant:

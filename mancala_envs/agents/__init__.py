@@ -69,7 +69,7 @@ class Agent(ABC):
             )
         if not raw._has_reset:
             raise RuntimeError("act() was called before reset(); call env.reset() first.")
-        legal = np.flatnonzero(raw.game.legal_mask(raw._state))
+        legal = raw.game.legal_actions(raw._state)
         if legal.size == 0:
             raise ValueError("the player to move has no legal action: the game is over; call reset().")
         return legal

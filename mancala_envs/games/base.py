@@ -254,6 +254,20 @@ class Game(ABC):
             table = self._mask_table = (every_mask & 1).astype(np.int8)
         return table[bits].copy()
 
+    def legal_actions(self, state: np.ndarray) -> np.ndarray:
+        """Returns the legal actions of the player to move, in increasing order (a read-only array)."""
+        bits = int(state[LEGAL])
+        if self.n_actions > 12:
+            return np.flatnonzero((bits >> np.arange(self.n_actions)) & 1)
+        table = self.__dict__.get("_actions_table")
+        if table is None:
+            table = self._actions_table = []
+            for every in range(1 << self.n_actions):
+                actions = np.flatnonzero((every >> np.arange(self.n_actions)) & 1)
+                actions.flags.writeable = False
+                table.append(actions)
+        return table[bits]
+
     def info(self, state: np.ndarray) -> dict[str, Any]:
         """Returns the facts about the game that the environment reports in ``infos``."""
         header = state[:HEADER_SIZE].tolist()

@@ -1,0 +1,250 @@
+"""The single-agent Gymnasium view: one learner against a pluggable opponent.
+
+:class:`SingleAgentEnv` wraps a game's PettingZoo AEC environment. The learner
+plays one seat; the opponent (see :mod:`mancala_envs.opponents`) plays the
+other, inside :meth:`SingleAgentEnv.step` and :meth:`SingleAgentEnv.reset`, until
+it is the learner's turn again or the game is over. Omweso's mid-turn choices
+stay with the player who faces them, so a learner's decision point comes back to
+the learner and an opponent's is answered by the opponent.
+
+================  =============================================================
+Observation       The learner's egocentric int32 vector (the AEC ``observation``
+                  entry, the game's documented index table); encode it with the
+                  wrappers of :mod:`mancala_envs.wrappers` (``GymFlattenObservation``...)
+Action            ``Discrete(n_actions)`` of the game
+Action mask       ``action_masks()`` (bool, for sb3-contrib's MaskablePPO, also
+                  through ``SubprocVecEnv``) and ``info["action_mask"]`` (int8)
+Reward            The learner's own reward, 0 until the end, then +1 / -1 / 0
+                  (``reward_mode="win_loss"``) or the match-point difference;
+                  also when the opponent's move ends the game
+Seat              Drawn each episode from the env's seeded generator, or fixed
+                  with ``learner_seat``
+================  =============================================================
+
+Illegal actions (what Gymnasium's and SB3's ``check_env`` send, since they sample
+the action space without the mask): with ``illegal_action="penalty"`` (default)
+the episode terminates at once with reward -1 and ``info["illegal_action"] = True``,
+and the board is not changed; with ``"raise"`` an
+:class:`~mancala_envs.errors.IllegalActionError` is raised and nothing changes.
+
+Example:
+    >>> from mancala_envs.single_agent import SingleAgentEnv
+    >>> env = SingleAgentEnv("ouril_v0", opponent="greedy", learner_seat=0)
+    >>> observation, info = env.reset(seed=0)
+    >>> observation.shape, info["action_mask"].tolist()
+    ((17,), [1, 1, 1, 1, 1, 1])
+    >>> observation, reward, terminated, truncated, info = env.step(5)
+    >>> reward, terminated
+    (0.0, False)
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from mancala_envs.env import MancalaEnv
+from mancala_envs.errors import GameOverError, IllegalActionError
+from mancala_envs.opponents import Opponent, OpponentPool, make_opponent
+from mancala_envs.registration import make
+
+__all__ = ["ILLEGAL_ACTION_POLICIES", "SingleAgentEnv"]
+
+ILLEGAL_ACTION_POLICIES = ("penalty", "raise")
+AGENTS = ("player_0", "player_1")
+SEED_BOUND = 2**31 - 1
+
+
+class SingleAgentEnv(gymnasium.Env):
+    """One learner against an opponent, as a Gymnasium environment.
+
+    Args:
+        env_id: A registered game or variant (``"ouril_v0"``, ``"mancala/omweso-two-each-v0"``...).
+        opponent: Who plays the other seat (see :func:`~mancala_envs.opponents.make_opponent`):
+            a baseline name, ``"model:path.zip"``, an agent, a callable
+            ``policy(observation, action_mask) -> int``, or a list (one drawn per episode).
+        learner_seat: ``None`` (default): drawn at each reset; ``0`` or ``1``: always that seat.
+        illegal_action: ``"penalty"`` (default) or ``"raise"``; see the module docstring.
+        render_mode: ``None``, ``"ansi"`` or ``"human"`` (the game's text board).
+        **options: Game options and AEC options (``first_player``, ``reward_mode``), as for
+            :func:`mancala_envs.make`.
+
+    Raises:
+        ValueError: an unknown id, opponent name, seat or policy; invalid game options.
+        TypeError: an option of the wrong type, or an opponent of an unusable kind.
+    """
+
+    metadata = {"render_modes": ["ansi", "human"], "render_fps": 2}
+
+    def __init__(
+        self,
+        env_id: str = "ouril_v0",
+        opponent: Any = "random",
+        learner_seat: int | None = None,
+        illegal_action: str = "penalty",
+        render_mode: str | None = None,
+        **options: Any,
+    ) -> None:
+        if learner_seat is not None and (isinstance(learner_seat, bool) or learner_seat not in (0, 1)):
+            raise ValueError(f"learner_seat must be 0, 1 or None (drawn each episode); got {learner_seat!r}.")
+        if illegal_action not in ILLEGAL_ACTION_POLICIES:
+            raise ValueError(f"illegal_action must be one of {list(ILLEGAL_ACTION_POLICIES)} (got {illegal_action!r}).")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be None or one of {self.metadata['render_modes']} (got {render_mode!r}).")
+        if "illegal_action" in options:  # pragma: no cover - consumed by the signature
+            raise TypeError("illegal_action is an option of the single-agent view itself.")
+        self.env_id = env_id
+        self.aec_env: MancalaEnv = make(env_id, render_mode=render_mode, illegal_action="raise", **options)
+        self.game = self.aec_env.game
+        self.learner_seat = learner_seat
+        self.illegal_action = illegal_action
+        self.render_mode = render_mode
+        self._opponent_spec = opponent
+        self._opponents = make_opponent(opponent)
+        self.opponent: Opponent = self._opponents.members[0] if isinstance(self._opponents, OpponentPool) else self._opponents
+        self.observation_space = self.aec_env.observation_space(AGENTS[0])["observation"]
+        self.action_space = spaces.Discrete(self.game.n_actions)
+        self.seat = 0 if learner_seat is None else learner_seat
+        self.learner = AGENTS[self.seat]
+        self._n_actions = self.game.n_actions
+        self._over = True
+        self._has_reset = False
+        self._no_moves = np.zeros(self._n_actions, dtype=np.int8)
+
+    # --- opponents ------------------------------------------------------------------
+    def set_opponent(self, opponent: Any) -> None:
+        """Replaces the opponent from the next episode on (self-play refreshes call it via ``env_method``)."""
+        self._opponent_spec = opponent
+        self._opponents = make_opponent(opponent, seed=int(self.np_random.integers(SEED_BOUND)))
+
+    # --- Gymnasium API ----------------------------------------------------------------
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
+        """Starts an episode: draws the seat and the opponent, then lets the opponent move first if it starts.
+
+        Args:
+            seed: Seeds the env's generator, which draws the seat, the opponent of a pool, the AEC env's
+                first player and the opponents' own generators.
+            options: Passed to the AEC env's ``reset`` (a starting ``position`` or ``board``...).
+
+        Raises:
+            ValueError: the starting position ends the game before the learner's first move.
+        """
+        super().reset(seed=seed)
+        rng = self.np_random
+        if seed is not None:
+            self._opponents.reseed(int(rng.integers(SEED_BOUND)))
+        self.seat = int(rng.integers(2)) if self.learner_seat is None else self.learner_seat
+        self.learner = AGENTS[self.seat]
+        if isinstance(self._opponents, OpponentPool):
+            self.opponent = self._opponents.draw(rng)
+        else:
+            self.opponent = self._opponents
+        self.aec_env.reset(seed=int(rng.integers(SEED_BOUND)), options=options)
+        self._has_reset = True
+        self._over = False
+        self._play_opponent()
+        if self._over:
+            raise ValueError(
+                "the game ended before the learner's first move; start from a position in which the learner moves."
+            )
+        observation, mask = self._observe()
+        return observation, self._info(mask)
+
+    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        """Plays the learner's action, then the opponent's moves until the learner is to move again.
+
+        Raises:
+            RuntimeError: ``step`` before ``reset``.
+            GameOverError: ``step`` after the episode ended (call ``reset``).
+            TypeError / ValueError: the action is not an integer in ``0 .. n_actions - 1``.
+            IllegalActionError: an illegal action with ``illegal_action="raise"``.
+        """
+        if not self._has_reset:
+            raise RuntimeError("step() was called before reset(); call env.reset() first.")
+        if self._over:
+            raise GameOverError("step() was called after the episode ended; call reset() to start a new one.")
+        action = self._check_action(action)
+        raw = self.aec_env
+        mask = raw.game.legal_mask(raw._state)
+        if not mask[action]:
+            legal = np.flatnonzero(mask).tolist()
+            if self.illegal_action == "raise":
+                raise IllegalActionError(
+                    f"action {action} is illegal for the learner here; legal actions are {legal}. "
+                    "Use env.action_masks() or info['action_mask'] to choose, or illegal_action='penalty'."
+                )
+            self._over = True
+            observation, mask = self._observe()
+            info = self._info(self._no_moves)
+            info["illegal_action"] = True
+            return observation, -1.0, True, False, info
+        raw.step(action)
+        self._play_opponent()
+        observation, mask = self._observe()
+        reward = float(raw._cumulative_rewards[self.learner])
+        terminated = bool(raw.terminations[self.learner])
+        truncated = bool(raw.truncations[self.learner])
+        self._over = terminated or truncated
+        info = self._info(mask)
+        if self._over:
+            info.update(raw.infos[self.learner])
+        return observation, reward, terminated, truncated, info
+
+    def action_masks(self) -> np.ndarray:
+        """The learner's legal actions as booleans (all False once the episode is over)."""
+        if not self._has_reset or self._over:
+            return np.zeros(self._n_actions, dtype=bool)
+        return self.game.legal_mask(self.aec_env._state).astype(bool)
+
+    def render(self) -> str | None:
+        """The board as text (``"ansi"``) or printed (``"human"``)."""
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() was called without a render_mode; pass render_mode='ansi' or 'human'.")
+            return None
+        return self.aec_env.render()
+
+    def close(self) -> None:
+        self.aec_env.close()
+
+    # --- helpers ---------------------------------------------------------------------
+    def _play_opponent(self) -> None:
+        raw = self.aec_env
+        while raw.agents and raw.agent_selection != self.learner:
+            if raw.terminations[raw.agent_selection] or raw.truncations[raw.agent_selection]:
+                break
+            raw.step(self.opponent.act(raw))
+        self._over = not raw.agents or raw.terminations[self.learner] or raw.truncations[self.learner]
+
+    def _observe(self) -> tuple[np.ndarray, np.ndarray]:
+        observation, mask = self.game.observe_with_mask(self.aec_env._state, self.seat)
+        if self._over:
+            mask = self._no_moves
+        return observation, mask
+
+    def _info(self, mask: np.ndarray) -> dict[str, Any]:
+        return {"action_mask": mask, "learner_seat": self.seat}
+
+    def _check_action(self, action: Any) -> int:
+        if type(action) is int and 0 <= action < self._n_actions:
+            return action
+        if isinstance(action, np.ndarray) and action.shape in ((), (1,)) and np.issubdtype(action.dtype, np.integer):
+            action = action.reshape(()).item()
+        if isinstance(action, (bool, np.bool_)) or action is None:
+            raise TypeError(f"action {action!r} is not an integer; pass an int in 0..{self._n_actions - 1}.")
+        try:
+            index = operator.index(action)
+        except TypeError:
+            raise TypeError(
+                f"action {action!r} of type {type(action).__name__} is not an integer; "
+                f"pass an int in 0..{self._n_actions - 1}."
+            ) from None
+        if not 0 <= index < self._n_actions:
+            raise ValueError(f"action {index} is out of range; actions are 0..{self._n_actions - 1}.")
+        return index
+
+    def __repr__(self) -> str:
+        return f"SingleAgentEnv({self.env_id!r}, opponent={self._opponent_spec!r}, learner_seat={self.learner_seat!r})"

@@ -1,0 +1,362 @@
+"""Training and evaluation with sb3-contrib's MaskablePPO: the recipe behind ``mancala-envs train``.
+
+Needs the ``train`` extra (``pip install 'mancala-envs[train]'``: stable-baselines3,
+sb3-contrib, torch, tqdm, rich). The pieces are importable on their own:
+
+- :func:`make_training_env`: ``n_envs`` single-agent views, encoded for an MLP, in an SB3 VecEnv;
+- :func:`train`: MaskablePPO against the chosen opponent(s), timing the environment;
+- :func:`evaluate`: many games against each baseline, both seats, with confidence intervals;
+- :class:`SelfPlayCallback`: refreshes a pool of frozen copies of the learner as opponents;
+- :func:`format_table` and :func:`wilson_interval` for the report.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import gymnasium
+import numpy as np
+from stable_baselines3.common.callbacks import BaseCallback
+
+from mancala_envs.opponents import PolicyOpponent, make_opponent
+from mancala_envs.single_agent import SingleAgentEnv
+
+__all__ = [
+    "EvalRow",
+    "SelfPlayCallback",
+    "StepTimer",
+    "TrainConfig",
+    "TrainResult",
+    "evaluate",
+    "format_table",
+    "make_training_env",
+    "set_torch_threads",
+    "train",
+    "wilson_interval",
+]
+
+
+@dataclass
+class TrainConfig:
+    """Everything ``mancala-envs train`` takes (each field is also a command-line option)."""
+
+    game: str = "ouril_v0"
+    """A registered game or variant id (``mancala-envs list`` shows them)."""
+    opponent: str | list[str] = "random"
+    """Training opponent: a baseline name, ``model:path.zip``, or a list (one drawn per episode)."""
+    timesteps: int = 100_000
+    """Learner decisions to train for (all envs together)."""
+    n_envs: int = 8
+    """Environments stepped together (SB3 DummyVecEnv)."""
+    seed: int = 0
+    """Seeds the envs, the opponents, the policy and the evaluation."""
+    encoding: str = "flat"
+    """Observation encoding for the policy (``flat``, ``one_hot``, ``thermometer``)."""
+    learning_rate: float = 3e-4
+    n_steps: int = 256
+    """Steps per env between updates (the rollout is ``n_steps * n_envs``)."""
+    batch_size: int = 256
+    n_epochs: int = 4
+    gamma: float = 0.99
+    ent_coef: float = 0.01
+    net_arch: tuple[int, ...] = (64, 64)
+    torch_threads: int = 1
+    """Torch CPU threads; one is fastest on a small MLP when other work shares the cores."""
+    save_path: str | None = None
+    """Where to save the model (default ``models/<game>-maskable-ppo.zip``)."""
+    tensorboard_log: str | None = None
+    """A folder for TensorBoard logs (off by default)."""
+    progress_bar: bool = True
+    eval_games: int = 200
+    """Evaluation games per baseline opponent (half with each seat)."""
+    eval_opponents: tuple[str, ...] = ("random", "greedy")
+    game_options: dict[str, Any] = field(default_factory=dict)
+    """Options of the game (e.g. ``{"pits_per_row": 4}``)."""
+
+    def __post_init__(self) -> None:
+        for name in ("timesteps", "n_envs", "n_steps", "batch_size", "n_epochs", "torch_threads"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ValueError(f"{name} must be a positive integer (got {value!r}).")
+        if isinstance(self.eval_games, bool) or not isinstance(self.eval_games, int) or self.eval_games < 0:
+            raise ValueError(f"eval_games must be an integer >= 0 (got {self.eval_games!r}).")
+        if isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0:
+            raise ValueError(f"seed must be an integer >= 0 (got {self.seed!r}).")
+
+    @property
+    def model_path(self) -> Path:
+        """The path the model is saved to."""
+        if self.save_path is not None:
+            return Path(self.save_path)
+        return Path("models") / f"{self.game.replace('/', '_')}-maskable-ppo.zip"
+
+
+@dataclass
+class TrainResult:
+    """What :func:`train` measured."""
+
+    model: Any
+    timesteps: int
+    seconds: float
+    env_seconds: float
+    """Time spent inside the environments and their wrappers (steps and resets)."""
+
+    @property
+    def steps_per_second(self) -> float:
+        return self.timesteps / self.seconds if self.seconds > 0 else float("nan")
+
+    @property
+    def env_share(self) -> float:
+        """The fraction of the training wall time spent in the environments and wrappers."""
+        return self.env_seconds / self.seconds if self.seconds > 0 else float("nan")
+
+
+def set_torch_threads(threads: int = 1) -> None:
+    """Sets torch's intra-op CPU threads (one by default: a small MLP gains nothing from more,
+    and on a 2-core machine two threads ran 1.4-6x slower whenever the other core was busy)."""
+    import torch
+
+    torch.set_num_threads(threads)
+
+
+class StepTimer(gymnasium.Wrapper):
+    """Adds up the wall time spent in ``step`` and ``reset`` of everything it wraps."""
+
+    def __init__(self, env: gymnasium.Env) -> None:
+        super().__init__(env)
+        self.seconds = 0.0
+
+    def step(self, action: Any) -> Any:
+        start = time.perf_counter()
+        result = self.env.step(action)
+        self.seconds += time.perf_counter() - start
+        return result
+
+    def reset(self, **kwargs: Any) -> Any:
+        start = time.perf_counter()
+        result = self.env.reset(**kwargs)
+        self.seconds += time.perf_counter() - start
+        return result
+
+    def action_masks(self) -> np.ndarray:
+        start = time.perf_counter()
+        mask = self.env.get_wrapper_attr("action_masks")()
+        self.seconds += time.perf_counter() - start
+        return mask
+
+
+def _single_env(game: str, opponent: Any, encoding: str, game_options: dict[str, Any], **kwargs: Any) -> gymnasium.Env:
+    from mancala_envs.wrappers import apply_wrappers
+
+    return apply_wrappers(SingleAgentEnv(game, opponent=opponent, **kwargs, **game_options), [encoding])
+
+
+def make_training_env(config: TrainConfig) -> Any:
+    """``config.n_envs`` encoded single-agent views in an SB3 ``DummyVecEnv``, each timed and monitored."""
+    from stable_baselines3.common.env_util import make_vec_env
+
+    def build() -> gymnasium.Env:
+        return StepTimer(_single_env(config.game, config.opponent, config.encoding, config.game_options))
+
+    return make_vec_env(build, n_envs=config.n_envs, seed=config.seed)
+
+
+def train(config: TrainConfig, callbacks: Sequence[Any] = ()) -> TrainResult:
+    """Trains MaskablePPO on ``config`` and saves it to ``config.model_path``.
+
+    Returns:
+        The model, the timesteps, the wall time of ``learn`` and the part of it spent in the envs.
+    """
+    from sb3_contrib import MaskablePPO
+
+    set_torch_threads(config.torch_threads)
+    vec_env = make_training_env(config)
+    model = MaskablePPO(
+        "MlpPolicy",
+        vec_env,
+        learning_rate=config.learning_rate,
+        n_steps=config.n_steps,
+        batch_size=config.batch_size,
+        n_epochs=config.n_epochs,
+        gamma=config.gamma,
+        ent_coef=config.ent_coef,
+        policy_kwargs={"net_arch": list(config.net_arch)},
+        tensorboard_log=config.tensorboard_log,
+        seed=config.seed,
+        device="cpu",
+        verbose=0,
+    )
+    start = time.perf_counter()
+    model.learn(config.timesteps, callback=list(callbacks) or None, progress_bar=config.progress_bar)
+    seconds = time.perf_counter() - start
+    env_seconds = sum(vec_env.get_attr("seconds"))
+    path = config.model_path
+    path.parent.mkdir(parents=True, exist_ok=True)
+    model.save(path)
+    return TrainResult(model=model, timesteps=int(model.num_timesteps), seconds=seconds, env_seconds=env_seconds)
+
+
+# --- evaluation ----------------------------------------------------------------------
+def wilson_interval(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a rate (95% for ``z = 1.96``); ``(0, 1)`` with no trials."""
+    if trials == 0:
+        return 0.0, 1.0
+    rate = successes / trials
+    denominator = 1 + z * z / trials
+    centre = (rate + z * z / (2 * trials)) / denominator
+    half = z * math.sqrt(rate * (1 - rate) / trials + z * z / (4 * trials * trials)) / denominator
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+@dataclass(frozen=True)
+class EvalRow:
+    """Results against one opponent from one seat (``"first"``, ``"second"`` or ``"both"``)."""
+
+    opponent: str
+    seat: str
+    wins: int
+    draws: int
+    losses: int
+
+    @property
+    def games(self) -> int:
+        return self.wins + self.draws + self.losses
+
+    def rate(self, outcome: str) -> float:
+        return getattr(self, outcome) / self.games if self.games else float("nan")
+
+    def interval(self, outcome: str) -> tuple[float, float]:
+        return wilson_interval(getattr(self, outcome), self.games)
+
+    def as_dict(self) -> dict[str, Any]:
+        row = dataclasses.asdict(self)
+        row["games"] = self.games
+        for outcome in ("wins", "draws", "losses"):
+            row[f"{outcome}_rate"] = self.rate(outcome)
+            row[f"{outcome}_ci95"] = list(self.interval(outcome))
+        return row
+
+
+def evaluate(
+    policy: Any,
+    game: str,
+    opponents: Sequence[Any] = ("random", "greedy"),
+    games: int = 200,
+    seed: int = 0,
+    encoding: str = "flat",
+    game_options: dict[str, Any] | None = None,
+    deterministic: bool = True,
+) -> list[EvalRow]:
+    """Plays ``policy`` against each opponent, ``games`` games each, half moving first.
+
+    Args:
+        policy: An SB3 model or policy (its logits are masked, so it never plays an illegal move).
+        game: The game or variant id.
+        opponents: Baseline names or anything :func:`~mancala_envs.opponents.make_opponent` takes.
+        games: Games per opponent; game ``i`` has the learner move first when ``i`` is even.
+        seed: Seeds game ``i`` with ``seed + i`` (the opponent's and the policy's draws included).
+        encoding: The observation encoding the policy was trained on (``"raw"`` for none; see
+            :func:`~mancala_envs.opponents.policy_encoder`).
+        game_options: Options of the game.
+        deterministic: Play the policy's most likely legal action.
+
+    Returns:
+        For each opponent, the rows for moving first, moving second and both.
+    """
+    learner = PolicyOpponent(policy, observation=encoding, deterministic=deterministic, name="learner")
+    rows: list[EvalRow] = []
+    for spec in opponents:
+        opponent = make_opponent(spec)
+        name = spec if isinstance(spec, str) else getattr(opponent, "name", repr(spec))
+        tally = {"first": [0, 0, 0], "second": [0, 0, 0]}
+        env = SingleAgentEnv(game, opponent=opponent, first_player=0, learner_seat=0, **(game_options or {}))
+        for i in range(games):
+            seat = i % 2
+            env.learner_seat = seat
+            env.reset(seed=seed + i)
+            learner.reseed(seed + i)
+            reward = 0.0
+            while True:
+                _, reward, terminated, truncated, _ = env.step(learner.act(env.aec_env))
+                if terminated or truncated:
+                    break
+            outcome = 0 if reward > 0 else (2 if reward < 0 else 1)
+            tally["first" if seat == 0 else "second"][outcome] += 1
+        for seat, (wins, draws, losses) in tally.items():
+            rows.append(EvalRow(name, seat, wins, draws, losses))
+        both = [a + b for a, b in zip(tally["first"], tally["second"])]
+        rows.append(EvalRow(name, "both", *both))
+    return rows
+
+
+def format_table(rows: Sequence[EvalRow]) -> str:
+    """A plain-text table of win / draw / loss rates with 95% Wilson intervals."""
+    header = f"{'opponent':<12} {'seat':<7} {'games':>5}  {'win':>19}  {'draw':>19}  {'loss':>19}"
+    lines = [header, "-" * len(header)]
+    for row in rows:
+        cells = []
+        for outcome in ("wins", "draws", "losses"):
+            low, high = row.interval(outcome)
+            cells.append(f"{100 * row.rate(outcome):5.1f}% [{100 * low:4.1f}, {100 * high:5.1f}]")
+        lines.append(f"{row.opponent:<12} {row.seat:<7} {row.games:>5}  " + "  ".join(f"{c:>19}" for c in cells))
+    lines.append("win/draw/loss rates with 95% Wilson confidence intervals; 'first' = the learner moved first")
+    return "\n".join(lines)
+
+
+# --- self-play --------------------------------------------------------------------------
+class SelfPlayCallback(BaseCallback):
+    """Refreshes the opponents of a self-play run with frozen snapshots of the learner.
+
+    At the start and every ``refresh_every`` timesteps, a deep copy of the current policy joins
+    a pool of the last ``pool_size`` snapshots; the ``anchors`` (e.g. ``"random"``) stay in the
+    pool for good. Each training env gets the pool through ``env_method("set_opponent", ...)``,
+    so this works under ``SubprocVecEnv`` too, and draws one member per episode.
+
+    Args:
+        refresh_every: Timesteps between snapshots.
+        pool_size: Snapshots kept (the oldest goes first).
+        anchors: Opponents kept in the pool besides the snapshots.
+        encoding: The observation encoding the learner uses.
+
+    Raises:
+        ValueError: ``refresh_every`` or ``pool_size`` is not a positive integer.
+    """
+
+    def __init__(
+        self,
+        refresh_every: int = 10_000,
+        pool_size: int = 5,
+        anchors: Sequence[Any] = ("random",),
+        encoding: str = "flat",
+    ) -> None:
+        for name, value in (("refresh_every", refresh_every), ("pool_size", pool_size)):
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ValueError(f"{name} must be a positive integer (got {value!r}).")
+        super().__init__()
+        self.refresh_every = refresh_every
+        self.pool_size = pool_size
+        self.anchors = list(anchors)
+        self.encoding = encoding
+        self.snapshots: list[PolicyOpponent] = []
+        self.last_refresh = 0
+
+    def _on_training_start(self) -> None:
+        self.refresh()
+
+    def _on_step(self) -> bool:
+        if self.num_timesteps - self.last_refresh >= self.refresh_every:
+            self.refresh()
+        return True
+
+    def refresh(self) -> None:
+        """Adds a snapshot of the current policy and sends the pool to every training env."""
+        snapshot = PolicyOpponent(self.model.policy, observation=self.encoding, name=f"self@{self.num_timesteps}")
+        self.snapshots = (self.snapshots + [snapshot.frozen()])[-self.pool_size :]
+        self.training_env.env_method("set_opponent", self.anchors + self.snapshots)
+        self.last_refresh = self.num_timesteps
