@@ -112,11 +112,15 @@ class CallableOpponent:
     def act(self, env: Any) -> int:
         raw = _raw_env(env)
         observation = raw.observe(raw.agent_selection)
-        action = self.policy(observation["observation"], observation["action_mask"])
-        try:
-            action = int(action)
-        except (TypeError, ValueError):
-            raise TypeError(f"opponent {self.name!r} returned {action!r}; it must return an int action.") from None
+        answer = self.policy(observation["observation"], observation["action_mask"])
+        if isinstance(answer, np.ndarray) and answer.shape == () and np.issubdtype(answer.dtype, np.integer):
+            answer = answer.item()
+        if isinstance(answer, (bool, np.bool_)) or not isinstance(answer, (int, np.integer)):
+            raise TypeError(
+                f"opponent {self.name!r} returned {answer!r} of type {type(answer).__name__}; "
+                "it must return an int action."
+            )
+        action = int(answer)
         mask = observation["action_mask"]
         if not 0 <= action < mask.size or not mask[action]:
             raise ValueError(

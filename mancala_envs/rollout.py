@@ -13,11 +13,19 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from mancala_envs.engine.state import LEGAL, PLY, RUNNING, STATUS, WINNER
+from mancala_envs.engine.state import LEGAL, PLAYER, PLY, RUNNING, STATUS, WINNER
 from mancala_envs.games import modiar, omweso, ouril, rio_kadalis, urim
 from mancala_envs.games.base import Game
 
-__all__ = ["RolloutStats", "play_random_games", "random_legal_action", "reset_game", "step_game"]
+__all__ = [
+    "RolloutStats",
+    "legal_action_at",
+    "play_random_games",
+    "play_random_replies",
+    "random_legal_action",
+    "reset_game",
+    "step_game",
+]
 
 
 @njit(cache=True, error_model="numpy")
@@ -73,6 +81,51 @@ def random_legal_action(legal: int) -> int:
             pick -= 1
         bits >>= 1
         action += 1
+
+
+@njit(cache=True, error_model="numpy")
+def legal_action_at(legal: int, draw: float) -> int:
+    """The legal action that a uniform ``draw`` in [0, 1) selects: the ``int(draw * count)``-th set bit
+    of ``legal`` (-1 if no bit is set)."""
+    count = 0
+    bits = legal
+    while bits:
+        bits &= bits - 1
+        count += 1
+    if count == 0:
+        return -1
+    pick = min(int(draw * count), count - 1)
+    action = 0
+    bits = legal
+    while True:
+        if bits & 1:
+            if pick == 0:
+                return action
+            pick -= 1
+        bits >>= 1
+        action += 1
+
+
+@njit(cache=True, error_model="numpy")
+def play_random_replies(
+    game_id: int, state: np.ndarray, params: np.ndarray, player: int, draws: np.ndarray, trace: np.ndarray
+) -> tuple[int, int]:
+    """Plays uniformly random legal actions for ``player`` while the game runs and ``player`` is to move.
+
+    Each ply uses the next of ``draws`` (uniform numbers in [0, 1)), so a seeded caller stays
+    deterministic; the plies stop early when the draws run out. Omweso's mid-turn choices are
+    answered the same way, as they keep ``player`` to move.
+
+    Returns:
+        The number of plies played and the last action (-1 if none).
+    """
+    plies = 0
+    action = -1
+    while state[STATUS] == RUNNING and state[PLAYER] == player and plies < draws.shape[0]:
+        action = legal_action_at(state[LEGAL], draws[plies])
+        step_game(game_id, state, params, action, trace)
+        plies += 1
+    return plies, action
 
 
 @njit(cache=True, error_model="numpy")

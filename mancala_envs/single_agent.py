@@ -27,6 +27,10 @@ the episode terminates at once with reward -1 and ``info["illegal_action"] = Tru
 and the board is not changed; with ``"raise"`` an
 :class:`~mancala_envs.errors.IllegalActionError` is raised and nothing changes.
 
+An opponent that raises (a user's callable returning an illegal move, say) ends the episode:
+the error propagates from ``step``/``reset`` and the env must be reset, so the learner is never
+handed the opponent's seat.
+
 Example:
     >>> from mancala_envs.single_agent import SingleAgentEnv
     >>> env = SingleAgentEnv("ouril_v0", opponent="greedy", learner_seat=0)
@@ -49,14 +53,18 @@ from gymnasium import spaces
 
 from mancala_envs.env import MancalaEnv
 from mancala_envs.errors import GameOverError, IllegalActionError
-from mancala_envs.opponents import Opponent, OpponentPool, make_opponent
+from mancala_envs.agents import RandomAgent
+from mancala_envs.opponents import AgentOpponent, Opponent, OpponentPool, make_opponent
 from mancala_envs.registration import make
+from mancala_envs.rollout import play_random_replies
 
 __all__ = ["ILLEGAL_ACTION_POLICIES", "SingleAgentEnv"]
 
 ILLEGAL_ACTION_POLICIES = ("penalty", "raise")
 AGENTS = ("player_0", "player_1")
 SEED_BOUND = 2**31 - 1
+#: uniform draws handed to the compiled random opponent per call (more plies take another call)
+REPLY_DRAWS = 8
 
 
 class SingleAgentEnv(gymnasium.Env):
@@ -113,13 +121,18 @@ class SingleAgentEnv(gymnasium.Env):
         self._n_actions = self.game.n_actions
         self._over = True
         self._has_reset = False
-        self._no_moves = np.zeros(self._n_actions, dtype=np.int8)
 
     # --- opponents ------------------------------------------------------------------
     def set_opponent(self, opponent: Any) -> None:
-        """Replaces the opponent from the next episode on (self-play refreshes call it via ``env_method``)."""
+        """Replaces the opponent from the next episode on (self-play refreshes call it via ``env_method``).
+
+        Raises:
+            TypeError / ValueError: as :func:`~mancala_envs.opponents.make_opponent`; the env is unchanged.
+        """
+        built = make_opponent(opponent)
+        built.reseed(int(self.np_random.integers(SEED_BOUND)))
         self._opponent_spec = opponent
-        self._opponents = make_opponent(opponent, seed=int(self.np_random.integers(SEED_BOUND)))
+        self._opponents = built
 
     # --- Gymnasium API ----------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
@@ -135,18 +148,20 @@ class SingleAgentEnv(gymnasium.Env):
         """
         super().reset(seed=seed)
         rng = self.np_random
+        aec_seed = None  # unseeded resets continue the AEC env's generator (a new one costs ~50 us)
         if seed is not None:
             self._opponents.reseed(int(rng.integers(SEED_BOUND)))
+            aec_seed = int(rng.integers(SEED_BOUND))
         self.seat = int(rng.integers(2)) if self.learner_seat is None else self.learner_seat
         self.learner = AGENTS[self.seat]
         if isinstance(self._opponents, OpponentPool):
             self.opponent = self._opponents.draw(rng)
         else:
             self.opponent = self._opponents
-        self.aec_env.reset(seed=int(rng.integers(SEED_BOUND)), options=options)
+        self.aec_env.reset(seed=aec_seed, options=options)
         self._has_reset = True
         self._over = False
-        self._play_opponent()
+        self._play_opponent_or_end()
         if self._over:
             raise ValueError(
                 "the game ended before the learner's first move; start from a position in which the learner moves."
@@ -179,11 +194,11 @@ class SingleAgentEnv(gymnasium.Env):
                 )
             self._over = True
             observation, mask = self._observe()
-            info = self._info(self._no_moves)
+            info = self._info(mask)
             info["illegal_action"] = True
             return observation, -1.0, True, False, info
         raw.step(action)
-        self._play_opponent()
+        self._play_opponent_or_end()
         observation, mask = self._observe()
         reward = float(raw._cumulative_rewards[self.learner])
         terminated = bool(raw.terminations[self.learner])
@@ -211,18 +226,41 @@ class SingleAgentEnv(gymnasium.Env):
         self.aec_env.close()
 
     # --- helpers ---------------------------------------------------------------------
+    def _play_opponent_or_end(self) -> None:
+        """:meth:`_play_opponent`; if the opponent fails (raises), the episode is over and the error propagates,
+        so that the learner is never handed the opponent's seat."""
+        try:
+            self._play_opponent()
+        except BaseException:
+            self._over = True
+            raise
+
     def _play_opponent(self) -> None:
+        """The opponent moves until the learner is to move or the game is over.
+
+        The random baseline plays in compiled code (one call for all its plies, drawing from its own
+        seeded generator); every other opponent goes through the AEC env's ``step``.
+        """
         raw = self.aec_env
-        while raw.agents and raw.agent_selection != self.learner:
-            if raw.terminations[raw.agent_selection] or raw.truncations[raw.agent_selection]:
-                break
-            raw.step(self.opponent.act(raw))
+        opponent = self.opponent
+        compiled_random = isinstance(opponent, AgentOpponent) and type(opponent.agent) is RandomAgent
+        other = AGENTS[1 - self.seat]
+        while raw.agents and raw.agent_selection == other and not (raw.terminations[other] or raw.truncations[other]):
+            if compiled_random:
+                trace = raw._spare_trace
+                draws = opponent.agent.rng.random(REPLY_DRAWS)
+                plies, action = play_random_replies(self.game.game_id, raw._state, raw._params, 1 - self.seat,
+                                                    draws, trace)
+                if plies:
+                    raw._settle(other, action, trace)
+                    continue
+            raw.step(opponent.act(raw))
         self._over = not raw.agents or raw.terminations[self.learner] or raw.truncations[self.learner]
 
     def _observe(self) -> tuple[np.ndarray, np.ndarray]:
         observation, mask = self.game.observe_with_mask(self.aec_env._state, self.seat)
         if self._over:
-            mask = self._no_moves
+            mask = np.zeros(self._n_actions, dtype=np.int8)
         return observation, mask
 
     def _info(self, mask: np.ndarray) -> dict[str, Any]:

@@ -1,7 +1,170 @@
-"""Observation-encoding wrappers, installed as ``mancala_envs.wrappers``."""
+"""Observation-encoding wrappers, installed as ``mancala_envs.wrappers``.
+
+Each encoding of :mod:`mancala_envs.wrappers.encodings` comes in two forms: an AEC wrapper for
+the PettingZoo environments (:mod:`mancala_envs.wrappers.aec`, ``FlattenObservation``...) and a
+Gymnasium wrapper for the single-agent env (:mod:`mancala_envs.wrappers.single_agent`,
+``GymFlattenObservation``...). :func:`apply_wrappers` picks the form from the env.
+See ``docs/wrappers.md``.
+"""
 
 from __future__ import annotations
 
-from mancala_envs.wrappers.flatten import FlattenObservation
+from collections.abc import Mapping, Sequence
+from typing import Any
 
-__all__ = ["FlattenObservation"]
+import gymnasium
+from pettingzoo import AECEnv, ParallelEnv
+
+from mancala_envs.wrappers.aec import (
+    EncodeObservation,
+    OneHotObservation,
+    PlanesObservation,
+    StackObservation,
+    ThermometerObservation,
+)
+from mancala_envs.wrappers.encodings import (
+    DEFAULT_CAP,
+    DEFAULT_STACK,
+    ENCODERS,
+    ENCODINGS,
+    FlatEncoder,
+    ObservationEncoder,
+    OneHotEncoder,
+    PlanesEncoder,
+    ThermometerEncoder,
+    make_encoder,
+)
+from mancala_envs.wrappers.flatten import FlattenObservation
+from mancala_envs.wrappers.single_agent import (
+    GymEncodeObservation,
+    GymFlattenObservation,
+    GymOneHotObservation,
+    GymPlanesObservation,
+    GymStackObservation,
+    GymThermometerObservation,
+)
+
+__all__ = [
+    "DEFAULT_CAP",
+    "DEFAULT_STACK",
+    "ENCODINGS",
+    "WRAPPER_NAMES",
+    "EncodeObservation",
+    "FlatEncoder",
+    "FlattenObservation",
+    "GymEncodeObservation",
+    "GymFlattenObservation",
+    "GymOneHotObservation",
+    "GymPlanesObservation",
+    "GymStackObservation",
+    "GymThermometerObservation",
+    "ObservationEncoder",
+    "OneHotEncoder",
+    "OneHotObservation",
+    "PlanesEncoder",
+    "PlanesObservation",
+    "StackObservation",
+    "ThermometerEncoder",
+    "ThermometerObservation",
+    "apply_wrappers",
+    "make_encoder",
+]
+
+#: The names ``apply_wrappers`` takes: the encodings, then ``"stack"``.
+WRAPPER_NAMES: tuple[str, ...] = (*ENCODINGS, "stack")
+
+_AEC_FORMS: dict[str, type] = {
+    "flat": FlattenObservation,
+    "one_hot": OneHotObservation,
+    "thermometer": ThermometerObservation,
+    "planes": PlanesObservation,
+    "stack": StackObservation,
+}
+_GYM_FORMS: dict[str, type] = {
+    "flat": GymFlattenObservation,
+    "one_hot": GymOneHotObservation,
+    "thermometer": GymThermometerObservation,
+    "planes": GymPlanesObservation,
+    "stack": GymStackObservation,
+}
+_OPTIONS: dict[str, dict[str, Any]] = {
+    **{name: dict(ENCODERS[name].options) for name in ENCODINGS},
+    "stack": {"k": DEFAULT_STACK},
+}
+
+
+def _parse_spec(spec: Any) -> tuple[str, dict[str, Any]]:
+    if isinstance(spec, str):
+        name, options = spec, {}
+    elif isinstance(spec, Mapping):
+        if "name" not in spec:
+            raise TypeError(f"wrapper spec {dict(spec)!r} has no 'name'; write it as {{'name': 'one_hot', 'cap': 8}}.")
+        options = {key: value for key, value in spec.items() if key != "name"}
+        name = spec["name"]
+    else:
+        raise TypeError(
+            f"a wrapper spec must be a name such as 'one_hot' or a dict such as {{'name': 'stack', 'k': 4}} "
+            f"(got {type(spec).__name__})."
+        )
+    if not isinstance(name, str) or name not in _OPTIONS:
+        raise ValueError(f"unknown wrapper {name!r}; choose one of {list(WRAPPER_NAMES)}.")
+    unknown = sorted(set(options) - set(_OPTIONS[name]), key=str)
+    if unknown:
+        raise TypeError(f"wrapper {name!r} takes no option {unknown[0]!r}; its options are {sorted(_OPTIONS[name])}.")
+    return name, {**_OPTIONS[name], **options}
+
+
+def apply_wrappers(env: Any, specs: Sequence[str | Mapping[str, Any]]) -> Any:
+    """Wraps ``env`` in the wrappers ``specs`` names, innermost first.
+
+    The form follows the env: a PettingZoo AEC env gets the AEC wrappers
+    (``FlattenObservation``, ``OneHotObservation``... ``StackObservation``), a Gymnasium env
+    (the single-agent env) the Gymnasium ones (``GymFlattenObservation``...).
+
+    Args:
+        env: A mancala_envs AEC env or a single-agent Gymnasium env.
+        specs: A list of names among :data:`WRAPPER_NAMES` (``"flat"``, ``"one_hot"``,
+            ``"thermometer"``, ``"planes"``, ``"stack"``) or dicts naming one with its options:
+            ``{"name": "one_hot", "cap": 8}``, ``{"name": "flat", "normalize": False}``,
+            ``{"name": "stack", "k": 4}``. Defaults: ``cap=12``, ``k=4`` and
+            ``normalize=True`` (in both forms). An encoding goes before the stack.
+
+    Returns:
+        The wrapped env (``env`` itself for an empty list).
+
+    Raises:
+        ValueError: an unknown wrapper name (the message lists the names), or an option out of range.
+        TypeError: ``specs`` is not a list, a spec is neither a name nor a dict with a ``name``, an
+            option is unknown (the message lists the wrapper's options) or of the wrong type, ``env``
+            is neither an AEC nor a Gymnasium env, or an encoding comes after another or after the stack.
+
+    Example:
+        >>> import mancala_envs
+        >>> from mancala_envs.wrappers import apply_wrappers
+        >>> env = apply_wrappers(mancala_envs.make("ouril_v0"), [{"name": "one_hot", "cap": 8}, "stack"])
+        >>> type(env).__name__, env.observation_space("player_0")["observation"].shape
+        ('StackObservation', (452,))
+    """
+    if isinstance(specs, (str, Mapping)) or not isinstance(specs, Sequence):
+        raise TypeError(
+            f"specs must be a list of wrapper specs such as ['one_hot', {{'name': 'stack', 'k': 4}}] "
+            f"(got {specs!r}); put a single spec in a list."
+        )
+    parsed = [_parse_spec(spec) for spec in specs]  # every spec is checked before anything is built
+    if isinstance(env, AECEnv):
+        forms = _AEC_FORMS
+    elif isinstance(env, gymnasium.Env):
+        forms = _GYM_FORMS
+    elif isinstance(env, ParallelEnv):
+        raise TypeError(
+            "apply_wrappers takes an AEC env, not a parallel one; wrap the AEC env first, then convert it "
+            "(pettingzoo.utils.conversions.aec_to_parallel(apply_wrappers(env, specs)))."
+        )
+    else:
+        raise TypeError(
+            f"apply_wrappers takes a PettingZoo AEC env or a Gymnasium env (got {type(env).__name__}); pass one "
+            "such as mancala_envs.make('ouril_v0') or mancala_envs.single_agent.SingleAgentEnv('ouril_v0')."
+        )
+    for name, options in parsed:
+        env = forms[name](env, **options)
+    return env

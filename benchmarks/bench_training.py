@@ -1,0 +1,164 @@
+"""Training throughput and the environment's share of it (MaskablePPO, the recipe of ``mancala-envs train``).
+
+Two measurements of the same thing, in the same process:
+
+1. **Timers.** ``mancala_envs.training.StepTimer`` adds up the wall time spent inside each training
+   env's ``step``/``reset``/``action_masks`` (the single-agent view, its opponent and the observation
+   wrapper); the share is that time over the wall time of ``model.learn``.
+2. **A peer that costs nothing.** The same MaskablePPO config trains on ``NullEnv``, an env with the
+   same spaces whose step does no work (constant observation, all actions legal, episodes of the
+   same mean length). The ratio of the two training speeds bounds the env's cost from the outside:
+   ``1 - mancala_sps / null_sps`` is the share of the wall time our env adds.
+
+Run::
+
+    python benchmarks/bench_training.py                      # Ouril vs random, default budget
+    python benchmarks/bench_training.py --game omweso_v0 --opponent greedy --timesteps 50000
+
+Prints a table and writes ``benchmarks/results/bench_training.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import gymnasium
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_machine import machine_info  # noqa: E402
+
+from mancala_envs.training import StepTimer, TrainConfig, set_torch_threads, train  # noqa: E402
+
+
+@dataclass
+class Args:
+    game: str = "ouril_v0"
+    """the game to train on"""
+    opponent: str = "random"
+    """the training opponent"""
+    timesteps: int = 100_000
+    """learner steps per run"""
+    seed: int = 0
+    """seed of both runs"""
+    sb3_defaults: bool = False
+    """also measure SB3's default PPO settings (n_steps=2048, batch_size=64, n_epochs=10)"""
+    out: str = str(Path(__file__).resolve().parent / "results" / "bench_training.json")
+    """where the JSON goes"""
+
+
+class NullEnv(gymnasium.Env):
+    """The peer: the spaces of a mancala env and a step that does nothing (episodes of fixed length)."""
+
+    def __init__(self, observation_space: gymnasium.Space, n_actions: int, episode_length: int) -> None:
+        self.observation_space = observation_space
+        self.action_space = gymnasium.spaces.Discrete(n_actions)
+        self._observation = np.zeros(observation_space.shape, dtype=observation_space.dtype)
+        self._mask = np.ones(n_actions, dtype=bool)
+        self._length = episode_length
+        self._t = 0
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict]:
+        super().reset(seed=seed)
+        self._t = 0
+        return self._observation, {}
+
+    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict]:
+        self._t += 1
+        done = self._t >= self._length
+        return self._observation, (1.0 if done else 0.0), done, False, {}
+
+    def action_masks(self) -> np.ndarray:
+        return self._mask
+
+
+def train_null(config: TrainConfig, observation_space: gymnasium.Space, n_actions: int, episode_length: int) -> float:
+    """Trains the same MaskablePPO config on NullEnv; returns the learn wall time in seconds."""
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.env_util import make_vec_env
+
+    vec_env = make_vec_env(
+        lambda: StepTimer(NullEnv(observation_space, n_actions, episode_length)), n_envs=config.n_envs, seed=config.seed
+    )
+    model = MaskablePPO(
+        "MlpPolicy", vec_env, learning_rate=config.learning_rate, n_steps=config.n_steps, batch_size=config.batch_size,
+        n_epochs=config.n_epochs, gamma=config.gamma, ent_coef=config.ent_coef,
+        policy_kwargs={"net_arch": list(config.net_arch)}, seed=config.seed, device="cpu", verbose=0,
+    )
+    start = time.perf_counter()
+    model.learn(config.timesteps)
+    return time.perf_counter() - start
+
+
+def measure(args: Args, label: str, **overrides: Any) -> dict[str, Any]:
+    """One pair of runs (mancala env, then NullEnv) with the same PPO settings."""
+    config = TrainConfig(game=args.game, opponent=args.opponent, timesteps=args.timesteps, seed=args.seed,
+                         progress_bar=False, save_path=str(Path(args.out).with_suffix(".model.zip")), **overrides)
+    result = train(config)
+    episodes = np.concatenate([np.asarray(m.get_episode_lengths()) for m in result.model.get_env().envs])
+    mean_length = max(1, int(round(float(episodes.mean())))) if episodes.size else 30
+    observation_space = result.model.observation_space
+    null_seconds = train_null(config, observation_space, result.model.action_space.n, mean_length)
+    timesteps = result.timesteps
+    row = {
+        "label": label,
+        "ppo": {k: getattr(config, k) for k in ("n_envs", "n_steps", "batch_size", "n_epochs", "net_arch")},
+        "timesteps": timesteps,
+        "mancala_seconds": result.seconds,
+        "mancala_steps_per_s": timesteps / result.seconds,
+        "env_seconds_timed": result.env_seconds,
+        "env_share_timed": result.env_share,
+        "env_us_per_step_timed": 1e6 * result.env_seconds / timesteps,
+        "null_seconds": null_seconds,
+        "null_steps_per_s": timesteps / null_seconds,
+        "speed_ratio_vs_null": null_seconds / result.seconds,
+        "env_share_vs_null": 1 - null_seconds / result.seconds,
+        "mean_episode_length": mean_length,
+    }
+    return row
+
+
+def warm_up(args: Args) -> None:
+    """Compiles the engine and initialises torch before anything is timed."""
+    config = TrainConfig(game=args.game, opponent=args.opponent, timesteps=512, n_envs=2, n_steps=256,
+                         progress_bar=False, save_path=str(Path(args.out).with_suffix(".warmup.zip")))
+    result = train(config)
+    train_null(config, result.model.observation_space, result.model.action_space.n, 30)
+    Path(config.save_path).unlink()
+
+
+def main(args: Args) -> dict[str, Any]:
+    set_torch_threads(1)
+    warm_up(args)
+    rows = [measure(args, "mancala-envs train defaults")]
+    if args.sb3_defaults:
+        rows.append(measure(args, "SB3 PPO defaults", n_steps=2048, batch_size=64, n_epochs=10))
+    report = {"args": asdict(args), "machine": machine_info(), "rows": rows}
+    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+    Path(args.out).write_text(json.dumps(report, indent=2))
+    print(f"{args.game} vs {args.opponent}, {args.timesteps} steps, torch 1 thread")
+    print(f"{'settings':<28} {'steps/s':>8} {'env us/step':>11} {'env share (timers)':>19} "
+          f"{'null env steps/s':>16} {'env share (vs null)':>20}")
+    for row in rows:
+        print(f"{row['label']:<28} {row['mancala_steps_per_s']:8.0f} {row['env_us_per_step_timed']:11.1f} "
+              f"{100 * row['env_share_timed']:18.1f}% {row['null_steps_per_s']:16.0f} "
+              f"{100 * row['env_share_vs_null']:19.1f}%")
+    return report
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", default=Args.game)
+    parser.add_argument("--opponent", default=Args.opponent)
+    parser.add_argument("--timesteps", type=int, default=Args.timesteps)
+    parser.add_argument("--seed", type=int, default=Args.seed)
+    parser.add_argument("--sb3-defaults", action="store_true")
+    parser.add_argument("--out", default=Args.out)
+    main(Args(**vars(parser.parse_args())))
