@@ -13,12 +13,11 @@ Needs the ``train`` extra: ``pip install 'mancala-envs[train]'``.
 
 from __future__ import annotations
 
-import argparse
-import dataclasses
 import random
 from dataclasses import dataclass
 
 import numpy as np
+import tyro
 
 from mancala_envs.training import SelfPlayCallback, TrainConfig, evaluate, format_table, set_torch_threads, train
 
@@ -43,15 +42,6 @@ class Args:
     """evaluation games per baseline"""
     save_path: str = "models/selfplay-maskable-ppo.zip"
     """where the model is saved"""
-
-
-def parse_args() -> Args:
-    """Reads :class:`Args` from the command line."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    for field in dataclasses.fields(Args):
-        kind = {"int": int, "float": float}.get(str(field.type), str)
-        parser.add_argument("--" + field.name.replace("_", "-"), type=kind, default=field.default)
-    return Args(**vars(parser.parse_args()))
 
 
 def run(args: Args) -> dict:
@@ -82,4 +72,4 @@ def run(args: Args) -> dict:
 
 
 if __name__ == "__main__":
-    run(parse_args())
+    run(tyro.cli(Args))

@@ -11,13 +11,12 @@ Needs the ``train`` extra: ``pip install 'mancala-envs[train]'``.
 
 from __future__ import annotations
 
-import argparse
-import dataclasses
 import random
 import time
 from dataclasses import dataclass
 
 import numpy as np
+import tyro
 
 from mancala_envs.training import TrainConfig, evaluate, format_table, set_torch_threads, train
 
@@ -54,19 +53,6 @@ class Args:
     """a TensorBoard folder, or None"""
     progress_bar: bool = False
     """show SB3's progress bar"""
-
-
-def parse_args() -> Args:
-    """Reads :class:`Args` from the command line (``--env-id``, ``--total-timesteps``...)."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    for field in dataclasses.fields(Args):
-        flag = "--" + field.name.replace("_", "-")
-        if field.type == "bool":
-            parser.add_argument(flag, action=argparse.BooleanOptionalAction, default=field.default)
-        else:
-            kind = {"int": int, "float": float}.get(str(field.type), str)
-            parser.add_argument(flag, type=kind, default=field.default)
-    return Args(**vars(parser.parse_args()))
 
 
 def run(args: Args) -> dict:
@@ -108,4 +94,4 @@ def run(args: Args) -> dict:
 
 
 if __name__ == "__main__":
-    run(parse_args())
+    run(tyro.cli(Args))

@@ -37,12 +37,12 @@ def test_train_maskable_ppo_runs_with_a_tiny_budget(tmp_path: Path) -> None:
     assert figures["steps_per_second"] > 0 and 0 < figures["env_share"] < 1
 
 
-def test_train_maskable_ppo_reads_its_args_from_the_command_line(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_train_maskable_ppo_reads_its_args_from_the_command_line() -> None:
     pytest.importorskip("sb3_contrib", reason="needs the train extra")
+    tyro = pytest.importorskip("tyro", reason="needs the train extra")
     example = load("train_maskable_ppo")
-    monkeypatch.setattr(sys, "argv", ["x", "--env-id", "mancala/omweso-v0", "--total-timesteps", "5000",
-                                      "--learning-rate", "0.001", "--progress-bar"])
-    args = example.parse_args()
+    args = tyro.cli(example.Args, args=["--env-id", "mancala/omweso-v0", "--total-timesteps", "5000",
+                                        "--learning-rate", "0.001", "--progress-bar"])
     assert (args.env_id, args.total_timesteps, args.learning_rate, args.progress_bar) == (
         "mancala/omweso-v0", 5000, 0.001, True)
     assert args.tensorboard_log is None
