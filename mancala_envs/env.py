@@ -469,12 +469,12 @@ class MancalaEnv(AECEnv):
             return
         if code == GAME_OVER:  # cannot happen while the agent is alive; kept as a guard
             raise GameOverError("the game is over; call reset() to start a new game.")
-        self._settle(agent, action, trace)
-
-    def _settle(self, agent: str, action: int, trace: np.ndarray) -> None:
-        """Brings the PettingZoo bookkeeping up to date after ``agent`` played ``action`` (the engine
-        has already changed the state and written the ply's record into ``trace``)."""
         self._spare_trace, self._trace = self._trace, trace
+        self._settle(agent, action)
+
+    def _settle(self, agent: str, action: int) -> None:
+        """Brings the PettingZoo bookkeeping up to date after ``agent`` played ``action``: the engine has
+        already changed the state, and ``_trace`` holds the ply's record."""
         self._cumulative_rewards[agent] = 0
         self._pending_move = (0 if agent == "player_0" else 1, action)
         if self._state[STATUS] == RUNNING:

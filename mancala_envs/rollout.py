@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from mancala_envs.engine.state import LEGAL, PLAYER, PLY, RUNNING, STATUS, WINNER
+from mancala_envs.engine.state import LEGAL, OK, PLAYER, PLY, RUNNING, STATUS, WINNER
 from mancala_envs.games import modiar, omweso, ouril, rio_kadalis, urim
 from mancala_envs.games.base import Game
 
@@ -22,6 +22,7 @@ __all__ = [
     "legal_action_at",
     "play_random_games",
     "play_random_replies",
+    "play_turn_against_random",
     "random_legal_action",
     "reset_game",
     "step_game",
@@ -126,6 +127,25 @@ def play_random_replies(
         step_game(game_id, state, params, action, trace)
         plies += 1
     return plies, action
+
+
+@njit(cache=True, error_model="numpy")
+def play_turn_against_random(
+    game_id: int, state: np.ndarray, params: np.ndarray, action: int, draws: np.ndarray, trace: np.ndarray
+) -> tuple[int, int, int]:
+    """Plays ``action`` for the player to move, then random replies for the other player
+    (:func:`play_random_replies`) while the other player is to move.
+
+    Returns:
+        The step code of ``action`` (nothing else is played unless it is ``OK``), the number of
+        replies and the last reply (-1 if none). ``trace`` holds the record of the last ply played.
+    """
+    mover = state[PLAYER]
+    code = step_game(game_id, state, params, action, trace)
+    if code != OK:
+        return code, 0, -1
+    plies, reply = play_random_replies(game_id, state, params, 1 - mover, draws, trace)
+    return code, plies, reply
 
 
 @njit(cache=True, error_model="numpy")

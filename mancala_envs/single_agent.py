@@ -56,7 +56,8 @@ from mancala_envs.errors import GameOverError, IllegalActionError
 from mancala_envs.agents import RandomAgent
 from mancala_envs.opponents import AgentOpponent, Opponent, OpponentPool, make_opponent
 from mancala_envs.registration import make
-from mancala_envs.rollout import play_random_replies
+from mancala_envs.engine.state import LEGAL
+from mancala_envs.rollout import play_random_replies, play_turn_against_random
 
 __all__ = ["ILLEGAL_ACTION_POLICIES", "SingleAgentEnv"]
 
@@ -121,6 +122,7 @@ class SingleAgentEnv(gymnasium.Env):
         self._n_actions = self.game.n_actions
         self._over = True
         self._has_reset = False
+        self._compiled_random = False
 
     # --- opponents ------------------------------------------------------------------
     def set_opponent(self, opponent: Any) -> None:
@@ -158,6 +160,8 @@ class SingleAgentEnv(gymnasium.Env):
             self.opponent = self._opponents.draw(rng)
         else:
             self.opponent = self._opponents
+        # The random baseline plays in compiled code, in the same call as the learner's move.
+        self._compiled_random = isinstance(self.opponent, AgentOpponent) and type(self.opponent.agent) is RandomAgent
         self.aec_env.reset(seed=aec_seed, options=options)
         self._has_reset = True
         self._over = False
@@ -184,21 +188,14 @@ class SingleAgentEnv(gymnasium.Env):
             raise GameOverError("step() was called after the episode ended; call reset() to start a new one.")
         action = self._check_action(action)
         raw = self.aec_env
-        mask = raw.game.legal_mask(raw._state)
-        if not mask[action]:
-            legal = np.flatnonzero(mask).tolist()
-            if self.illegal_action == "raise":
-                raise IllegalActionError(
-                    f"action {action} is illegal for the learner here; legal actions are {legal}. "
-                    "Use env.action_masks() or info['action_mask'] to choose, or illegal_action='penalty'."
-                )
-            self._over = True
-            observation, mask = self._observe()
-            info = self._info(mask)
-            info["illegal_action"] = True
-            return observation, -1.0, True, False, info
-        raw.step(action)
-        self._play_opponent_or_end()
+        if not (int(raw._state[LEGAL]) >> action) & 1:
+            return self._illegal(action)
+        if self._compiled_random:
+            self._play_turn_compiled(action)
+        else:
+            raw.step(action)
+        if raw.agent_selection != self.learner:
+            self._play_opponent_or_end()
         observation, mask = self._observe()
         reward = float(raw._cumulative_rewards[self.learner])
         terminated = bool(raw.terminations[self.learner])
@@ -213,7 +210,7 @@ class SingleAgentEnv(gymnasium.Env):
         """The learner's legal actions as booleans (all False once the episode is over)."""
         if not self._has_reset or self._over:
             return np.zeros(self._n_actions, dtype=bool)
-        return self.game.legal_mask(self.aec_env._state).astype(bool)
+        return self._mask.view(bool).copy()
 
     def render(self) -> str | None:
         """The board as text (``"ansi"``) or printed (``"human"``)."""
@@ -243,24 +240,53 @@ class SingleAgentEnv(gymnasium.Env):
         """
         raw = self.aec_env
         opponent = self.opponent
-        compiled_random = isinstance(opponent, AgentOpponent) and type(opponent.agent) is RandomAgent
         other = AGENTS[1 - self.seat]
         while raw.agents and raw.agent_selection == other and not (raw.terminations[other] or raw.truncations[other]):
-            if compiled_random:
+            if self._compiled_random:
                 trace = raw._spare_trace
                 draws = opponent.agent.rng.random(REPLY_DRAWS)
                 plies, action = play_random_replies(self.game.game_id, raw._state, raw._params, 1 - self.seat,
                                                     draws, trace)
                 if plies:
-                    raw._settle(other, action, trace)
+                    raw._spare_trace, raw._trace = raw._trace, trace
+                    raw._settle(other, action)
                     continue
             raw.step(opponent.act(raw))
         self._over = not raw.agents or raw.terminations[self.learner] or raw.truncations[self.learner]
+
+    def _play_turn_compiled(self, action: int) -> None:
+        """The learner's (legal) action and the random baseline's replies in one compiled call; the AEC env's
+        bookkeeping is then settled as its ``step`` would have left it after the last of these plies."""
+        raw = self.aec_env
+        trace = raw._spare_trace
+        draws = self.opponent.agent.rng.random(REPLY_DRAWS)
+        _, plies, reply = play_turn_against_random(self.game.game_id, raw._state, raw._params, action, draws, trace)
+        raw._spare_trace, raw._trace = raw._trace, trace
+        raw._cumulative_rewards[self.learner] = 0
+        if plies:
+            raw._settle(AGENTS[1 - self.seat], reply)
+        else:
+            raw._settle(self.learner, action)
+
+    def _illegal(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        """An illegal learner action: raises, or ends the episode with -1 and the board unchanged."""
+        legal = self.game.legal_actions(self.aec_env._state).tolist()
+        if self.illegal_action == "raise":
+            raise IllegalActionError(
+                f"action {action} is illegal for the learner here; legal actions are {legal}. "
+                "Use env.action_masks() or info['action_mask'] to choose, or illegal_action='penalty'."
+            )
+        self._over = True
+        observation, mask = self._observe()
+        info = self._info(mask)
+        info["illegal_action"] = True
+        return observation, -1.0, True, False, info
 
     def _observe(self) -> tuple[np.ndarray, np.ndarray]:
         observation, mask = self.game.observe_with_mask(self.aec_env._state, self.seat)
         if self._over:
             mask = np.zeros(self._n_actions, dtype=np.int8)
+        self._mask = mask  # what action_masks() reads until the next step or reset
         return observation, mask
 
     def _info(self, mask: np.ndarray) -> dict[str, Any]:
@@ -269,6 +295,8 @@ class SingleAgentEnv(gymnasium.Env):
     def _check_action(self, action: Any) -> int:
         if type(action) is int and 0 <= action < self._n_actions:
             return action
+        if isinstance(action, np.integer) and 0 <= action < self._n_actions:
+            return int(action)  # what SB3's vector envs pass
         if isinstance(action, np.ndarray) and action.shape in ((), (1,)) and np.issubdtype(action.dtype, np.integer):
             action = action.reshape(()).item()
         if isinstance(action, (bool, np.bool_)) or action is None:

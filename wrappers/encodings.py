@@ -312,6 +312,7 @@ class FlatEncoder(ObservationEncoder):
         super().__init__(game)
         layout = self._layout
         self.names = list(layout.names)
+        self._zero_low = not np.any(layout.low)
         if self.normalize:
             self.space = spaces.Box(0.0, 1.0, shape=(self.raw_size,), dtype=np.float32)
         else:
@@ -320,9 +321,12 @@ class FlatEncoder(ObservationEncoder):
 
     def encode(self, observation: np.ndarray) -> np.ndarray:
         observation = self._raw(observation)
-        if not self.normalize:
-            return observation.astype(np.float32)
-        return (observation.astype(np.float32) - self._layout.low) / self._layout.span
+        encoded = observation.astype(np.float32)
+        if self.normalize:
+            if not self._zero_low:  # every low is 0 in the games of this library: one pass
+                encoded -= self._layout.low
+            encoded /= self._layout.span
+        return encoded
 
 
 class _PerPitEncoder(ObservationEncoder):
