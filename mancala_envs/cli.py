@@ -118,8 +118,9 @@ def run_train(args: argparse.Namespace, out=None) -> dict:
         eval_games=args.eval_games,
         eval_opponents=tuple(args.eval_opponents),
     )
+    against = opponent if isinstance(opponent, str) else " / ".join(opponent) + " (one drawn per episode)"
     print(
-        f"Training MaskablePPO on {game} against {opponent}: {config.timesteps} steps, {config.n_envs} envs, "
+        f"Training MaskablePPO on {game} against {against}: {config.timesteps} steps, {config.n_envs} envs, "
         f"seed {config.seed}, {config.encoding} observations, {config.torch_threads} torch thread(s)",
         file=out,
         flush=True,
@@ -226,8 +227,9 @@ def _parser() -> argparse.ArgumentParser:
     )
     train.add_argument("--game", default="ouril", help="game name or registry id (default: ouril)")
     train.add_argument(
-        "--opponent", nargs="+", default=["random"],
-        help="training opponent(s): baseline names or model:path.zip; several = one drawn per episode (default: random)",
+        "--opponent", nargs="+", default=["random", "greedy"],
+        help="training opponent(s): baseline names or model:path.zip; several = one drawn per episode "
+        "(default: random greedy)",
     )
     train.add_argument("--timesteps", type=_positive, default=100_000, help="learner steps to train (default: 100000)")
     train.add_argument("--n-envs", type=_positive, default=8, help="environments stepped together (default: 8)")

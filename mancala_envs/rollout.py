@@ -13,12 +13,13 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from mancala_envs.engine.state import LEGAL, OK, PLAYER, PLY, RUNNING, STATUS, WINNER
+from mancala_envs.engine.state import LEGAL, OK, PLAYER, PLY, RUNNING, STATUS, STORE, WINNER
 from mancala_envs.games import modiar, omweso, ouril, rio_kadalis, urim
 from mancala_envs.games.base import Game
 
 __all__ = [
     "RolloutStats",
+    "greedy_gains",
     "legal_action_at",
     "play_random_games",
     "play_random_replies",
@@ -127,6 +128,21 @@ def play_random_replies(
         step_game(game_id, state, params, action, trace)
         plies += 1
     return plies, action
+
+
+@njit(cache=True, error_model="numpy")
+def greedy_gains(game_id: int, state: np.ndarray, params: np.ndarray, actions: np.ndarray) -> np.ndarray:
+    """For each of ``actions`` (legal ones), the mover's store minus the opponent's after playing it
+    on a copy of ``state`` (the greedy baseline's score of a move)."""
+    player = state[PLAYER]
+    no_trace = np.empty(0, np.int64)
+    trial = np.empty_like(state)
+    gains = np.empty(actions.shape[0], np.int64)
+    for i in range(actions.shape[0]):
+        trial[:] = state
+        step_game(game_id, trial, params, actions[i], no_trace)
+        gains[i] = trial[STORE + player] - trial[STORE + 1 - player]
+    return gains
 
 
 @njit(cache=True, error_model="numpy")

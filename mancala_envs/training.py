@@ -48,7 +48,7 @@ class TrainConfig:
 
     game: str = "ouril_v0"
     """A registered game or variant id (``mancala-envs list`` shows them)."""
-    opponent: str | list[str] = "random"
+    opponent: str | list[str] = field(default_factory=lambda: ["random", "greedy"])
     """Training opponent: a baseline name, ``model:path.zip``, or a list (one drawn per episode)."""
     timesteps: int = 100_000
     """Learner decisions to train for (all envs together)."""

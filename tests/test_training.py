@@ -30,7 +30,7 @@ from mancala_envs.training import (  # noqa: E402
     wilson_interval,
 )
 
-TINY = {"timesteps": 256, "n_envs": 2, "n_steps": 64, "batch_size": 64, "n_epochs": 1, "progress_bar": False}
+TINY = {"opponent": "random", "timesteps": 256, "n_envs": 2, "n_steps": 64, "batch_size": 64, "n_epochs": 1, "progress_bar": False}
 
 
 # --- Wilson intervals and the table -----------------------------------------------------
@@ -167,7 +167,9 @@ def test_cli_train_prints_the_table_and_writes_figures(tmp_path: Path, capsys: p
     ])
     out = capsys.readouterr().out
     assert status == 0
-    assert out.startswith("Training MaskablePPO on ouril_v0 against random: 256 steps, 2 envs, seed 0")
+    assert out.startswith(
+        "Training MaskablePPO on ouril_v0 against random / greedy (one drawn per episode): 256 steps, 2 envs, seed 0"
+    )
     assert "% of the time inside the environments and wrappers (timed)" in out
     assert "win/draw/loss rates with 95% Wilson confidence intervals" in out
     figures = json.loads((tmp_path / "f.json").read_text())

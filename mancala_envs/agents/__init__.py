@@ -19,8 +19,8 @@ from typing import Any
 
 import numpy as np
 
-from mancala_envs.engine.state import PLAYER, STORE
 from mancala_envs.env import MancalaEnv
+from mancala_envs.rollout import greedy_gains
 
 __all__ = ["AGENT_NAMES", "Agent", "GreedyAgent", "RandomAgent", "make_agent"]
 
@@ -97,13 +97,7 @@ class GreedyAgent(Agent):
     def act(self, env: Any) -> int:
         legal = self._legal_actions(env)
         raw = env.unwrapped
-        player = int(raw._state[PLAYER])
-        trace = np.empty(0, np.int64)
-        gains = np.empty(legal.size, dtype=np.int64)
-        for i, action in enumerate(legal):
-            trial = raw._state.copy()
-            raw.game.step(trial, int(action), trace)
-            gains[i] = trial[STORE + player] - trial[STORE + 1 - player]
+        gains = greedy_gains(raw.game.game_id, raw._state, raw._params, legal)
         best = np.flatnonzero(gains == gains.max())
         return int(legal[best[self.rng.integers(best.size)]])
 
