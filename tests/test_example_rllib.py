@@ -11,8 +11,10 @@ from types import ModuleType
 import numpy as np
 import pytest
 
-pytest.importorskip("ray.rllib", reason="needs the rllib extra: pip install 'mancala-envs[rllib]'")
-tyro = pytest.importorskip("tyro", reason="needs the rllib extra: pip install 'mancala-envs[rllib]'")
+# Ray pins gymnasium exactly, so the rllib extra lives in its own venv (.ci/run builds one and runs this file).
+RLLIB_EXTRA = "needs the rllib extra, in its own venv: pip install 'mancala-envs[rllib]'"
+pytest.importorskip("ray.rllib", reason=RLLIB_EXTRA)
+tyro = pytest.importorskip("tyro", reason=RLLIB_EXTRA)
 
 import mancala_envs
 
