@@ -12,7 +12,8 @@ Two measurements of the same thing, in the same process:
 
 Run::
 
-    python benchmarks/bench_training.py                      # Ouril vs random, default budget
+    python benchmarks/bench_training.py                      # Ouril vs random, 100k steps
+    python benchmarks/bench_training.py --opponent random greedy        # the pool of mancala-envs train
     python benchmarks/bench_training.py --game omweso_v0 --opponent greedy --timesteps 50000
 
 Prints a table and writes ``benchmarks/results/bench_training.json``.
@@ -42,8 +43,8 @@ from mancala_envs.training import StepTimer, TrainConfig, set_torch_threads, tra
 class Args:
     game: str = "ouril_v0"
     """the game to train on"""
-    opponent: str = "random"
-    """the training opponent"""
+    opponent: tuple[str, ...] = ("random",)
+    """the training opponent(s); several = one drawn per episode"""
     timesteps: int = 100_000
     """learner steps per run"""
     seed: int = 0
@@ -99,9 +100,11 @@ def train_null(config: TrainConfig, observation_space: gymnasium.Space, n_action
 
 def measure(args: Args, label: str, **overrides: Any) -> dict[str, Any]:
     """One pair of runs (mancala env, then NullEnv) with the same PPO settings."""
-    config = TrainConfig(game=args.game, opponent=args.opponent, timesteps=args.timesteps, seed=args.seed,
+    opponent = args.opponent[0] if len(args.opponent) == 1 else list(args.opponent)
+    config = TrainConfig(game=args.game, opponent=opponent, timesteps=args.timesteps, seed=args.seed,
                          progress_bar=False, save_path=str(Path(args.out).with_suffix(".model.zip")), **overrides)
     result = train(config)
+    Path(config.save_path).unlink()  # the model is not what is measured
     episodes = np.concatenate([np.asarray(m.get_episode_lengths()) for m in result.model.get_env().envs])
     mean_length = max(1, int(round(float(episodes.mean())))) if episodes.size else 30
     observation_space = result.model.observation_space
@@ -127,7 +130,7 @@ def measure(args: Args, label: str, **overrides: Any) -> dict[str, Any]:
 
 def warm_up(args: Args) -> None:
     """Compiles the engine and initialises torch before anything is timed."""
-    config = TrainConfig(game=args.game, opponent=args.opponent, timesteps=512, n_envs=2, n_steps=256,
+    config = TrainConfig(game=args.game, opponent=list(args.opponent), timesteps=512, n_envs=2, n_steps=256,
                          progress_bar=False, save_path=str(Path(args.out).with_suffix(".warmup.zip")))
     result = train(config)
     train_null(config, result.model.observation_space, result.model.action_space.n, 30)
@@ -143,7 +146,7 @@ def main(args: Args) -> dict[str, Any]:
     report = {"args": asdict(args), "machine": machine_info(), "rows": rows}
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).write_text(json.dumps(report, indent=2))
-    print(f"{args.game} vs {args.opponent}, {args.timesteps} steps, torch 1 thread")
+    print(f"{args.game} vs {' / '.join(args.opponent)}, {args.timesteps} steps, torch 1 thread")
     print(f"{'settings':<28} {'steps/s':>8} {'env us/step':>11} {'env share (timers)':>19} "
           f"{'null env steps/s':>16} {'env share (vs null)':>20}")
     for row in rows:
@@ -156,9 +159,11 @@ def main(args: Args) -> dict[str, Any]:
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", default=Args.game)
-    parser.add_argument("--opponent", default=Args.opponent)
+    parser.add_argument("--opponent", nargs="+", default=list(Args.opponent))
     parser.add_argument("--timesteps", type=int, default=Args.timesteps)
     parser.add_argument("--seed", type=int, default=Args.seed)
     parser.add_argument("--sb3-defaults", action="store_true")
     parser.add_argument("--out", default=Args.out)
-    main(Args(**vars(parser.parse_args())))
+    parsed = vars(parser.parse_args())
+    parsed["opponent"] = tuple(parsed["opponent"])
+    main(Args(**parsed))

@@ -230,3 +230,19 @@ def test_omweso_turns_script_writes_every_field(tmp_path: Path, omweso_turns: Mo
         assert r["results"]["decided"] + annulled_turns + r["results"]["truncated"] == games, name
         assert 0 <= r["results"]["first_mover_wins"] <= r["results"]["decided"]
         _positive(r["seconds"], f"{name}.seconds")
+
+
+def test_bench_training_measures_both_runs_and_writes_json(tmp_path: Path) -> None:
+    """benchmarks/bench_training.py with a tiny budget: both runs happen and every figure is written."""
+    pytest.importorskip("sb3_contrib", reason="the training benchmark needs the train extra")
+    script = _load_script("bench_training", ROOT / "benchmarks" / "bench_training.py")
+    out = tmp_path / "bench_training.json"
+    report = script.main(script.Args(timesteps=512, opponent=("random", "greedy"), out=str(out)))
+    assert json.loads(out.read_text()) == json.loads(json.dumps(report))
+    (row,) = report["rows"]
+    assert row["timesteps"] == 2048  # one rollout: 8 envs x 256 steps
+    for key in ("mancala_steps_per_s", "env_us_per_step_timed", "null_steps_per_s", "speed_ratio_vs_null"):
+        _positive(row[key], key)
+    assert 0 < row["env_share_timed"] < 1
+    assert row["env_share_vs_null"] == pytest.approx(1 - row["null_seconds"] / row["mancala_seconds"])
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bench_training.json"]  # no model left behind
