@@ -126,6 +126,7 @@ def run_train(args: argparse.Namespace, out=None) -> dict:
         flush=True,
     )
     result = training.train(config)
+    print(f"Compiled and loaded the engine in {result.compile_seconds:.1f} s (numba caches it for later runs)", file=out)
     print(
         f"Trained {result.timesteps} steps in {result.seconds:.1f} s: {result.steps_per_second:.0f} env steps/s; "
         f"{100 * result.env_share:.1f}% of the time inside the environments and wrappers (timed)",
@@ -147,6 +148,7 @@ def run_train(args: argparse.Namespace, out=None) -> dict:
         "seconds": result.seconds,
         "steps_per_second": result.steps_per_second,
         "env_share": result.env_share,
+        "compile_seconds": result.compile_seconds,
         "model": str(config.model_path),
         "evaluation": [row.as_dict() for row in rows],
     }

@@ -38,6 +38,7 @@ __all__ = [
     "make_training_env",
     "set_torch_threads",
     "train",
+    "warm_up",
     "wilson_interval",
 ]
 
@@ -106,6 +107,8 @@ class TrainResult:
     seconds: float
     env_seconds: float
     """Time spent inside the environments and their wrappers (steps and resets)."""
+    compile_seconds: float = 0.0
+    """The warm-up before training (numba compiling the engine, on a cold cache), not in ``seconds``."""
 
     @property
     def steps_per_second(self) -> float:
@@ -176,6 +179,7 @@ def train(config: TrainConfig, callbacks: Sequence[Any] = ()) -> TrainResult:
     from sb3_contrib import MaskablePPO
 
     set_torch_threads(config.torch_threads)
+    compile_seconds = warm_up(config)
     vec_env = make_training_env(config)
     model = MaskablePPO(
         "MlpPolicy",
@@ -199,7 +203,36 @@ def train(config: TrainConfig, callbacks: Sequence[Any] = ()) -> TrainResult:
     path = config.model_path
     path.parent.mkdir(parents=True, exist_ok=True)
     model.save(path)
-    return TrainResult(model=model, timesteps=int(model.num_timesteps), seconds=seconds, env_seconds=env_seconds)
+    return TrainResult(
+        model=model,
+        timesteps=int(model.num_timesteps),
+        seconds=seconds,
+        env_seconds=env_seconds,
+        compile_seconds=compile_seconds,
+    )
+
+
+def warm_up(config: TrainConfig) -> float:
+    """Plays one game against each training opponent on a throwaway env, so that numba compiles
+    (or loads from its cache) every engine function before training is timed.
+
+    The training envs, their generators and the policy are not touched.
+
+    Returns:
+        The seconds it took (most of them compiling, on a cold cache).
+    """
+    start = time.perf_counter()
+    opponents = config.opponent if isinstance(config.opponent, list) else [config.opponent]
+    for opponent in opponents:
+        env = _single_env(config.game, opponent, config.encoding, config.game_options)
+        _, info = env.reset(seed=0)
+        rng = np.random.default_rng(0)
+        while True:
+            action = int(rng.choice(np.flatnonzero(info["action_mask"])))
+            _, _, terminated, truncated, info = env.step(action)
+            if terminated or truncated:
+                break
+    return time.perf_counter() - start
 
 
 # --- evaluation ----------------------------------------------------------------------
