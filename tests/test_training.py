@@ -198,3 +198,22 @@ def test_cli_train_bad_input_is_one_line(argv: list[str], fragment: str, capsys:
 def test_python_dash_m_runs_the_command_line() -> None:
     result = subprocess.run([sys.executable, "-m", "mancala_envs", "list"], capture_output=True, text=True, check=True)
     assert result.stdout.splitlines()[0] == "ouril_v0"
+
+
+def test_train_logs_to_tensorboard_when_asked(tmp_path: Path) -> None:
+    pytest.importorskip("tensorboard", reason="needs the train extra")
+    train(TrainConfig(save_path=str(tmp_path / "m.zip"), tensorboard_log=str(tmp_path / "tb"), **TINY))
+    runs = sorted(p.name for p in (tmp_path / "tb").iterdir())
+    assert runs == ["MaskablePPO_1"]
+    events = list((tmp_path / "tb" / "MaskablePPO_1").glob("events.out.tfevents.*"))
+    assert len(events) == 1 and events[0].stat().st_size > 0
+
+
+def test_warm_up_plays_a_game_per_opponent_and_leaves_training_unchanged(tmp_path: Path) -> None:
+    from mancala_envs.training import warm_up
+
+    config = TrainConfig(save_path=str(tmp_path / "m.zip"), **TINY)
+    assert warm_up(config) > 0
+    first = train(config).model.policy.state_dict()
+    second = train(TrainConfig(save_path=str(tmp_path / "n.zip"), **TINY)).model.policy.state_dict()
+    assert all(torch.equal(first[key], second[key]) for key in first)  # seeded training is reproducible
