@@ -63,19 +63,19 @@ def step_game(game_id: int, state: np.ndarray, params: np.ndarray, action: int, 
     raise ValueError("no compiled branch for this game id; add one to mancala_envs.rollout")
 
 
-@njit(cache=True, error_model="numpy")
-def random_legal_action(legal: int) -> int:
-    """Draws one set bit of ``legal`` uniformly with numba's generator (-1 if none)."""
+@njit(cache=True, inline="always", error_model="numpy")
+def _count_bits(bits: int) -> int:
     count = 0
-    bits = legal
     while bits:
         bits &= bits - 1
         count += 1
-    if count == 0:
-        return -1
-    pick = np.random.randint(count)
+    return count
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def _set_bit(bits: int, pick: int) -> int:
+    """The index of the ``pick``-th (from 0) set bit of ``bits``, which has more than ``pick`` set bits."""
     action = 0
-    bits = legal
     while True:
         if bits & 1:
             if pick == 0:
@@ -83,29 +83,25 @@ def random_legal_action(legal: int) -> int:
             pick -= 1
         bits >>= 1
         action += 1
+
+
+@njit(cache=True, error_model="numpy")
+def random_legal_action(legal: int) -> int:
+    """Draws one set bit of ``legal`` uniformly with numba's generator (-1 if none)."""
+    count = _count_bits(legal)
+    if count == 0:
+        return -1
+    return _set_bit(legal, np.random.randint(count))
 
 
 @njit(cache=True, error_model="numpy")
 def legal_action_at(legal: int, draw: float) -> int:
     """The legal action that a uniform ``draw`` in [0, 1) selects: the ``int(draw * count)``-th set bit
     of ``legal`` (-1 if no bit is set)."""
-    count = 0
-    bits = legal
-    while bits:
-        bits &= bits - 1
-        count += 1
+    count = _count_bits(legal)
     if count == 0:
         return -1
-    pick = min(int(draw * count), count - 1)
-    action = 0
-    bits = legal
-    while True:
-        if bits & 1:
-            if pick == 0:
-                return action
-            pick -= 1
-        bits >>= 1
-        action += 1
+    return _set_bit(legal, min(int(draw * count), count - 1))
 
 
 @njit(cache=True, error_model="numpy")
