@@ -104,8 +104,6 @@ class SingleAgentEnv(gymnasium.Env):
             raise ValueError(f"illegal_action must be one of {list(ILLEGAL_ACTION_POLICIES)} (got {illegal_action!r}).")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None or one of {self.metadata['render_modes']} (got {render_mode!r}).")
-        if "illegal_action" in options:  # pragma: no cover - consumed by the signature
-            raise TypeError("illegal_action is an option of the single-agent view itself.")
         self.env_id = env_id
         self.aec_env: MancalaEnv = make(env_id, render_mode=render_mode, illegal_action="raise", **options)
         self.game = self.aec_env.game
