@@ -6,11 +6,9 @@ variant is covered by being registered.
 
 from __future__ import annotations
 
-import contextlib
 import importlib
 import json
-import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -19,31 +17,14 @@ import pytest
 from pettingzoo.env_registry.registration import aec_registry
 from pettingzoo.utils.wrappers import BaseWrapper
 
-with warnings.catch_warnings():
-    # pettingzoo.test.api_test imports pettingzoo.classic.connect_four_v3 through PettingZoo's old
-    # creation API, which warns at import time. The warning is about PettingZoo's own module, not ours.
-    warnings.filterwarnings("ignore", message="The old environment creation API", category=DeprecationWarning)
-    from pettingzoo.test import api_test, render_test, seed_test
-
 import mancala_envs
 from mancala_envs.registration import NAMESPACE, VARIANTS
+from pettingzoo_checks import api_test, only_dict_observation_warnings, render_test, seed_test
 
 IDS = [variant.id for variant in VARIANTS]
 VARIANT_BY_ID = {variant.id: variant for variant in VARIANTS}
 AGENTS = ("player_0", "player_1")
 GAME_NAMES = {"ouril_v0": "mancala/ouril-v0", "urim_v0": "mancala/urim-v0"}
-
-# PettingZoo's checkers emit these for every environment whose observation is a Dict
-# (observation vector + action mask, the layout of PettingZoo's own classic games):
-#  - test_observation() warns when the observation is not an ndarray, before looking inside the dict;
-#  - test_observation_action_spaces() warns when the space is neither Box nor Discrete.
-# Any other warning fails the test.
-DICT_OBSERVATION_WARNINGS = frozenset(
-    {
-        "Observation is not a NumPy array",
-        "Observation space for each agent probably should be gymnasium.spaces.box or gymnasium.spaces.discrete",
-    }
-)
 
 # The infos keys promised by the README's environment contract ("infos carry the scores, match
 # points, end reason, winner and the last move's sown path and captures").
@@ -52,20 +33,6 @@ LAST_MOVE_KEYS = {"player", "action", "sown", "captures"}
 
 
 # --- helpers ------------------------------------------------------------------------------------
-@contextlib.contextmanager
-def only_dict_observation_warnings() -> Iterator[list[warnings.WarningMessage]]:
-    """Records every warning and fails on any that PettingZoo does not emit for all Dict observations."""
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        yield caught
-    unexpected = [
-        f"{w.category.__name__}: {w.message} ({w.filename}:{w.lineno})"
-        for w in caught
-        if not (issubclass(w.category, UserWarning) and str(w.message) in DICT_OBSERVATION_WARNINGS)
-    ]
-    assert not unexpected, "unexpected warnings:\n" + "\n".join(unexpected)
-
-
 class EpisodeCounter(BaseWrapper):
     """Counts the episodes that ran to their end (every agent removed) while api_test played."""
 

@@ -47,21 +47,10 @@ from mancala_envs.wrappers import (
 )
 from mancala_envs.wrappers.encodings import ObservationStack
 
-with warnings.catch_warnings():
-    # pettingzoo.test imports PettingZoo's classic envs through the old creation API, which warns at import.
-    warnings.filterwarnings("ignore", message="The old environment creation API", category=DeprecationWarning)
-    from pettingzoo.test import api_test
+from pettingzoo_checks import api_test, only_dict_observation_warnings
 
 IDS = [variant.id for variant in VARIANTS]
 AGENTS = ("player_0", "player_1")
-
-# PettingZoo's checkers warn for every Dict observation (see tests/test_wrappers.py).
-DICT_OBSERVATION_WARNINGS = frozenset(
-    {
-        "Observation is not a NumPy array",
-        "Observation space for each agent probably should be gymnasium.spaces.box or gymnasium.spaces.discrete",
-    }
-)
 
 # --- hand-made positions --------------------------------------------------------------------------------------
 # Ouril, player 0 to move. Player 0's row (own pits 0..5) and player 1's row (opponent pits 0..5).
@@ -312,19 +301,6 @@ def test_encoded_spaces_are_float32_boxes_of_the_documented_shapes(env_id: str) 
 
 
 # --- PettingZoo api_test --------------------------------------------------------------------------------------
-@contextlib.contextmanager
-def only_dict_observation_warnings() -> Iterator[None]:
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        yield
-    unexpected = [
-        f"{w.category.__name__}: {w.message} ({w.filename}:{w.lineno})"
-        for w in caught
-        if not (issubclass(w.category, UserWarning) and str(w.message) in DICT_OBSERVATION_WARNINGS)
-    ]
-    assert not unexpected, "unexpected warnings:\n" + "\n".join(unexpected)
-
-
 AEC_WRAPPERS: dict[str, Callable[[Any], Any]] = {
     "one_hot": lambda env: OneHotObservation(env, cap=8),
     "thermometer": ThermometerObservation,

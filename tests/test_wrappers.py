@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-import contextlib
 import importlib
 import json
 import subprocess
 import sys
-import warnings
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -22,39 +19,11 @@ import mancala_envs
 from mancala_envs.registration import VARIANTS
 from mancala_envs.wrappers import FlattenObservation
 
-with warnings.catch_warnings():
-    # pettingzoo.test.api_test imports pettingzoo.classic.connect_four_v3 through PettingZoo's old
-    # creation API, which warns at import time. The warning is about PettingZoo's own module, not ours.
-    warnings.filterwarnings("ignore", message="The old environment creation API", category=DeprecationWarning)
-    from pettingzoo.test import api_test
+from pettingzoo_checks import api_test, only_dict_observation_warnings
 
 IDS = [variant.id for variant in VARIANTS]
 AGENTS = ("player_0", "player_1")
 DISTRIBUTION = "mancala-envs"
-
-# PettingZoo's checkers emit these for every environment whose observation is a Dict (see
-# tests/test_api.py): test_observation() warns before looking inside the dict, and
-# test_observation_action_spaces() warns for any space that is neither Box nor Discrete.
-DICT_OBSERVATION_WARNINGS = frozenset(
-    {
-        "Observation is not a NumPy array",
-        "Observation space for each agent probably should be gymnasium.spaces.box or gymnasium.spaces.discrete",
-    }
-)
-
-
-@contextlib.contextmanager
-def only_dict_observation_warnings() -> Iterator[None]:
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        yield
-    unexpected = [
-        f"{w.category.__name__}: {w.message} ({w.filename}:{w.lineno})"
-        for w in caught
-        if not (issubclass(w.category, UserWarning) and str(w.message) in DICT_OBSERVATION_WARNINGS)
-    ]
-    assert not unexpected, "unexpected warnings:\n" + "\n".join(unexpected)
-
 
 def play_checking(wrapped: Any, seed: int, check: Any) -> int:
     """Plays a seeded random game on ``wrapped``, calling ``check(agent)`` before every step."""
