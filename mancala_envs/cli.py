@@ -14,7 +14,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import NoReturn
 
 __all__ = ["main", "play_demo", "run_train"]
@@ -162,26 +162,24 @@ def run_train(args: argparse.Namespace, out=None) -> dict:
     return figures
 
 
-def _positive(text: str) -> int:
-    """A positive integer option."""
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"invalid value {text!r} (use an integer >= 1)")
-    return value
+def _integer_at_least(minimum: int, what: str = "value") -> Callable[[str], int]:
+    """An argparse type: an integer >= ``minimum``; anything else is reported as ``invalid <what> '<text>'``."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = minimum - 1
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"invalid {what} {text!r} (use an integer >= {minimum})")
+        return value
+
+    return parse
 
 
-def _count(text: str) -> int:
-    """A non-negative integer option."""
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"invalid value {text!r} (use an integer >= 0)")
-    return value
+_positive = _integer_at_least(1)
+_count = _integer_at_least(0)
+_seed = _integer_at_least(0, "seed")
 
 
 class _UsageError(Exception):
@@ -197,17 +195,6 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         raise _UsageError(message, self.prog)
-
-
-def _seed(text: str) -> int:
-    """``--seed``: a non-negative integer."""
-    try:
-        seed = int(text)
-    except ValueError:
-        seed = -1
-    if seed < 0:
-        raise argparse.ArgumentTypeError(f"invalid seed {text!r} (use an integer >= 0)")
-    return seed
 
 
 def _parser() -> argparse.ArgumentParser:

@@ -83,9 +83,10 @@ def make_from_config(config: Mapping[str, Any]) -> Any:
             f"config 'id' {env_id!r} is not registered; choose a PettingZoo id {list_envs()} "
             f"or a Gymnasium id {list_gymnasium_envs()}."
         )
-    unknown = sorted(set(config) - _option_names(pettingzoo_id, gymnasium_form))
+    accepted = _option_names(pettingzoo_id, gymnasium_form)
+    unknown = sorted(set(config) - accepted)
     if unknown:
-        allowed = sorted(_option_names(pettingzoo_id, gymnasium_form) | set(CONFIG_KEYS))
+        allowed = sorted(accepted | set(CONFIG_KEYS))
         raise ValueError(f"config has unknown keys {unknown} for {env_id!r}; the keys it takes are {allowed}.")
     if gymnasium_form:
         env = gymnasium.make(env_id, **config)
