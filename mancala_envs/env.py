@@ -46,7 +46,7 @@ ILLEGAL_ACTION_POLICIES = ("penalty", "raise")
 REWARD_MODES = ("win_loss", "match_points")
 #: Keyword arguments taken by the environment itself; every other keyword is a game option.
 ENV_OPTIONS = ("render_mode", "first_player", "illegal_action", "reward_mode")
-RENDER_MODES = ("ansi", "human")
+RENDER_MODES = ("ansi", "human", "rgb_array")
 #: the ``format`` entry of every ``state_dict()``; a new layout gets a new number
 SNAPSHOT_FORMAT = "mancala-envs-snapshot-1"
 SNAPSHOT_KEYS = frozenset(
@@ -126,8 +126,12 @@ class MancalaEnv(AECEnv):
 
     Args:
         game: The game, with its validated config.
-        render_mode: ``None``, ``"ansi"`` (``render()`` returns the text board)
-            or ``"human"`` (``render()`` prints it).
+        render_mode: ``None``; ``"ansi"``: ``render()`` returns the text board;
+            ``"rgb_array"``: ``render()`` returns the picture of the board, an
+            ``(H, W, 3)`` ``uint8`` array with the last move highlighted;
+            ``"human"``: the picture is shown in a window, after every step and
+            at each ``render()`` call. The pictures need pygame-ce (the ``render``
+            extra), imported at the first picture, never at ``reset``.
         first_player: ``None`` (default): drawn by lot from the seeded
             generator at each reset; 0 or 1: that player always starts.
         illegal_action: ``"penalty"`` (default, as PettingZoo classic): an
@@ -198,6 +202,10 @@ class MancalaEnv(AECEnv):
         self._last_move_value: dict[str, Any] | None = None
         self._pending_move: tuple[int, int] | None = None
         self._params = game.params
+        # Callbacks ``observer(player, action)`` run after every accepted ply (the game recorder's hook).
+        self._ply_observers: list[Any] = []
+        self._picture: Any = None  # the board's painter and window, made at the first picture
+        self._window: Any = None
 
     # --- copies ------------------------------------------------------------------
     def __getstate__(self) -> dict[str, Any]:
@@ -206,6 +214,7 @@ class MancalaEnv(AECEnv):
         self._last_move  # noqa: B018 - decodes a pending move while the trace is still here
         state = self.__dict__.copy()
         del state["_step_function"], state["_trace"], state["_spare_trace"]
+        state["_picture"] = state["_window"] = None  # pygame objects; remade at the next picture
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
@@ -466,17 +475,24 @@ class MancalaEnv(AECEnv):
         code = self._step_function(self._state, self._params, action, trace)
         if code == ILLEGAL:
             self._punish_illegal(agent, action)  # raises, or ends the game under "penalty"
+            if self.render_mode == "human":
+                self.render()
             return
         if code == GAME_OVER:  # cannot happen while the agent is alive; kept as a guard
             raise GameOverError("the game is over; call reset() to start a new game.")
         self._spare_trace, self._trace = self._trace, trace
         self._settle(agent, action)
+        if self.render_mode == "human":
+            self.render()
 
     def _settle(self, agent: str, action: int) -> None:
         """Brings the PettingZoo bookkeeping up to date after ``agent`` played ``action``: the engine has
         already changed the state, and ``_trace`` holds the ply's record."""
         self._cumulative_rewards[agent] = 0
-        self._pending_move = (0 if agent == "player_0" else 1, action)
+        player = 0 if agent == "player_0" else 1
+        self._pending_move = (player, action)
+        for observer in self._ply_observers:
+            observer(player, action)
         if self._state[STATUS] == RUNNING:
             # Rewards are zero until the end, so the cumulative rewards need no update.
             self.rewards = {"player_0": 0, "player_1": 0}
@@ -487,23 +503,41 @@ class MancalaEnv(AECEnv):
             self.rewards = self._final_rewards()
             self._finish()
 
-    def render(self) -> str | None:
-        """Returns (``"ansi"``) or prints (``"human"``) a text picture of the game."""
+    def render(self) -> str | np.ndarray | None:
+        """Draws the game as the ``render_mode`` says.
+
+        Returns:
+            ``"ansi"``: the text board. ``"rgb_array"``: the picture, an ``(H, W, 3)`` ``uint8``
+            array. ``"human"``: None (the picture is shown in the window).
+        """
         if self.render_mode is None:
             gymnasium.logger.warn(
-                "You are calling render without a render_mode; pass render_mode='ansi' or 'human' to the env."
+                "You are calling render without a render_mode; pass render_mode='ansi', 'rgb_array' or 'human' "
+                "to the env."
             )
             return None
         if not self._has_reset:
             raise RuntimeError("render() was called before reset(); call env.reset() first.")
-        text = self.game.render_text(self._state)
         if self.render_mode == "ansi":
-            return text
-        print(text)
+            return self.game.render_text(self._state)
+        if self._picture is None:
+            from mancala_envs.rendering import BoardPicture
+
+            self._picture = BoardPicture(self.game)
+        if self.render_mode == "rgb_array":
+            return self._picture.draw(self._state, self._last_move)
+        if self._window is None:
+            from mancala_envs.rendering import BoardWindow
+
+            self._window = BoardWindow(f"mancala-envs: {self.game.env_name}", self.metadata["render_fps"])
+        self._window.show(self._picture.surface(self._state, self._last_move))
         return None
 
     def close(self) -> None:
-        """Releases nothing (the text renderer holds no resources)."""
+        """Closes the window of ``render_mode="human"`` if one is open."""
+        if self._window is not None:
+            self._window.close()
+            self._window = None
 
     # --- helpers ------------------------------------------------------------------------
     def _player_index(self, agent: str) -> int:

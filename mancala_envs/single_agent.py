@@ -78,7 +78,9 @@ class SingleAgentEnv(gymnasium.Env):
             ``policy(observation, action_mask) -> int``, or a list (one drawn per episode).
         learner_seat: ``None`` (default): drawn at each reset; ``0`` or ``1``: always that seat.
         illegal_action: ``"penalty"`` (default) or ``"raise"``; see the module docstring.
-        render_mode: ``None``, ``"ansi"`` or ``"human"`` (the game's text board).
+        render_mode: ``None``, ``"ansi"`` (the text board), ``"rgb_array"`` (the picture of the
+            board as an ``(H, W, 3)`` ``uint8`` array, for ``RecordVideo``) or ``"human"`` (the picture
+            in a window, shown after every ply of either side); see :class:`~mancala_envs.env.MancalaEnv`.
         **options: Game options and AEC options (``first_player``, ``reward_mode``), as for
             :func:`mancala_envs.make`.
 
@@ -87,7 +89,7 @@ class SingleAgentEnv(gymnasium.Env):
         TypeError: an option of the wrong type, or an opponent of an unusable kind.
     """
 
-    metadata = {"render_modes": ["ansi", "human"], "render_fps": 2}
+    metadata = {"render_modes": ["ansi", "human", "rgb_array"], "render_fps": 2}
 
     def __init__(
         self,
@@ -159,7 +161,12 @@ class SingleAgentEnv(gymnasium.Env):
         else:
             self.opponent = self._opponents
         # The random baseline plays in compiled code, in the same call as the learner's move.
-        self._compiled_random = isinstance(self.opponent, AgentOpponent) and type(self.opponent.agent) is RandomAgent
+        # (Not while a recorder watches the plies: the compiled replies are settled as one ply.)
+        self._compiled_random = (
+            isinstance(self.opponent, AgentOpponent) and type(self.opponent.agent) is RandomAgent
+            and not self.aec_env._ply_observers
+            and self.render_mode != "human"  # the window shows each of the opponent's plies
+        )
         self.aec_env.reset(seed=aec_seed, options=options)
         self._has_reset = True
         self._over = False
@@ -210,10 +217,12 @@ class SingleAgentEnv(gymnasium.Env):
             return np.zeros(self._n_actions, dtype=bool)
         return self._mask.view(bool).copy()
 
-    def render(self) -> str | None:
-        """The board as text (``"ansi"``) or printed (``"human"``)."""
+    def render(self) -> str | np.ndarray | None:
+        """The board as text (``"ansi"``), as a picture (``"rgb_array"``) or in a window (``"human"``)."""
         if self.render_mode is None:
-            gymnasium.logger.warn("render() was called without a render_mode; pass render_mode='ansi' or 'human'.")
+            gymnasium.logger.warn(
+                "render() was called without a render_mode; pass render_mode='ansi', 'rgb_array' or 'human'."
+            )
             return None
         return self.aec_env.render()
 

@@ -254,8 +254,8 @@ GAME_CONFIG_ERRORS = [
 ]
 
 ENV_OPTION_ERRORS = [
-    ("render_mode", "rgb_array", "['ansi', 'human', None]"),
-    ("render_mode", 1, "['ansi', 'human', None]"),
+    ("render_mode", "rgb", "['ansi', 'human', 'rgb_array', None]"),
+    ("render_mode", 1, "['ansi', 'human', 'rgb_array', None]"),
     ("first_player", 2, "[0, 1, None]"),
     ("first_player", "0", "[0, 1, None]"),
     ("first_player", True, "[0, 1, None]"),

@@ -564,7 +564,7 @@ def test_numpy_integer_actions_are_accepted(action: Any) -> None:
         ({"learner_seat": True}, ValueError, "learner_seat must be 0, 1 or None"),
         ({"learner_seat": "0"}, ValueError, "learner_seat must be 0, 1 or None"),
         ({"illegal_action": "ignore"}, ValueError, "illegal_action must be one of ['penalty', 'raise']"),
-        ({"render_mode": "rgb_array"}, ValueError, "render_mode must be None or one of ['ansi', 'human']"),
+        ({"render_mode": "rgb"}, ValueError, "render_mode must be None or one of ['ansi', 'human', 'rgb_array']"),
         ({"env_id": "nope_v0"}, ValueError, "unknown environment 'nope_v0'"),
         ({"env_id": 3}, TypeError, "env id must be a string"),
         ({"bogus": 1}, TypeError, "has no option 'bogus'"),
@@ -670,13 +670,36 @@ def test_render_ansi_is_the_aec_text_board() -> None:
     assert text == reference.render()
 
 
-def test_render_human_prints(capsys: pytest.CaptureFixture[str]) -> None:
+def test_render_human_shows_every_ply_in_a_window() -> None:
+    import pygame
+
     env = SingleAgentEnv("ouril_v0", render_mode="human", learner_seat=0, first_player=0)
+    env.aec_env.metadata["render_fps"] = 1000  # the window waits 1/fps between frames
     env.reset(seed=0)
     assert env.render() is None
-    reference = mancala_envs.make("ouril_v0", render_mode="ansi", first_player=0)
+    reference = mancala_envs.make("ouril_v0", render_mode="rgb_array", first_player=0)
     reference.reset(seed=0)
-    assert capsys.readouterr().out == reference.render() + "\n"
+    shown = pygame.surfarray.array3d(pygame.display.get_surface()).transpose(1, 0, 2)
+    np.testing.assert_array_equal(shown, reference.render())
+    window = env.aec_env._window
+    frames: list[int] = []
+    plies: list[int] = []
+    show = window.show
+    window.show = lambda surface: (frames.append(1), show(surface))
+    env.aec_env._ply_observers.append(lambda player, action: plies.append(player))
+    env.step(0)
+    # The learner's ply and each of the opponent's replies were shown, one frame each.
+    assert plies[0] == 0 and plies[1] == 1 and len(frames) == len(plies)
+    env.close()
+    assert not pygame.display.get_init()
+
+
+def test_render_rgb_array_is_the_aec_picture() -> None:
+    env = SingleAgentEnv("omweso_v0", render_mode="rgb_array", learner_seat=1, first_player=0)
+    env.reset(seed=3)
+    picture = env.render()
+    assert picture.shape == env.aec_env.render().shape and picture.dtype == np.uint8
+    np.testing.assert_array_equal(picture, env.aec_env.render())
 
 
 def test_render_without_mode_warns() -> None:

@@ -447,6 +447,23 @@ class Game(ABC):
         """Says in words what ``action`` does in ``state`` (before it is played), e.g. ``"sows pit 3"``."""
         return f"sows pit {action}"
 
+    # --- pictures ----------------------------------------------------------------------
+    #: whether the captured seeds lie in two stores at the board's ends (Omweso only keeps tallies)
+    has_stores: ClassVar[bool] = True
+
+    def board_rows(self) -> list[list[int]]:
+        """The rows of pits as seen from player 0's seat: the far row first, each row's global pit
+        indices from left to right (the picture and the text board follow it)."""
+        raise NotImplementedError(f"{type(self).__name__} does not describe its rows; override board_rows().")
+
+    def played_pit(self, player: int, action: int) -> int:
+        """The global pit that ``player``'s ``action`` empties (or, while placing, fills)."""
+        raise NotImplementedError(f"{type(self).__name__} does not map actions to pits; override played_pit().")
+
+    def move_words(self, player: int, action: int, sown: Sequence[int]) -> str:
+        """What a played move did, in a few words for a caption: ``"sowed pit 3"``."""
+        return f"sowed pit {self.played_pit(player, action)}"
+
     @abstractmethod
     def render_text(self, state: np.ndarray) -> str:
         """Returns a dependency-free text picture of the position."""

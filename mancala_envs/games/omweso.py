@@ -1118,6 +1118,28 @@ class Omweso(Game):
             return f"sows pit {k} clockwise"
         return f"sows pit {k}"
 
+    has_stores = False
+
+    def board_rows(self) -> list[list[int]]:
+        return [
+            [RING + 7 - c for c in range(8)],  # player 1's outer row
+            [RING + 8 + c for c in range(8)],  # player 1's inner row
+            [15 - c for c in range(8)],  # player 0's inner row
+            list(range(8)),  # player 0's outer row
+        ]
+
+    def played_pit(self, player: int, action: int) -> int:
+        return RING * player + action % RING
+
+    def move_words(self, player: int, action: int, sown: Sequence[int]) -> str:
+        pit = self.played_pit(player, action)
+        if list(sown) == [pit]:  # a sowing never puts its first seed back into its own pit
+            return f"placed a seed in pit {pit}"
+        mode = action // RING
+        if mode == MODE_THREE_SEED:
+            return f"played the three-seed special from pit {pit}"
+        return f"sowed pit {pit} " + ("clockwise" if mode == MODE_CW else "counter-clockwise")
+
     def render_text(self, state: np.ndarray) -> str:
         """The four rows as seen from the seat of the player to move (player 0 once the game is over)."""
         running = state[STATUS] == RUNNING

@@ -258,7 +258,14 @@ class TwoRowGame(Game):
             observation = np.concatenate([observation, np.array(extra, dtype=np.int32)])
         return observation, mask
 
-    # --- text picture ----------------------------------------------------------------
+    # --- pictures --------------------------------------------------------------------
+    def board_rows(self) -> list[list[int]]:
+        n = self.row_size
+        return [list(range(2 * n - 1, n - 1, -1)), list(range(n))]
+
+    def played_pit(self, player: int, action: int) -> int:
+        return player * self.row_size + action
+
     def render_text(self, state: np.ndarray) -> str:
         n = self.row_size
         board = state[BOARD : BOARD + 2 * n]
