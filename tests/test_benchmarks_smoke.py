@@ -246,3 +246,20 @@ def test_bench_training_measures_both_runs_and_writes_json(tmp_path: Path) -> No
     assert 0 < row["env_share_timed"] < 1
     assert row["env_share_vs_null"] == pytest.approx(1 - row["null_seconds"] / row["mancala_seconds"])
     assert sorted(p.name for p in tmp_path.iterdir()) == ["bench_training.json"]  # no model left behind
+
+
+def test_bench_render_times_every_game_and_the_peer(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """benchmarks/bench_render.py with a few pictures: every game and connect_four are timed, the JSON is written."""
+    script = _load_script("bench_render", ROOT / "benchmarks" / "bench_render.py")
+    out = tmp_path / "bench_render.json"
+    script.main(["--frames", "3", "--json", str(out)])
+    report = json.loads(out.read_text())
+    assert sorted(report["games"]) == sorted(script.GAMES)
+    peer = report["connect_four_v3"]["pictures_per_second"]
+    for env_id, row in report["games"].items():
+        assert row["frames"] == 3, env_id
+        assert row["ratio_to_connect_four"] == pytest.approx(row["pictures_per_second"] / peer)
+        assert row["shape"][2] == 3 and row["bytes_per_picture"] == row["shape"][0] * row["shape"][1] * 3
+        _positive(row["ms_per_picture"], f"{env_id}.ms_per_picture")
+    table = capsys.readouterr().out
+    assert all(env_id in table for env_id in script.GAMES) and "connect_four_v3 (peer)" in table

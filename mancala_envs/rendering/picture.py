@@ -55,6 +55,7 @@ PENDING = (142, 36, 170)
 CLOSED = (84, 58, 38)
 
 _fonts: dict[int, Any] = {}
+_pygame: Any = None
 
 
 def import_pygame() -> Any:
@@ -63,6 +64,9 @@ def import_pygame() -> Any:
     Raises:
         ImportError: pygame-ce is missing; the message says how to install it.
     """
+    global _pygame
+    if _pygame is not None:
+        return _pygame
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # no greeting on stdout
     try:
         import pygame
@@ -72,6 +76,7 @@ def import_pygame() -> Any:
         ) from error
     if not pygame.font.get_init():
         pygame.font.init()
+    _pygame = pygame
     return pygame
 
 
@@ -159,7 +164,8 @@ class BoardPicture:
         """
         pygame = import_pygame()
         surface = self.surface(state, last_move)
-        return np.ascontiguousarray(pygame.surfarray.array3d(surface).transpose(1, 0, 2))
+        pixels = bytearray(pygame.image.tobytes(surface, "RGB"))  # row by row, as (H, W, 3) wants
+        return np.frombuffer(pixels, dtype=np.uint8).reshape(self.height, self.width, 3)
 
     def surface(self, state: np.ndarray, last_move: dict[str, Any] | None = None) -> Any:
         """Like :meth:`draw`, as a pygame ``Surface`` (for a window)."""
@@ -280,7 +286,13 @@ class BoardPicture:
         points = [p for i, p in enumerate(points) if i == 0 or p != points[i - 1]]
         if len(points) < 2:
             return
-        overlay = pygame.Surface((self.width, self.height), pygame.SRCALPHA)
+        # drawn translucent on a surface just big enough for the path, then laid over the board
+        pad = self.cell // 4
+        left = min(x for x, _ in points) - pad
+        top = min(y for _, y in points) - pad
+        size = (max(x for x, _ in points) - left + pad, max(y for _, y in points) - top + pad)
+        points = [(x - left, y - top) for x, y in points]
+        overlay = pygame.Surface(size, pygame.SRCALPHA)
         colour = (*PATH, 150)
         width = max(3, self.cell // 22)
         pygame.draw.lines(overlay, colour, False, points, width)
@@ -294,7 +306,7 @@ class BoardPicture:
             (tip[0] - size * math.cos(angle + 0.5), tip[1] - size * math.sin(angle + 0.5)),
         ]
         pygame.draw.polygon(overlay, (*PATH, 220), head)
-        surface.blit(overlay, (0, 0))
+        surface.blit(overlay, (left, top))
 
     def _badge(self, surface: Any, centre: tuple[int, int], text: str, colour: tuple[int, int, int], left: bool) -> None:
         pygame = import_pygame()
