@@ -36,7 +36,8 @@ class BoardWindow:
     def show(self, surface: Any) -> None:
         """Shows ``surface`` (a pygame ``Surface``), opening the window the first time."""
         pygame = import_pygame()
-        if self._screen is None:
+        # (Re)open when not open, or when another env's close() shut pygame's one display meanwhile.
+        if self._screen is None or not pygame.display.get_init() or pygame.display.get_surface() is not self._screen:
             pygame.display.init()
             pygame.display.set_caption(self.title)
             self._screen = pygame.display.set_mode(surface.get_size())
