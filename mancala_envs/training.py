@@ -13,7 +13,6 @@ sb3-contrib, torch, tqdm, rich). The pieces are importable on their own:
 from __future__ import annotations
 
 import dataclasses
-import math
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -25,6 +24,7 @@ import numpy as np
 from stable_baselines3.common.callbacks import BaseCallback
 
 from mancala_envs.opponents import PolicyOpponent, make_opponent
+from mancala_envs.stats import wilson_interval
 from mancala_envs.single_agent import SingleAgentEnv
 
 __all__ = [
@@ -236,17 +236,6 @@ def warm_up(config: TrainConfig) -> float:
 
 
 # --- evaluation ----------------------------------------------------------------------
-def wilson_interval(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:
-    """The Wilson score interval of a rate (95% for ``z = 1.96``); ``(0, 1)`` with no trials."""
-    if trials == 0:
-        return 0.0, 1.0
-    rate = successes / trials
-    denominator = 1 + z * z / trials
-    centre = (rate + z * z / (2 * trials)) / denominator
-    half = z * math.sqrt(rate * (1 - rate) / trials + z * z / (4 * trials * trials)) / denominator
-    return max(0.0, centre - half), min(1.0, centre + half)
-
-
 @dataclass(frozen=True)
 class EvalRow:
     """Results against one opponent from one seat (``"first"``, ``"second"`` or ``"both"``)."""

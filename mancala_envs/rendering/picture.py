@@ -119,8 +119,9 @@ class BoardPicture:
     """
 
     def __init__(self, game: Game, cell: int = 88) -> None:
-        if isinstance(cell, bool) or not isinstance(cell, int) or cell < 48:
+        if isinstance(cell, (bool, np.bool_)) or not isinstance(cell, (int, np.integer)) or cell < 48:
             raise ValueError(f"cell must be an int >= 48 pixels (got {cell!r}).")
+        cell = int(cell)
         self.game = game
         self.cell = cell
         self.rows = game.board_rows()
@@ -203,8 +204,8 @@ class BoardPicture:
                 surface.blit(text, text.get_rect(center=centre))
             if pit == played:
                 pygame.draw.circle(surface, PLAYED, centre, self.radius + 3, width=5)
-            if pit in captured:
-                pygame.draw.circle(surface, CAPTURED, centre, self.radius + 3, width=5)
+            if pit in captured:  # outside the gold ring when the pit played was captured too
+                pygame.draw.circle(surface, CAPTURED, centre, self.radius + (8 if pit == played else 3), width=5)
                 self._badge(surface, centre, f"-{captured[pit]}", CAPTURED, left=True)
             if sown_counts.get(pit):
                 self._badge(surface, centre, f"+{sown_counts[pit]}", PATH, left=False)
