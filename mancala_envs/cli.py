@@ -3,8 +3,10 @@
 ``mancala-envs train`` trains MaskablePPO on a game against an opponent, saves it
 and prints its win / draw / loss rates against the baselines (the ``train`` extra);
 ``mancala-envs demo --game ouril --agents random greedy`` plays one game between
-two agents and prints it turn by turn; ``mancala-envs list`` lists the ids.
-``python -m mancala_envs`` is the same command.
+two agents and prints it turn by turn (``--record game.json`` also saves it as a game
+record); ``mancala-envs replay game.json`` prints a recorded game move by move, and
+``--out game.gif`` (or ``.mp4``, or PNG frames) animates it (the ``render`` extra);
+``mancala-envs list`` lists the ids. ``python -m mancala_envs`` is the same command.
 Bad input is reported as one line, ``mancala-envs: error: ...``, with exit status 2
 (see docs/contract.md).
 """
@@ -15,14 +17,25 @@ import argparse
 import os
 import sys
 from collections.abc import Callable, Sequence
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
-__all__ = ["main", "play_demo", "run_train"]
+if TYPE_CHECKING:
+    from mancala_envs.records import GameRecord
+
+__all__ = ["main", "play_demo", "print_replay", "run_replay", "run_train"]
 
 PROG = "mancala-envs"
 
 
-def play_demo(env_id: str, agent_names: Sequence[str], seed: int, out=sys.stdout, **options) -> dict:
+def play_demo(
+    env_id: str,
+    agent_names: Sequence[str],
+    seed: int,
+    out=sys.stdout,
+    *,
+    record: str | os.PathLike[str] | None = None,
+    **options,
+) -> dict:
     """Plays one game between two named agents, printing every ply.
 
     Args:
@@ -30,6 +43,7 @@ def play_demo(env_id: str, agent_names: Sequence[str], seed: int, out=sys.stdout
         agent_names: Agent names for player_0 and player_1.
         seed: Seeds the env (first player) and the agents.
         out: Where to print.
+        record: If given, the game is also saved there as a JSON game record (``mancala-envs replay`` reads it).
         **options: Game and environment options.
 
     Returns:
@@ -37,7 +51,8 @@ def play_demo(env_id: str, agent_names: Sequence[str], seed: int, out=sys.stdout
 
     Raises:
         TypeError: ``seed`` is not an integer, or a name has the wrong type.
-        ValueError: an unknown game or agent, not exactly two agent names, or a negative seed.
+        ValueError: an unknown game or agent, not exactly two agent names, a negative seed, or a ``record``
+            path whose directory does not exist.
     """
     import numpy as np
 
@@ -50,9 +65,15 @@ def play_demo(env_id: str, agent_names: Sequence[str], seed: int, out=sys.stdout
         raise TypeError(f"seed must be an integer >= 0 (got {type(seed).__name__} {seed!r}).")
     if seed < 0:
         raise ValueError(f"seed {seed} is negative; use an integer >= 0.")
+    if record is not None and not os.path.isdir(os.path.dirname(os.path.abspath(record))):
+        raise ValueError(f"cannot write {os.fspath(record)!r}: its directory does not exist.")
 
     env_id = _game_id(env_id)
     env = mancala_envs.make(env_id, render_mode="ansi", **options)
+    if record is not None:
+        from mancala_envs.wrappers import RecordGames
+
+        env = RecordGames(env, keep=True, players=list(agent_names))
     agents = {f"player_{p}": make_agent(name, seed=seed + p) for p, name in enumerate(agent_names)}
     env.reset(seed=seed)
     print(f"{env_id}: player_0 = {agent_names[0]}, player_1 = {agent_names[1]}", file=out)
@@ -78,7 +99,71 @@ def play_demo(env_id: str, agent_names: Sequence[str], seed: int, out=sys.stdout
         f"end: {final['end_reason']}, plies: {final['ply']}",
         file=out,
     )
+    if record is not None:
+        path = env.records[-1].save(record)
+        print(f"Recorded the game to {path} (mancala-envs replay {path})", file=out)
     return final
+
+
+def print_replay(record: GameRecord | str | os.PathLike[str], out=sys.stdout) -> None:
+    """Prints a recorded game move by move: the text board after the start and after every move.
+
+    Args:
+        record: A :class:`~mancala_envs.records.GameRecord` or the path of a saved one.
+        out: Where to print.
+
+    Raises:
+        ValueError: the record is malformed or does not replay (see :func:`mancala_envs.records.replay`).
+    """
+    from mancala_envs.records import GameRecord, replay
+
+    record = record if isinstance(record, GameRecord) else GameRecord.load(record)
+    names = record.players
+    players = "" if names is None else f": player_0 = {names[0]}, player_1 = {names[1]}"
+    print(f"{record.env}{players}", file=out)
+    positions = replay(record, render_mode="ansi")
+    print(next(positions).render(), file=out)
+    for number, (move, env) in enumerate(zip(record.moves, positions), start=1):
+        what = move.get("move", f"plays action {move['action']}")
+        print(f"\n{number}. player_{move['player']} {what}", file=out)
+        print(env.render(), file=out)
+    for _ in positions:  # the end of the replay checks the record's result
+        pass
+    result = record.result
+    if result is None:
+        print(f"\nUnfinished: {len(record.moves)} moves recorded", file=out)
+        return
+    winner = result["winner"]
+    named = "" if winner is None or names is None else f" ({names[winner]})"
+    outcome = "draw" if winner is None else f"player_{winner}{named} wins"
+    print(
+        f"\nResult: {outcome}; scores {result['scores'][0]}-{result['scores'][1]}, "
+        f"end: {result['end_reason']}, moves: {len(record.moves)}",
+        file=out,
+    )
+
+
+def run_replay(args: argparse.Namespace, out=None) -> int:
+    """``mancala-envs replay``: prints the recorded game, or writes its animation to ``--out``; returns 0."""
+    from mancala_envs.records import GameRecord, write_animation
+
+    out = sys.stdout if out is None else out
+    try:
+        record = GameRecord.load(args.record)
+    except OSError as error:
+        raise ValueError(f"cannot read the game record {args.record!r}: {error.strerror or error}") from None
+    if args.out is None:
+        print_replay(record, out)
+        return 0
+    try:
+        paths = write_animation(record, args.out, fps=args.fps)
+    except ImportError as error:
+        raise ValueError(str(error)) from None
+    except OSError as error:
+        raise ValueError(f"cannot write {args.out!r}: {error.strerror or error}") from None
+    where = paths[0] if len(paths) == 1 else f"{paths[0]} ... {paths[-1]}"
+    print(f"Wrote {len(record.moves) + 1} positions ({len(record.moves)} moves) to {where}", file=out)
+    return 0
 
 
 def _game_id(name: str) -> str:
@@ -210,6 +295,17 @@ def _parser() -> argparse.ArgumentParser:
         help="agent names for player_0 and player_1 (default: random greedy)",
     )
     demo.add_argument("--seed", type=_seed, default=0, help="seeds the first player and the agents (default: 0)")
+    demo.add_argument("--record", default=None, metavar="PATH", help="also save the game as a JSON game record")
+    replay = commands.add_parser(
+        "replay", help="replay a recorded game: print it move by move, or write a GIF, MP4 or PNG frames"
+    )
+    replay.add_argument("record", help="a JSON game record (from demo --record or the RecordGames wrappers)")
+    replay.add_argument(
+        "--out", default=None, metavar="PATH",
+        help="write an animation instead of printing: game.gif, game.mp4, a directory or frames/move-*.png "
+        "(needs the render extra)",
+    )
+    replay.add_argument("--fps", type=_positive, default=2, help="positions per second in the animation (default: 2)")
     commands.add_parser("list", help="list the registered environment ids")
     train = commands.add_parser(
         "train", help="train MaskablePPO against an opponent, save it, and evaluate it against the baselines"
@@ -263,8 +359,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             print("\n".join(mancala_envs.list_envs(verbose=True)))
         elif args.command == "train":
             run_train(args)
+        elif args.command == "replay":
+            run_replay(args)
         else:
-            play_demo(args.game, args.agents, args.seed)
+            play_demo(args.game, args.agents, args.seed, record=args.record)
     except (ValueError, TypeError) as error:
         return _fail(str(error))
     except BrokenPipeError:  # the reader went away (``mancala-envs demo | head``): stop quietly
@@ -274,6 +372,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         except (OSError, ValueError):
             pass
         return 1
+    except OSError as error:  # demo --record into a place that cannot be written
+        return _fail(f"cannot write {error.filename!r}: {error.strerror or error}")
     return 0
 
 

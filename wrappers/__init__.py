@@ -4,7 +4,8 @@ Each encoding of :mod:`mancala_envs.wrappers.encodings` comes in two forms: an A
 the PettingZoo environments (:mod:`mancala_envs.wrappers.aec`, ``FlattenObservation``...) and a
 Gymnasium wrapper for the single-agent env (:mod:`mancala_envs.wrappers.single_agent`,
 ``GymFlattenObservation``...). :func:`apply_wrappers` picks the form from the env.
-See ``docs/wrappers.md``.
+See ``docs/wrappers.md``. The recorders :class:`RecordGames` (AEC) and :class:`GymRecordGames`
+(single-agent) write every finished game as a JSON record (``docs/replay.md``).
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from mancala_envs.wrappers.encodings import (
     make_encoder,
 )
 from mancala_envs.wrappers.flatten import FlattenObservation
+from mancala_envs.wrappers.recorder import GymRecordGames, RecordGames
 from mancala_envs.wrappers.single_agent import (
     GymEncodeObservation,
     GymFlattenObservation,
@@ -56,6 +58,7 @@ __all__ = [
     "GymFlattenObservation",
     "GymOneHotObservation",
     "GymPlanesObservation",
+    "GymRecordGames",
     "GymStackObservation",
     "GymThermometerObservation",
     "ObservationEncoder",
@@ -63,6 +66,7 @@ __all__ = [
     "OneHotObservation",
     "PlanesEncoder",
     "PlanesObservation",
+    "RecordGames",
     "StackObservation",
     "ThermometerEncoder",
     "ThermometerObservation",

@@ -444,8 +444,9 @@ class Game(ABC):
         return fields
 
     def describe_action(self, state: np.ndarray, action: int) -> str:
-        """Says in words what ``action`` does in ``state`` (before it is played), e.g. ``"sows pit 3"``."""
-        return f"sows pit {action}"
+        """Says in words what ``action`` does in ``state`` (before it is played), e.g. ``"sows pit 3"``,
+        naming the pit by its global index (the board's numbering)."""
+        return f"sows pit {self.played_pit(int(state[PLAYER]), action)}"
 
     # --- pictures ----------------------------------------------------------------------
     #: whether the captured seeds lie in two stores at the board's ends (Omweso only keeps tallies)

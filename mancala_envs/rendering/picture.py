@@ -82,9 +82,13 @@ def import_pygame() -> Any:
 
 def _font(size: int) -> Any:
     """pygame's bundled font at ``size`` pixels, loaded once."""
+    pygame = import_pygame()
+    if not pygame.font.get_init():  # someone called pygame.quit(): the old fonts are dead
+        _fonts.clear()
+        pygame.font.init()
     font = _fonts.get(size)
     if font is None:
-        font = import_pygame().font.Font(None, size)
+        font = pygame.font.Font(None, size)
         _fonts[size] = font
     return font
 
