@@ -6,6 +6,9 @@ and prints its win / draw / loss rates against the baselines (the ``train`` extr
 two agents and prints it turn by turn (``--record game.json`` also saves it as a game
 record); ``mancala-envs replay game.json`` prints a recorded game move by move, and
 ``--out game.gif`` (or ``.mp4``, or PNG frames) animates it (the ``render`` extra);
+``mancala-envs play omweso --opponent alphabeta:3`` plays a game in the terminal
+(:mod:`mancala_envs.play`); ``mancala-envs tournament --game ouril --agents random greedy``
+runs a round robin with ratings (:mod:`mancala_envs.tournament`, the ``tournament`` extra);
 ``mancala-envs list`` lists the ids. ``python -m mancala_envs`` is the same command.
 Bad input is reported as one line, ``mancala-envs: error: ...``, with exit status 2
 (see docs/contract.md).
@@ -14,10 +17,11 @@ Bad input is reported as one line, ``mancala-envs: error: ...``, with exit statu
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 if TYPE_CHECKING:
     from mancala_envs.records import GameRecord
@@ -268,7 +272,7 @@ _seed = _integer_at_least(0, "seed")
 
 
 class _UsageError(Exception):
-    """A command line that argparse rejects; ``main`` prints it as one line."""
+    """A command line that argparse rejects; the command prints it as one line."""
 
     def __init__(self, message: str, prog: str) -> None:
         super().__init__(message)
@@ -276,10 +280,37 @@ class _UsageError(Exception):
 
 
 class _Parser(argparse.ArgumentParser):
-    """An ``ArgumentParser`` whose errors reach ``main`` instead of printing usage and exiting."""
+    """An ``ArgumentParser`` whose errors reach the command instead of printing usage and exiting."""
 
     def error(self, message: str) -> NoReturn:
-        raise _UsageError(message, self.prog)
+        raise _UsageError(f"{message}; see '{self.prog} --help'.", self.prog)
+
+
+def _key_value(text: str) -> tuple[str, Any]:
+    """``--option`` values: ``"max_turns=50"`` -> ``("max_turns", 50)``. Values are read as JSON
+    (numbers, true/false, null, lists); Python's ``True`` / ``False`` / ``None`` are accepted too;
+    anything else is a string."""
+    key, sep, value = text.partition("=")
+    key = key.strip()
+    if not sep or not key.isidentifier():
+        raise argparse.ArgumentTypeError(f"invalid option {text!r} (use key=value, e.g. --option max_turns=50)")
+    words = {"True": True, "False": False, "None": None}
+    if value in words:
+        return key, words[value]
+    try:
+        return key, json.loads(value)
+    except ValueError:
+        return key, value
+
+
+def _options(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """The ``--option`` pairs as keyword arguments; an option given twice is a ``ValueError``."""
+    options: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in options:
+            raise ValueError(f"--option {key} is given twice; give each option once.")
+        options[key] = value
+    return options
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -307,6 +338,15 @@ def _parser() -> argparse.ArgumentParser:
     )
     replay.add_argument("--fps", type=_positive, default=2, help="positions per second in the animation (default: 2)")
     commands.add_parser("list", help="list the registered environment ids")
+    # Listed here for --help; their arguments are parsed by their own modules (see main).
+    commands.add_parser(
+        "play", add_help=False,
+        help="play a game in the terminal against an agent: mancala-envs play omweso --opponent alphabeta:3",
+    )
+    commands.add_parser(
+        "tournament", add_help=False,
+        help="round robin between agents with ratings: mancala-envs tournament --game ouril --agents random greedy",
+    )
     train = commands.add_parser(
         "train", help="train MaskablePPO against an opponent, save it, and evaluate it against the baselines"
     )
@@ -335,10 +375,20 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _fail(message: str) -> int:
-    """Prints ``message`` as the one line ``mancala-envs: error: ...`` on stderr; returns the status 2."""
-    print(f"{PROG}: error: {' '.join(message.split())}", file=sys.stderr)
+def _fail(message: str, prog: str = PROG) -> int:
+    """Prints ``message`` as the one line ``<prog>: error: ...`` on stderr; returns the status 2."""
+    print(f"{prog}: error: {' '.join(message.split())}", file=sys.stderr)
     return 2
+
+
+def _quiet_broken_pipe() -> int:
+    """The reader of stdout went away (``mancala-envs demo | head``): stop quietly, status 1."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # so that the flush at exit does not fail again
+    except (OSError, ValueError):
+        pass
+    return 1
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -348,10 +398,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     agent -- prints one line ``mancala-envs: error: <what was wrong>`` on stderr (no usage
     text, no traceback) and returns 2. ``--help`` prints the usage and exits with 0.
     """
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv and argv[0] in ("play", "tournament"):  # commands with parsers of their own
+        if argv[0] == "play":
+            from mancala_envs.play import play_main
+
+            return play_main(argv[1:])
+        from mancala_envs.tournament import tournament_main
+
+        return tournament_main(argv[1:])
     try:
         args = _parser().parse_args(argv)
     except _UsageError as error:
-        return _fail(f"{error}; see '{error.prog} --help'.")
+        return _fail(str(error))
     try:
         if args.command == "list":
             import mancala_envs
@@ -365,13 +424,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             play_demo(args.game, args.agents, args.seed, record=args.record)
     except (ValueError, TypeError) as error:
         return _fail(str(error))
-    except BrokenPipeError:  # the reader went away (``mancala-envs demo | head``): stop quietly
-        try:
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, sys.stdout.fileno())  # so that the flush at exit does not fail again
-        except (OSError, ValueError):
-            pass
-        return 1
+    except BrokenPipeError:
+        return _quiet_broken_pipe()
     except OSError as error:  # demo --record into a place that cannot be written
         return _fail(f"cannot write {error.filename!r}: {error.strerror or error}")
     return 0

@@ -6,8 +6,8 @@ An opponent is anything with ``act(env) -> int`` that returns a legal action for
 
 - a baseline name: ``"random"``, ``"greedy"`` (any id that
   :func:`mancala_envs.agents.make_agent` knows);
-- a saved Stable-Baselines3 model: ``"model:path/to/model.zip"`` or a path ending
-  in ``.zip`` (PPO or MaskablePPO; see :class:`PolicyOpponent`);
+- a saved Stable-Baselines3 model: ``"model:path/to/model.zip"``, ``"sb3:path/to/model.zip"``
+  (the agent name) or a path ending in ``.zip`` (PPO or MaskablePPO; see :class:`PolicyOpponent`);
 - an :class:`~mancala_envs.agents.Agent` or any object with ``act(env)``;
 - a callable ``policy(observation, action_mask) -> int`` that sees the
   opponent's own egocentric observation vector and int8 mask;
@@ -335,8 +335,8 @@ def make_opponent(spec: Any, seed: int | None = None) -> Opponent | OpponentPool
     if isinstance(spec, (OpponentPool, AgentOpponent, CallableOpponent, PolicyOpponent)):
         opponent: Any = spec
     elif isinstance(spec, str):
-        if spec.startswith(MODEL_PREFIX) or spec.endswith(".zip"):
-            opponent = PolicyOpponent.load(spec.removeprefix(MODEL_PREFIX))
+        if spec.startswith((MODEL_PREFIX, "sb3:")) or spec.endswith(".zip"):
+            opponent = PolicyOpponent.load(spec.removeprefix(MODEL_PREFIX).removeprefix("sb3:"))
         else:
             opponent = AgentOpponent(make_agent(spec), name=spec)
     elif isinstance(spec, (list, tuple)):

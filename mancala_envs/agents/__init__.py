@@ -1,7 +1,22 @@
-"""Baseline agents, named by strings such as ``"random"`` and ``"greedy"``.
+"""Agents, named by strings: ``"random"``, ``"greedy"``, ``"alphabeta:D"``, ``"mcts:N"``, ``"sb3:path"``.
 
-An agent looks at an environment whose turn it is and returns a legal action.
-Agents are seeded and never touch a global random generator.
+The protocol is small: an agent returns a legal action for the player to move, either from an
+environment (``act(env)``: a mancala_envs AEC environment, wrapped or raw, whose turn it is) or
+from the engine state (``act_on_state(game, state)``: a ``Game`` and one of its state arrays).
+Neither call changes the environment or the state. Agents are seeded (``seed=``) and draw only
+from their own numpy generator, never from a global one. The names that :func:`make_agent`
+takes are the ones the CLI, configs and the single-agent env's ``opponent=`` accept:
+
+============================  ===========================================================
+``"random"``                  :class:`RandomAgent`: a uniformly random legal action
+``"greedy"``                  :class:`GreedyAgent`: the most seeds won by the move itself
+``"alphabeta:D"``             :class:`~mancala_envs.agents.search.AlphaBetaAgent`: minimax
+                              with alpha-beta pruning to ``D`` plies (1 to 64)
+``"mcts:N"``                  :class:`~mancala_envs.agents.search.MCTSAgent`: UCT with ``N``
+                              simulations and random rollouts (1 to 1,000,000)
+``"sb3:path/to/model.zip"``   :class:`~mancala_envs.agents.search.SB3Agent`: a saved
+                              MaskablePPO or PPO model (the train extra)
+============================  ===========================================================
 
 Example:
     >>> import mancala_envs
@@ -10,6 +25,8 @@ Example:
     >>> env.reset(seed=0)
     >>> agent = make_agent("greedy", seed=0)
     >>> env.step(agent.act(env))
+    >>> searcher = make_agent("alphabeta:4", seed=0)
+    >>> env.step(searcher.act(env))
 """
 
 from __future__ import annotations
@@ -19,10 +36,22 @@ from typing import Any
 
 import numpy as np
 
+from mancala_envs.engine.state import LEGAL, RUNNING, STATUS
 from mancala_envs.env import MancalaEnv
+from mancala_envs.games.base import Game
 from mancala_envs.rollout import greedy_gains
 
-__all__ = ["AGENT_NAMES", "Agent", "GreedyAgent", "RandomAgent", "make_agent"]
+__all__ = [
+    "AGENT_FORMS",
+    "AGENT_NAMES",
+    "Agent",
+    "AlphaBetaAgent",
+    "GreedyAgent",
+    "MCTSAgent",
+    "RandomAgent",
+    "SB3Agent",
+    "make_agent",
+]
 
 
 class Agent(ABC):
@@ -59,6 +88,17 @@ class Agent(ABC):
             ValueError: the game is over (the player to move has no legal action).
         """
 
+    def act_on_state(self, game: Game, state: np.ndarray) -> int:
+        """Returns a legal action for the player to move in ``state``, a state array of ``game``
+        (``env.unwrapped.state_array``); neither is changed.
+
+        Raises:
+            TypeError: ``game`` is not a mancala_envs Game, or ``state`` is not one of its states.
+            ValueError: the game in ``state`` is over.
+            NotImplementedError: the agent only acts on environments.
+        """
+        raise NotImplementedError(f"{type(self).__name__} only acts on environments; call act(env).")
+
     @staticmethod
     def _legal_actions(env: Any) -> np.ndarray:
         raw = getattr(env, "unwrapped", None)
@@ -74,6 +114,19 @@ class Agent(ABC):
             raise ValueError("the player to move has no legal action: the game is over; call reset().")
         return legal
 
+    @staticmethod
+    def _legal_actions_of_state(game: Game, state: np.ndarray) -> np.ndarray:
+        if not isinstance(game, Game):
+            raise TypeError(f"game must be a mancala_envs Game such as Ouril() (got {type(game).__name__}).")
+        if not isinstance(state, np.ndarray) or state.dtype != np.int64 or state.shape != (game.state_size,):
+            raise TypeError(
+                f"state must be an int64 array of shape ({game.state_size},), a state of {game.env_name} "
+                f"such as env.unwrapped.state_array (got {type(state).__name__})."
+            )
+        if state[STATUS] != RUNNING or state[LEGAL] == 0:
+            raise ValueError("the player to move has no legal action: the game is over; call reset().")
+        return game.legal_actions(state)
+
 
 class RandomAgent(Agent):
     """Plays a uniformly random legal action."""
@@ -82,6 +135,10 @@ class RandomAgent(Agent):
 
     def act(self, env: Any) -> int:
         legal = self._legal_actions(env)
+        return int(legal[self.rng.integers(legal.size)])
+
+    def act_on_state(self, game: Game, state: np.ndarray) -> int:
+        legal = self._legal_actions_of_state(game, state)
         return int(legal[self.rng.integers(legal.size)])
 
 
@@ -97,28 +154,77 @@ class GreedyAgent(Agent):
     def act(self, env: Any) -> int:
         legal = self._legal_actions(env)
         raw = env.unwrapped
-        gains = greedy_gains(raw.game.game_id, raw._state, raw._params, legal)
+        return self._best(raw.game, raw._state, legal)
+
+    def act_on_state(self, game: Game, state: np.ndarray) -> int:
+        return self._best(game, state, self._legal_actions_of_state(game, state))
+
+    def _best(self, game: Game, state: np.ndarray, legal: np.ndarray) -> int:
+        gains = greedy_gains(game.game_id, state, game.params, legal)
         best = np.flatnonzero(gains == gains.max())
         return int(legal[best[self.rng.integers(best.size)]])
 
 
-AGENT_NAMES = {"random": RandomAgent, "greedy": GreedyAgent}
+# The search agents subclass Agent, so they are imported once it exists.
+from mancala_envs.agents.search import (
+    MAX_DEPTH,
+    MAX_SIMULATIONS,
+    AlphaBetaAgent,
+    MCTSAgent,
+    SB3Agent,
+)
+
+#: The agents whose name is complete as it stands, by name (each built as ``AGENT_NAMES[name](seed)``).
+AGENT_NAMES: dict[str, type[Agent]] = {"random": RandomAgent, "greedy": GreedyAgent}
+
+#: The agents named with a parameter, by the form of the name: ``D`` plies, ``N`` simulations, the
+#: ``PATH`` of a saved model (``"alphabeta:4"``, ``"mcts:400"``, ``"sb3:models/ppo.zip"``).
+AGENT_FORMS: dict[str, type[Agent]] = {"alphabeta:D": AlphaBetaAgent, "mcts:N": MCTSAgent, "sb3:PATH": SB3Agent}
+
+_COUNT_FORMS = {
+    "alphabeta": ("depth", MAX_DEPTH, 4, AlphaBetaAgent),
+    "mcts": ("simulations", MAX_SIMULATIONS, 400, MCTSAgent),
+}
 
 
 def make_agent(name: str, seed: int | None = None) -> Agent:
     """Builds an agent from its name.
 
     Args:
-        name: One of ``AGENT_NAMES`` (``"random"``, ``"greedy"``).
+        name: ``"random"``, ``"greedy"`` (``AGENT_NAMES``), ``"alphabeta:D"`` (``D`` plies, 1 to 64),
+            ``"mcts:N"`` (``N`` simulations, 1 to 1,000,000) or ``"sb3:path/to/model.zip"``
+            (``AGENT_FORMS``).
         seed: ``None`` (fresh entropy) or a non-negative integer.
 
     Raises:
         TypeError: ``name`` is not a string, or ``seed`` is neither ``None`` nor an integer.
-        ValueError: ``name`` is not one of ``AGENT_NAMES``, or ``seed`` is negative.
+        ValueError: ``name`` is none of these forms (or its number is out of range), or ``seed`` is negative.
+        FileNotFoundError: an ``sb3:`` path that does not exist.
+        ImportError: an ``sb3:`` agent without stable-baselines3 (``pip install 'mancala-envs[train]'``).
+
+    Example:
+        >>> make_agent("alphabeta:6", seed=1).depth
+        6
+        >>> make_agent("mcts:x")
+        Traceback (most recent call last):
+        ...
+        ValueError: mcts simulations must be an integer from 1 to 1000000 as in 'mcts:400' (got 'mcts:x').
     """
-    choices = sorted(AGENT_NAMES)
+    choices = f"{sorted(AGENT_NAMES)} or " + ", ".join(map(repr, AGENT_FORMS))
     if not isinstance(name, str):
         raise TypeError(f"agent name must be a string, one of {choices} (got {type(name).__name__} {name!r}).")
-    if name not in AGENT_NAMES:
-        raise ValueError(f"unknown agent {name!r}; choose one of {choices}.")
-    return AGENT_NAMES[name](seed)
+    if name in AGENT_NAMES:
+        return AGENT_NAMES[name](seed)
+    kind, _, parameter = name.partition(":")
+    if kind in _COUNT_FORMS:
+        what, high, example, agent_class = _COUNT_FORMS[kind]
+        if not (parameter.isascii() and parameter.isdigit()) or not 1 <= int(parameter) <= high:
+            raise ValueError(
+                f"{kind} {what} must be an integer from 1 to {high} as in '{kind}:{example}' (got {name!r})."
+            )
+        return agent_class(int(parameter), seed)
+    if kind == "sb3":
+        if not parameter:
+            raise ValueError(f"an sb3 agent needs the saved model's path, as in 'sb3:models/ppo.zip' (got {name!r}).")
+        return SB3Agent(parameter, seed)
+    raise ValueError(f"unknown agent {name!r}; choose one of {choices}.")
