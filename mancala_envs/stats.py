@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import math
 
-__all__ = ["wilson_interval"]
+__all__ = ["Tally", "wilson_interval"]
+
+_OUTCOMES = {"win": "wins", "draw": "draws", "loss": "losses", "wins": "wins", "draws": "draws", "losses": "losses"}
 
 
 def wilson_interval(successes: float, trials: int, z: float = 1.96) -> tuple[float, float]:
@@ -22,3 +24,42 @@ def wilson_interval(successes: float, trials: int, z: float = 1.96) -> tuple[flo
     centre = (rate + z * z / (2 * trials)) / denominator
     half = z * math.sqrt(rate * (1 - rate) / trials + z * z / (4 * trials * trials)) / denominator
     return max(0.0, centre - half), min(1.0, centre + half)
+
+
+class Tally:
+    """Rates and intervals of a record of games: mixed into the dataclasses that hold ``wins``,
+    ``draws`` and ``losses`` (training's ``EvalRow``, the tournament's ``Record``).
+
+    An outcome is ``"wins"`` / ``"win"``, ``"draws"`` / ``"draw"``, ``"losses"`` / ``"loss"``, or
+    ``"score"`` (wins plus half the draws).
+    """
+
+    @property
+    def games(self) -> int:
+        """Games played."""
+        return self.wins + self.draws + self.losses  # type: ignore[attr-defined]
+
+    @property
+    def points(self) -> float:
+        """Wins plus half the draws."""
+        return self.wins + self.draws / 2  # type: ignore[attr-defined]
+
+    def count(self, outcome: str) -> float:
+        """How many games had ``outcome`` (points for ``"score"``).
+
+        Raises:
+            ValueError: an unknown outcome.
+        """
+        if outcome == "score":
+            return self.points
+        if outcome not in _OUTCOMES:
+            raise ValueError(f"unknown outcome {outcome!r}; choose one of 'win', 'draw', 'loss' or 'score'.")
+        return getattr(self, _OUTCOMES[outcome])
+
+    def rate(self, outcome: str) -> float:
+        """The rate of ``outcome``; NaN with no games."""
+        return self.count(outcome) / self.games if self.games else float("nan")
+
+    def interval(self, outcome: str) -> tuple[float, float]:
+        """The 95% Wilson interval of :meth:`rate` (``(0, 1)`` with no games)."""
+        return wilson_interval(self.count(outcome), self.games)

@@ -105,7 +105,7 @@ from typing import Any
 
 import numpy as np
 
-from mancala_envs.stats import wilson_interval
+from mancala_envs.stats import Tally
 
 __all__ = [
     "CSV_COLUMNS",
@@ -145,10 +145,6 @@ def _require(module: str, purpose: str) -> Any:
         return importlib.import_module(module)
     except ImportError as error:
         raise ImportError(f"{purpose} needs {module.split('.')[0]} ({INSTALL_HINT})", name=error.name) from None
-
-
-def _wilson(successes: float, trials: int) -> tuple[float, float]:
-    return wilson_interval(successes, trials)
 
 
 # --- games -------------------------------------------------------------------------------
@@ -235,7 +231,7 @@ def play_games(
 
 # --- records and ratings -----------------------------------------------------------------
 @dataclass(frozen=True)
-class Record:
+class Record(Tally):
     """Wins, draws and losses of ``agent`` against ``opponent`` (``"all"``) from ``seat``
     (``"first"``, ``"second"`` or ``"both"``)."""
 
@@ -245,32 +241,6 @@ class Record:
     wins: int
     draws: int
     losses: int
-
-    @property
-    def games(self) -> int:
-        return self.wins + self.draws + self.losses
-
-    @property
-    def points(self) -> float:
-        """Wins plus half the draws."""
-        return self.wins + self.draws / 2
-
-    def rate(self, which: str) -> float:
-        """The rate of ``"win"``, ``"draw"``, ``"loss"`` or ``"score"``; NaN with no games."""
-        if not self.games:
-            return float("nan")
-        return (self.points if which == "score" else getattr(self, _plural(which))) / self.games
-
-    def interval(self, which: str) -> tuple[float, float]:
-        """The 95% Wilson interval of :meth:`rate` (``(0, 1)`` with no games)."""
-        return _wilson(self.points if which == "score" else getattr(self, _plural(which)), self.games)
-
-
-def _plural(rate: str) -> str:
-    names = {"win": "wins", "draw": "draws", "loss": "losses"}
-    if rate not in names:
-        raise ValueError(f"unknown rate {rate!r}; choose one of {list(RATES)}.")
-    return names[rate]
 
 
 @dataclass(frozen=True, eq=False)

@@ -24,7 +24,7 @@ import numpy as np
 from stable_baselines3.common.callbacks import BaseCallback
 
 from mancala_envs.opponents import PolicyOpponent, make_opponent
-from mancala_envs.stats import wilson_interval
+from mancala_envs.stats import Tally, wilson_interval
 from mancala_envs.single_agent import SingleAgentEnv
 
 __all__ = [
@@ -237,7 +237,7 @@ def warm_up(config: TrainConfig) -> float:
 
 # --- evaluation ----------------------------------------------------------------------
 @dataclass(frozen=True)
-class EvalRow:
+class EvalRow(Tally):
     """Results against one opponent from one seat (``"first"``, ``"second"`` or ``"both"``)."""
 
     opponent: str
@@ -245,16 +245,6 @@ class EvalRow:
     wins: int
     draws: int
     losses: int
-
-    @property
-    def games(self) -> int:
-        return self.wins + self.draws + self.losses
-
-    def rate(self, outcome: str) -> float:
-        return getattr(self, outcome) / self.games if self.games else float("nan")
-
-    def interval(self, outcome: str) -> tuple[float, float]:
-        return wilson_interval(getattr(self, outcome), self.games)
 
     def as_dict(self) -> dict[str, Any]:
         row = dataclasses.asdict(self)
