@@ -260,28 +260,6 @@ def test_pool_draws_follow_the_generator() -> None:
 # --- PolicyOpponent (Stable-Baselines3) ----------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def model_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A MaskablePPO trained for one update (16 steps) on the raw int32 observation of Ouril, saved as m.zip."""
-    pytest.importorskip("sb3_contrib")
-    from sb3_contrib import MaskablePPO
-
-    model = MaskablePPO(
-        "MlpPolicy",
-        SingleAgentEnv("ouril_v0", opponent="random"),
-        n_steps=16,
-        batch_size=16,
-        n_epochs=1,
-        seed=0,
-        device="cpu",
-        policy_kwargs={"net_arch": [16]},
-    )
-    model.learn(16)
-    path = tmp_path_factory.mktemp("model") / "m.zip"
-    model.save(path)
-    return path
-
-
 def pin_logits(opponent: PolicyOpponent, logits: list[float]) -> None:
     """Makes the policy's action logits ``logits`` whatever the observation."""
     import torch

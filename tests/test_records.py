@@ -29,18 +29,11 @@ from mancala_envs.registration import VARIANTS
 from mancala_envs.single_agent import SingleAgentEnv
 from mancala_envs.wrappers import GymRecordGames, RecordGames
 from pettingzoo_checks import api_test, only_dict_observation_warnings, seed_test
+from reference import OURIL_DEFAULTS
 
 IDS = [variant.id for variant in VARIANTS]
 AGENTS = ("player_0", "player_1")
-OURIL_OPTIONS = {
-    "pits_per_row": 6,
-    "skip_origin": "always",
-    "grand_slam": "allowed",
-    "singleton_rule": "free",
-    "win_threshold": None,
-    "max_plies": 1000,
-    "repetition": True,
-}
+OURIL_OPTIONS = OURIL_DEFAULTS  # Ouril's whole default config, as a record stores it
 # Ouril, player 0 to move, stores 22 and 9 (48 seeds in all):
 #   local 4 (one seed) -> global 5 holds 2 (own pit, no capture);
 #   player 1 local 0 (one seed) -> global 7 holds 2 (own pit);

@@ -606,28 +606,6 @@ def test_omweso_single_agent_env_with_a_searching_opponent() -> None:
 
 
 # --- the SB3 adapter ---------------------------------------------------------------------------------------------
-@pytest.fixture(scope="module")
-def model_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A MaskablePPO trained for 64 steps on Ouril against random, saved as ppo.zip."""
-    pytest.importorskip("sb3_contrib")
-    from sb3_contrib import MaskablePPO
-
-    model = MaskablePPO(
-        "MlpPolicy",
-        SingleAgentEnv("ouril_v0", opponent="random"),
-        n_steps=64,
-        batch_size=32,
-        n_epochs=1,
-        seed=0,
-        device="cpu",
-        policy_kwargs={"net_arch": [16]},
-    )
-    model.learn(64)
-    path = tmp_path_factory.mktemp("model") / "ppo.zip"
-    model.save(path)
-    return path
-
-
 def test_sb3_agent_plays_legal_moves_for_both_seats(model_path: Path) -> None:
     agent = make_agent(f"sb3:{model_path}", seed=0)
     assert isinstance(agent, SB3Agent) and agent.name == f"sb3:{model_path}"
