@@ -116,6 +116,7 @@ __all__ = [
     "TournamentResult",
     "fit_ratings",
     "play_games",
+    "record_name",
     "run_tournament",
     "tournament_main",
 ]
@@ -180,6 +181,7 @@ def play_games(
     games: Sequence[tuple[int, int]],
     seed: int,
     game_options: dict[str, Any] | None = None,
+    record_dir: str | None = None,
 ) -> list[GameResult]:
     """Plays the given games of a round robin (what each worker runs).
 
@@ -189,6 +191,8 @@ def play_games(
         games: ``(pair index, game index)`` of each game to play.
         seed: The tournament's seed.
         game_options: Options of the game.
+        record_dir: If given, each game is also written there as a JSON game record
+            (:func:`record_name`; the agents' names are the record's players).
 
     Returns:
         One :class:`GameResult` per game, in the order asked.
@@ -205,12 +209,19 @@ def play_games(
         first, second = (low, high) if number % 2 == 0 else (high, low)
         built = {low: make_agent(agents[low], seed=low_seed), high: make_agent(agents[high], seed=high_seed)}
         players = {"player_0": built[first], "player_1": built[second]}  # the first mover is player_0
-        env.reset(seed=env_seed)
+        table = env
+        if record_dir is not None:
+            from mancala_envs.wrappers import RecordGames
+
+            table = RecordGames(env, keep=True, players=[agents[first], agents[second]])
+        table.reset(seed=env_seed)
         while True:
             mover = env.agent_selection
             if env.terminations[mover] or env.truncations[mover]:
                 break
-            env.step(players[mover].act(env))
+            table.step(players[mover].act(env))
+        if record_dir is not None:
+            table.records[-1].save(Path(record_dir) / record_name(pair, number))
         info = env.infos[mover]
         winner = info["winner"]
         results.append(
@@ -227,6 +238,12 @@ def play_games(
             )
         )
     return results
+
+
+def record_name(pair: int, game: int) -> str:
+    """The file name of a recorded tournament game: ``pair-03-game-0007.json`` (pairs are numbered
+    as ``itertools.combinations`` of the agents, games from 0)."""
+    return f"pair-{pair:02d}-game-{game:04d}.json"
 
 
 # --- records and ratings -----------------------------------------------------------------
@@ -746,6 +763,7 @@ def run_tournament(
     seed: int = 0,
     workers: int | None = None,
     progress: bool = True,
+    record_dir: str | os.PathLike[str] | None = None,
     **game_options: Any,
 ) -> TournamentResult:
     """Plays a round robin: every pair of agents ``games_per_pair`` games, seats alternated.
@@ -758,6 +776,9 @@ def run_tournament(
             ``workers``.
         workers: Processes playing games (``None``: one per available core; 1: in this process).
         progress: Show a tqdm progress bar on stderr.
+        record_dir: If given, every game is also written there as a JSON game record
+            (``pair-PP-game-GGGG.json``, see :func:`record_name`), which ``mancala-envs replay``
+            prints or animates. The folder is created.
         **game_options: Options of the game (``first_player`` is the tournament's to set).
 
     Returns:
@@ -786,6 +807,11 @@ def run_tournament(
         raise ValueError(f"workers must be None or an integer >= 1 (got {workers}).")
     if "first_player" in game_options:
         raise ValueError("first_player is set by the tournament (seats alternate); leave it out of the game options.")
+    if record_dir is not None:
+        if not isinstance(record_dir, (str, os.PathLike)):
+            raise TypeError(f"record_dir must be a folder path or None (got {type(record_dir).__name__}).")
+        record_dir = os.fspath(record_dir)
+        Path(record_dir).mkdir(parents=True, exist_ok=True)
     import mancala_envs
     from mancala_envs.agents import make_agent
 
@@ -811,7 +837,7 @@ def run_tournament(
     try:
         if workers == 1:
             for task in tasks:
-                results.extend(play_games(game, agents, task, seed, options))
+                results.extend(play_games(game, agents, task, seed, options, record_dir))
                 if bar is not None:
                     bar.update(len(task))
         else:
@@ -820,7 +846,7 @@ def run_tournament(
 
             pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
             try:
-                pending = {pool.submit(play_games, game, agents, task, seed, options) for task in tasks}
+                pending = {pool.submit(play_games, game, agents, task, seed, options, record_dir) for task in tasks}
                 while pending:
                     done, pending = wait(pending, return_when=FIRST_EXCEPTION)
                     for future in done:
@@ -866,6 +892,10 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--json", default=None, metavar="PATH", help="write everything, every game included, as JSON")
     parser.add_argument("--csv", default=None, metavar="PATH", help="write the per-agent and per-pair rows as CSV")
     parser.add_argument("--plot", default=None, metavar="PATH", help="write a PNG: ratings and a pairwise heatmap")
+    parser.add_argument(
+        "--record", default=None, metavar="DIR",
+        help="also write every game as a JSON game record into DIR (replay one with mancala-envs replay)",
+    )
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     parser.add_argument(
         "--option", type=_key_value, action="append", default=[], metavar="KEY=VALUE",
@@ -900,7 +930,7 @@ def tournament_main(argv: Sequence[str] | None = None, out: Any = None) -> int:
         start = time.perf_counter()
         result = run_tournament(
             args.game, args.agents, args.games, seed=args.seed, workers=args.workers,
-            progress=not args.no_progress, **options,
+            progress=not args.no_progress, record_dir=args.record, **options,
         )
         seconds = time.perf_counter() - start
         print(result.format_table(), file=out)

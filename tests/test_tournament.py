@@ -372,3 +372,38 @@ def test_command_line_bad_input_is_one_line_and_status_2(
     lines = captured.err.splitlines()
     assert len(lines) == 1 and lines[0].startswith("mancala-envs tournament: error: ")
     assert re.search(match, lines[0]), lines[0]
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_recorded_games_replay_to_the_tournament_results(tmp_path, workers: int) -> None:
+    from mancala_envs.records import GameRecord, replay
+    from mancala_envs.tournament import record_name
+
+    folder = tmp_path / "games"
+    result = run_tournament(
+        "ouril", ["random", "greedy", "alphabeta:1"], 2, seed=5, workers=workers, progress=False, record_dir=folder
+    )
+    names = sorted(p.name for p in folder.iterdir())
+    assert names == sorted(record_name(g.pair, g.game) for g in result.games) and len(names) == 6
+    for played in result.games:
+        record = GameRecord.load(folder / record_name(played.pair, played.game))
+        assert record.players == [result.agents[played.first], result.agents[played.second]]
+        assert len(record.moves) == played.plies
+        *_, env = replay(record)  # raises if a move is illegal or the result differs
+        info = env.infos["player_0"]
+        assert tuple(info["scores"]) == played.scores and info["end_reason"] == played.end_reason
+        winner = None if info["winner"] is None else (played.first, played.second)[info["winner"]]
+        assert winner == played.winner
+    # recording changes nothing about the games
+    plain = run_tournament("ouril", ["random", "greedy", "alphabeta:1"], 2, seed=5, workers=1, progress=False)
+    assert plain.games == result.games
+
+
+def test_command_line_records_games(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = tmp_path / "recorded"
+    status = tournament_main(
+        ["--game", "modiar", "--agents", "random", "greedy", "--games", "2", "--workers", "1", "--no-progress",
+         "--record", str(folder)]
+    )
+    assert status == 0
+    assert sorted(p.name for p in folder.iterdir()) == ["pair-00-game-0000.json", "pair-00-game-0001.json"]
