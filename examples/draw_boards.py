@@ -51,7 +51,7 @@ def play_to_a_capture(env_id: str, seed: int, min_ply: int) -> MancalaEnv:
     env.reset(seed=seed)
     agents = [make_agent("greedy", seed=seed), make_agent("random", seed=seed + 1)]
     for ply in range(env.game.max_episode_plies):
-        _, _, terminated, truncated, info = env.last()
+        _, _, terminated, truncated, _ = env.last()
         if terminated or truncated:
             break
         env.step(agents[int(env.agent_selection[-1])].act(env))

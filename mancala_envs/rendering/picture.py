@@ -225,7 +225,7 @@ class BoardPicture:
     def _draw_background(self, pygame: Any) -> Any:
         surface = pygame.Surface((self.width, self.height))
         surface.fill(BACKGROUND)
-        x, y, w, h = self.board_rect
+        _, y, w, h = self.board_rect
         rect = pygame.Rect(self._board_x, y, w, h)
         pygame.draw.rect(surface, WOOD, rect, border_radius=self.cell // 3)
         pygame.draw.rect(surface, WOOD_EDGE, rect, width=3, border_radius=self.cell // 3)
