@@ -17,6 +17,7 @@ from mancala_envs.agents import GreedyAgent, RandomAgent
 from mancala_envs.env import MancalaEnv
 from mancala_envs.opponents import AgentOpponent, CallableOpponent, OpponentPool, PolicyOpponent, make_opponent
 from mancala_envs.single_agent import SingleAgentEnv
+from episodes import play_random_learner
 
 # Player 0 to move with pits 0 and 3 empty: legal actions 1, 2, 4, 5.
 FOUR_LEGAL = {"board": [0, 3, 2, 0, 1, 1, 4, 4, 4, 4, 4, 4], "stores": [9, 8], "player": 0}
@@ -275,14 +276,8 @@ def test_model_opponent_plays_only_legal_moves_for_whole_games(model_path: Path)
     for seed in range(3):
         assert len(self_play(opponent, seed=seed)) > 0
     env = SingleAgentEnv("ouril_v0", opponent="model:" + str(model_path))
-    rng = np.random.default_rng(0)
-    for seed in range(3):
-        _, info = env.reset(seed=seed)
-        terminated = truncated = False
-        while not (terminated or truncated):
-            action = int(rng.choice(np.flatnonzero(info["action_mask"])))
-            _, _, terminated, truncated, info = env.step(action)
-        assert env.aec_env.infos[env.learner]["end_reason"] != "illegal_action"
+    for final in play_random_learner(env, range(3), np.random.default_rng(0)):
+        assert final["end_reason"] != "illegal_action"
 
 
 def test_model_loads_with_and_without_prefix(model_path: Path) -> None:

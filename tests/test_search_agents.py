@@ -53,6 +53,7 @@ from mancala_envs.opponents import AgentOpponent, make_opponent
 from mancala_envs.registration import VARIANTS
 from mancala_envs.rollout import greedy_gains
 from mancala_envs.single_agent import SingleAgentEnv
+from episodes import play_random_learner
 
 VARIANT_IDS = [variant.id for variant in VARIANTS]
 DEFAULT_GAMES = ["ouril_v0", "urim_v0", "modiar_v0", "rio_kadalis_v0", "omweso_v0"]
@@ -584,14 +585,8 @@ def test_search_agents_as_opponents(name: str) -> None:
     assert isinstance(opponent, AgentOpponent) and opponent.name == name
     env = SingleAgentEnv("ouril_v0", opponent=name)
     assert isinstance(env.opponent, AgentOpponent) and env.opponent.name == name
-    rng = np.random.default_rng(0)
-    for seed in range(2):
-        _, info = env.reset(seed=seed)
-        terminated = truncated = False
-        while not (terminated or truncated):
-            action = int(rng.choice(np.flatnonzero(info["action_mask"])))
-            _, _, terminated, truncated, info = env.step(action)
-        assert env.aec_env.infos[env.learner]["end_reason"] != "illegal_action"
+    for final in play_random_learner(env, range(2), np.random.default_rng(0)):
+        assert final["end_reason"] != "illegal_action"
 
 
 def test_omweso_single_agent_env_with_a_searching_opponent() -> None:
