@@ -16,7 +16,6 @@ What is checked:
 from __future__ import annotations
 
 import itertools
-import math
 from pathlib import Path
 from typing import Any
 
@@ -53,6 +52,7 @@ from mancala_envs.opponents import AgentOpponent, make_opponent
 from mancala_envs.registration import VARIANTS
 from mancala_envs.rollout import greedy_gains
 from mancala_envs.single_agent import SingleAgentEnv
+from mancala_envs.stats import wilson_interval
 from episodes import play_random_learner
 
 VARIANT_IDS = [variant.id for variant in VARIANTS]
@@ -352,9 +352,7 @@ Z_99 = 2.3263478740408408  # one-sided 99% normal quantile
 
 def wilson_lower_bound(score: float, n: int, z: float = Z_99) -> float:
     """Wilson's lower confidence bound for a proportion ``score`` observed over ``n`` trials."""
-    centre = score + z * z / (2 * n)
-    spread = z * math.sqrt(score * (1 - score) / n + z * z / (4 * n * n))
-    return (centre - spread) / (1 + z * z / n)
+    return wilson_interval(score * n, n, z)[0]
 
 
 def play_engine_game(game: Any, agents: list[Any]) -> int:
