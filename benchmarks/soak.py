@@ -32,7 +32,7 @@ position):
   ``PLY`` counter never exceeds that bound, a running two-row game has
   ``PLY < max_plies`` and a running Omweso game ``TURN < max_turns``;
 - **observation**: the compiled part of both players' observations
-  (``observe_two_row`` / ``observe_omweso``) lies within
+  (``observe_game``) lies within
   ``game.observation_bounds()`` and its mask equals the ``LEGAL`` bits for the
   player to move (all zero for the other player, and once the game is over).
   The match-mode entries that the Python side appends (match points, Rio
@@ -105,9 +105,9 @@ from mancala_envs.engine.state import (
 )
 from mancala_envs.games import modiar, omweso, ouril, rio_kadalis, urim
 from mancala_envs.games.base import Game
-from mancala_envs.games.two_row import HISTORY_START, MAX_PLIES, ROW_SIZE, observe_two_row
+from mancala_envs.games.two_row import HISTORY_START, MAX_PLIES
 from mancala_envs.registration import VARIANTS, EnvVariant
-from mancala_envs.rollout import random_legal_action, reset_game, step_game
+from mancala_envs.rollout import observe_game, random_legal_action, reset_game, step_game
 
 __all__ = [
     "DEFAULT_GAMES",
@@ -248,17 +248,6 @@ def _legal_bits(game_id: int, state: np.ndarray, params: np.ndarray) -> int:
     raise ValueError("no compiled branch for this game id; add one to benchmarks/soak.py")
 
 
-@_compiled()
-def _observe(
-    game_id: int, state: np.ndarray, params: np.ndarray, player: int, observation: np.ndarray, mask: np.ndarray
-) -> None:
-    """The compiled part of ``player``'s observation and mask, as the environment computes it."""
-    if game_id == omweso.GAME_ID:
-        omweso.observe_omweso(state, params, player, observation, mask)
-    else:
-        observe_two_row(state, player, params[ROW_SIZE], params[MAX_PLIES], observation, mask)
-
-
 # --- the checks ----------------------------------------------------------------------------------
 @_compiled()
 def game_seed(seed: int, game: int) -> int:
@@ -387,7 +376,7 @@ def check_position(
     # Both players' observations: the compiled part within its bounds, its mask equal to LEGAL.
     size = low.shape[0]
     for player in range(2):
-        _observe(game_id, state, params, player, observation, mask)
+        observe_game(game_id, state, params, player, observation, mask)
         for i in range(size):
             if observation[i] < low[i] or observation[i] > high[i]:
                 return OBSERVATION_BOUNDS, i, observation[i], player

@@ -14,20 +14,20 @@ and registers the single-agent view of each with Gymnasium::
 
 from __future__ import annotations
 
+from mancala_envs.config import make_from_config
 from mancala_envs.env import MancalaEnv
 from mancala_envs.envs import modiar_v0, omweso_v0, ouril_v0, rio_kadalis_v0, urim_v0
 from mancala_envs.errors import GameOverError, IllegalActionError
 from mancala_envs.registration import VARIANTS, list_envs, list_gymnasium_envs, make, register_all
 from mancala_envs.single_agent import SingleAgentEnv
-from mancala_envs.config import make_from_config  # noqa: E402 - needs the registry above
 
 __all__ = [
     "VARIANTS",
     "GameOverError",
     "IllegalActionError",
     "MancalaEnv",
-    "__version__",
     "SingleAgentEnv",
+    "__version__",
     "list_envs",
     "list_gymnasium_envs",
     "make",

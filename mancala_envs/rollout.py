@@ -13,14 +13,30 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from mancala_envs.engine.state import LEGAL, OK, PLAYER, PLY, RUNNING, STATUS, STORE, WINNER
+from mancala_envs.engine.state import (
+    CLOSED,
+    FIRST_MOVE_DONE,
+    LEGAL,
+    MATCH,
+    OK,
+    PLAYER,
+    PLY,
+    RESERVE,
+    RUNNING,
+    STATUS,
+    STORE,
+    WINNER,
+)
 from mancala_envs.games import modiar, omweso, ouril, rio_kadalis, urim
 from mancala_envs.games.base import Game
+from mancala_envs.games.two_row import MAX_PLIES, ROW_SIZE, observe_two_row
 
 __all__ = [
     "RolloutStats",
+    "greedy_action",
     "greedy_gains",
     "legal_action_at",
+    "observe_game",
     "play_random_games",
     "play_random_replies",
     "play_turn_against_random",
@@ -61,6 +77,43 @@ def step_game(game_id: int, state: np.ndarray, params: np.ndarray, action: int, 
     if game_id == omweso.GAME_ID:
         return omweso.step(state, params, action, trace)
     raise ValueError("no compiled branch for this game id; add one to mancala_envs.rollout")
+
+
+@njit(cache=True, error_model="numpy")
+def observe_game(
+    game_id: int, state: np.ndarray, params: np.ndarray, player: int, observation: np.ndarray, mask: np.ndarray
+) -> None:
+    """Writes ``player``'s egocentric observation (the game's documented index table) and action mask.
+
+    ``mask`` is 0/1 for every action; all 0 unless ``player`` is to move in a running game. This is
+    the one implementation behind :meth:`Game.observe_with_mask`, the PettingZoo envs, the batched
+    games and the vector envs.
+    """
+    if game_id == omweso.GAME_ID:
+        omweso.observe_omweso(state, params, player, observation, mask)
+        if params[omweso.P_MATCH_TARGET] > 0:
+            size = omweso.N_PITS + len(omweso.OBSERVATION_FLAGS) + 1
+            observation[size] = state[MATCH + player]
+            observation[size + 1] = state[MATCH + 1 - player]
+        return
+    n = params[ROW_SIZE]
+    observe_two_row(state, player, n, params[MAX_PLIES], observation, mask)
+    extra = 2 * n + 5
+    if game_id == modiar.GAME_ID:
+        observation[extra] = 1 if state[STATUS] == RUNNING and state[FIRST_MOVE_DONE] == 0 else 0
+    elif game_id == urim.GAME_ID:
+        if params[urim.MATCH_TARGET] > 0:
+            observation[extra] = state[MATCH + player]
+            observation[extra + 1] = state[MATCH + 1 - player]
+    elif game_id == rio_kadalis.GAME_ID:
+        if params[rio_kadalis.MATCH_MODE] != 0:
+            closed = state[CLOSED]
+            for i in range(2 * n):
+                observation[extra + i] = (closed >> ((player * n + i) % (2 * n))) & 1
+            observation[extra + 2 * n] = state[RESERVE + player]
+            observation[extra + 2 * n + 1] = state[RESERVE + 1 - player]
+    elif game_id != ouril.GAME_ID:
+        raise ValueError("no compiled branch for this game id; add one to mancala_envs.rollout")
 
 
 @njit(cache=True, inline="always", error_model="numpy")
@@ -139,6 +192,44 @@ def greedy_gains(game_id: int, state: np.ndarray, params: np.ndarray, actions: n
         step_game(game_id, trial, params, actions[i], no_trace)
         gains[i] = trial[STORE + player] - trial[STORE + 1 - player]
     return gains
+
+
+@njit(cache=True, error_model="numpy")
+def greedy_action(game_id: int, state: np.ndarray, params: np.ndarray, trial: np.ndarray, draw: float) -> int:
+    """The greedy baseline's move: the legal action with the best :func:`greedy_gains` score, ties
+    broken by the uniform ``draw`` in [0, 1) (the ``int(draw * ties)``-th best, in action order).
+
+    ``trial`` is scratch space the size of ``state``; -1 if no action is legal.
+    """
+    player = state[PLAYER]
+    legal = state[LEGAL]
+    no_trace = np.empty(0, np.int64)
+    gains = np.empty(64, np.int64)
+    best = np.iinfo(np.int64).min
+    ties = 0
+    action = 0
+    while legal >> action:
+        if (legal >> action) & 1:
+            trial[:] = state
+            step_game(game_id, trial, params, action, no_trace)
+            gain = trial[STORE + player] - trial[STORE + 1 - player]
+            gains[action] = gain
+            if gain > best:
+                best = gain
+                ties = 1
+            elif gain == best:
+                ties += 1
+        action += 1
+    if ties == 0:
+        return -1
+    pick = min(int(draw * ties), ties - 1)
+    action = 0
+    while True:
+        if (legal >> action) & 1 and gains[action] == best:
+            if pick == 0:
+                return action
+            pick -= 1
+        action += 1
 
 
 @njit(cache=True, error_model="numpy")

@@ -51,12 +51,12 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
+from mancala_envs.agents import RandomAgent
+from mancala_envs.engine.state import LEGAL
 from mancala_envs.env import MancalaEnv
 from mancala_envs.errors import GameOverError, IllegalActionError
-from mancala_envs.agents import RandomAgent
 from mancala_envs.opponents import AgentOpponent, Opponent, OpponentPool, make_opponent
 from mancala_envs.registration import make
-from mancala_envs.engine.state import LEGAL
 from mancala_envs.rollout import play_random_replies, play_turn_against_random
 
 __all__ = ["ILLEGAL_ACTION_POLICIES", "SingleAgentEnv"]

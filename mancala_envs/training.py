@@ -24,8 +24,8 @@ import numpy as np
 from stable_baselines3.common.callbacks import BaseCallback
 
 from mancala_envs.opponents import PolicyOpponent, make_opponent
-from mancala_envs.stats import Tally, wilson_interval
 from mancala_envs.single_agent import SingleAgentEnv
+from mancala_envs.stats import Tally, wilson_interval
 
 __all__ = [
     "EvalRow",

@@ -36,6 +36,7 @@ import numpy as np
 from numba import njit
 
 from mancala_envs.agents import Agent
+from mancala_envs.engine.prng import MASK32, uniform
 from mancala_envs.engine.state import (
     GAMES_PLAYED,
     HISTORY_LEN,
@@ -385,31 +386,6 @@ def alphabeta_search(
 
 
 # --- Monte Carlo tree search ----------------------------------------------------------------------------------
-MASK32 = 0xFFFFFFFF
-
-
-@njit(cache=True, error_model="numpy")
-def _next_word(words: np.ndarray) -> int:
-    """Marsaglia's xorshift128: the next 32-bit word (all values stay below 2**43: no overflow)."""
-    t = words[0]
-    t ^= (t << 11) & MASK32
-    t ^= t >> 8
-    words[0] = words[1]
-    words[1] = words[2]
-    words[2] = words[3]
-    w = words[3]
-    w ^= w >> 19
-    w ^= t
-    words[3] = w
-    return w
-
-
-@njit(cache=True, error_model="numpy")
-def _uniform(words: np.ndarray) -> float:
-    """A uniform number in [0, 1) from the generator."""
-    return _next_word(words) / 4294967296.0
-
-
 @njit(cache=True, error_model="numpy")
 def _outcome(state: np.ndarray, root: int, games: int) -> float:
     """Result for ``root`` of a game that ended (1 win, 0.5 draw, 0 loss), or 0.5 if it goes on."""
@@ -440,7 +416,7 @@ def _rollout(
     no_trace = np.empty(0, np.int64)
     plies = 0
     while not _game_boundary(state, games) and plies < cap:
-        step_game(game_id, state, params, legal_action_at(state[LEGAL], _uniform(words)), no_trace)
+        step_game(game_id, state, params, legal_action_at(state[LEGAL], uniform(words)), no_trace)
         plies += 1
     return _outcome(state, root, games), plies
 
@@ -489,7 +465,7 @@ def _mcts(
                 break
             if untried[node] != 0:
                 # Expansion: a random untried action.
-                action = legal_action_at(untried[node], _uniform(words))
+                action = legal_action_at(untried[node], uniform(words))
                 untried[node] &= ~(np.int64(1) << action)
                 player = work[PLAYER]
                 step_game(game_id, work, params, action, no_trace)

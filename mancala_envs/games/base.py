@@ -220,15 +220,30 @@ class Game(ABC):
     def observation_bounds(self) -> tuple[np.ndarray, np.ndarray]:
         """Returns the ``(low, high)`` int32 arrays of the observation vector."""
 
-    @abstractmethod
+    @property
+    def observation_size(self) -> int:
+        """Length of the observation vector."""
+        size = self.__dict__.get("_observation_size")
+        if size is None:
+            size = self._observation_size = len(self.observation_bounds()[0])
+        return size
+
     def observe(self, state: np.ndarray, player: int) -> np.ndarray:
         """Returns ``player``'s egocentric observation vector (int32)."""
+        return self.observe_with_mask(state, player)[0]
 
     def observe_with_mask(self, state: np.ndarray, player: int) -> tuple[np.ndarray, np.ndarray]:
-        """Returns ``player``'s observation and action mask (all zero unless ``player`` is to move)."""
-        to_move = state[STATUS] == RUNNING and state[PLAYER] == player
-        mask = self.legal_mask(state) if to_move else np.zeros(self.n_actions, dtype=np.int8)
-        return self.observe(state, player), mask
+        """Returns ``player``'s observation and int8 action mask (all zero unless ``player`` is to move).
+
+        Both come from the compiled :func:`mancala_envs.rollout.observe_game`, which the batched
+        games and vector envs call too.
+        """
+        from mancala_envs.rollout import observe_game  # the game switch imports every game module
+
+        observation = np.empty(self.observation_size, dtype=np.int32)
+        mask = np.empty(self.n_actions, dtype=np.int8)
+        observe_game(self.game_id, state, self.params, player, observation, mask)
+        return observation, mask
 
     @abstractmethod
     def observation_names(self) -> list[str]:

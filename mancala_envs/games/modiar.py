@@ -46,8 +46,6 @@ from mancala_envs.engine.state import (
     LEGAL,
     OK,
     PLAYER,
-    RUNNING,
-    STATUS,
 )
 from mancala_envs.engine.trace import trace_clear
 from mancala_envs.games.base import check_bool, check_int
@@ -223,6 +221,3 @@ class Modiar(TwoRowGame):
 
     def extra_features(self) -> list[tuple[str, int]]:
         return [("first_move", 1)]
-
-    def extra_observation(self, state: np.ndarray, player: int) -> list[int]:
-        return [1 if state[STATUS] == RUNNING and state[FIRST_MOVE_DONE] == 0 else 0]

@@ -105,7 +105,6 @@ from mancala_envs.engine.state import (
     LAPS,
     LAST_ACTION,
     LEGAL,
-    MATCH,
     OK,
     PLAYER,
     PLY,
@@ -1055,19 +1054,6 @@ class Omweso(Game):
             highs += [top, top]
         high = np.array(highs, dtype=np.int32)
         return np.zeros_like(high), high
-
-    def observe(self, state: np.ndarray, player: int) -> np.ndarray:
-        return self.observe_with_mask(state, player)[0]
-
-    def observe_with_mask(self, state: np.ndarray, player: int) -> tuple[np.ndarray, np.ndarray]:
-        size = N_PITS + len(OBSERVATION_FLAGS) + 1
-        observation = np.empty(size + (2 if self.is_match else 0), dtype=np.int32)
-        mask = np.empty(N_ACTIONS, dtype=np.int8)
-        observe_omweso(state, self.params, player, observation, mask)
-        if self.is_match:
-            observation[size] = state[MATCH + player]
-            observation[size + 1] = state[MATCH + 1 - player]
-        return observation, mask
 
     # --- inspection -----------------------------------------------------------------------------------------
     def info(self, state: np.ndarray) -> dict[str, Any]:

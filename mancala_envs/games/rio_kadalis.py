@@ -414,14 +414,6 @@ class RioKadalis(TwoRowGame):
             + [("own_reserve", self.total_seeds), ("opponent_reserve", self.total_seeds)]
         )
 
-    def extra_observation(self, state: np.ndarray, player: int) -> list[int]:
-        if not self.is_match:
-            return []
-        n = self.row_size
-        closed = int(state[CLOSED])
-        flags = [(closed >> ((player * n + i) % (2 * n))) & 1 for i in range(2 * n)]
-        return flags + [int(state[RESERVE + player]), int(state[RESERVE + 1 - player])]
-
     def render_text(self, state: np.ndarray) -> str:
         text = super().render_text(state)
         if self.is_match:

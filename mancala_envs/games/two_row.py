@@ -27,11 +27,11 @@ from mancala_envs.engine.ending import PLAIN_WIN, check_end, finish_game, row_se
 from mancala_envs.engine.repetition import history_clear, history_repeats, key_fits, position_key
 from mancala_envs.engine.state import (
     BOARD,
-    HISTORY_FILTER,
-    HISTORY_LEN,
     END_THRESHOLD,
     FIRST_MOVE_DONE,
     HEADER_SIZE,
+    HISTORY_FILTER,
+    HISTORY_LEN,
     LEGAL,
     PASSES,
     PLAYER,
@@ -241,22 +241,6 @@ class TwoRowGame(Game):
         """Names and upper bounds of the game's own observation entries, appended after the
         shared ones (none by default; Modiar's first-move flag, match tallies, closed pits...)."""
         return []
-
-    def extra_observation(self, state: np.ndarray, player: int) -> list[int]:
-        """Values of :meth:`extra_features` for ``player`` (egocentric)."""
-        return []
-
-    def observe(self, state: np.ndarray, player: int) -> np.ndarray:
-        return self.observe_with_mask(state, player)[0]
-
-    def observe_with_mask(self, state: np.ndarray, player: int) -> tuple[np.ndarray, np.ndarray]:
-        observation = np.empty(2 * self.row_size + 5, dtype=np.int32)
-        mask = np.empty(self.row_size, dtype=np.int8)
-        observe_two_row(state, player, self.row_size, self.max_plies, observation, mask)
-        extra = self.extra_observation(state, player)
-        if extra:
-            observation = np.concatenate([observation, np.array(extra, dtype=np.int32)])
-        return observation, mask
 
     # --- pictures --------------------------------------------------------------------
     def board_rows(self) -> list[list[int]]:

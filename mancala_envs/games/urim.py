@@ -38,7 +38,7 @@ from mancala_envs.engine.capture import GRAND_SLAM_ALLOWED, count_set
 from mancala_envs.engine.ending import check_end, close_match_game, end_ply
 from mancala_envs.engine.setup import refusal, start_game, start_match
 from mancala_envs.engine.sowing import ORIGIN_SKIPPED
-from mancala_envs.engine.state import BOARD, LEGAL, MATCH, OK, PLAYER, RUNNING, STARTER, STATUS
+from mancala_envs.engine.state import BOARD, LEGAL, OK, PLAYER, RUNNING, STARTER, STATUS
 from mancala_envs.engine.trace import trace_clear
 from mancala_envs.games.base import check_bool, check_choice, check_count_set, check_int
 from mancala_envs.games.two_row import (
@@ -249,8 +249,3 @@ class Urim(TwoRowGame):
         # A game's points can take a player past the target by at most the largest award.
         top = self.config.match_target + max(self.config.points_three_quarters, 1) - 1
         return [("own_match_points", top), ("opponent_match_points", top)]
-
-    def extra_observation(self, state: np.ndarray, player: int) -> list[int]:
-        if not self.is_match:
-            return []
-        return [int(state[MATCH + player]), int(state[MATCH + 1 - player])]

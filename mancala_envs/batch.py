@@ -1,0 +1,691 @@
+"""Batched games: many games of one game and config stepped by one compiled call.
+
+:class:`BatchedGames` holds ``n_games`` independent games as rows of one
+``int64`` array and steps them all with one compiled call per ``step``: arrays
+in, arrays out, no per-game Python objects. Each game runs the very rules code
+of the PettingZoo environment (the compiled ``reset``/``step`` of its game
+module, reached through :mod:`mancala_envs.rollout`'s game switch) and is
+observed by the same compiled :func:`~mancala_envs.rollout.observe_game`, so a
+batched game and a :class:`~mancala_envs.env.MancalaEnv` given the same actions
+go through the same positions (``tests/test_batch.py`` checks it move by move
+for every registered id).
+
+A game that ends is started again in the same call (*auto-reset*); the step
+returns the new game's opening and keeps what the ended game left in
+:class:`FinalInfo`.
+
+Memory: a game's row is its engine state, but the repetition memory (the keys
+of the positions seen since the last capture, up to ``max_plies + 2`` of them)
+keeps only ``history_capacity`` keys in the row. A game whose memory would
+outgrow that moves to a full-size row of a small shared *spill* area, which
+grows as needed, and comes back once a capture clears its memory or the game
+ends, so the rules never lose a key. With the default capacity (24), a default
+Ouril game takes 544 bytes: a million games fit in 544 MB.
+
+Example:
+    >>> import numpy as np
+    >>> from mancala_envs.batch import BatchedGames
+    >>> games = BatchedGames("ouril_v0", n_games=4, first_player=0)
+    >>> step = games.reset(seed=0)
+    >>> step.observation.shape, step.action_mask.shape, step.current_player.tolist()
+    ((4, 17), (4, 6), [0, 0, 0, 0])
+    >>> step = games.step(np.array([5, 4, 3, 2]))
+    >>> step.current_player.tolist(), step.rewards.shape
+    ([1, 1, 1, 1], (4, 2))
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+import numpy as np
+from numba import njit
+
+from mancala_envs.engine.prng import new_words, uniform
+from mancala_envs.engine.state import (
+    END_REASON,
+    HISTORY_LEN,
+    LEGAL,
+    MATCH,
+    PLAYER,
+    PLY,
+    POINTS,
+    RUNNING,
+    SCORE,
+    STATUS,
+    TRUNCATED,
+    TURN,
+    WINNER,
+)
+from mancala_envs.errors import IllegalActionError
+from mancala_envs.games.base import Game
+from mancala_envs.games.two_row import HISTORY_START, TwoRowGame
+from mancala_envs.rollout import RolloutStats, greedy_action, legal_action_at, observe_game, reset_game, step_game
+
+__all__ = [
+    "DEFAULT_HISTORY_CAPACITY",
+    "OPPONENT_KINDS",
+    "BatchStep",
+    "BatchedGames",
+    "FinalInfo",
+    "play_random",
+]
+
+#: repetition keys kept in each game's own row (more move the game to the spill area)
+DEFAULT_HISTORY_CAPACITY = 24
+#: keys one ply can add to the repetition memory at most (a ply, a new round or game of a match)
+_KEYS_PER_PLY = 3
+#: opponents that play inside the compiled loop of the vector envs
+OPPONENT_KINDS = {"random": 0, "greedy": 1}
+_WIN_LOSS, _MATCH_POINTS = 0, 1
+_REWARD_MODES = {"win_loss": _WIN_LOSS, "match_points": _MATCH_POINTS}
+_FACTS = 8  # final facts per game: winner, end reason, scores (2), points (2), plies, turns
+
+
+# --- rows and the spill area --------------------------------------------------------------------------------
+@njit(cache=True, inline="always", error_model="numpy")
+def _row(states: np.ndarray, spill: np.ndarray, spilled: np.ndarray, game: int) -> np.ndarray:
+    """Game ``game``'s state: its row of ``states``, or its spill row while it has one."""
+    if spilled[game] >= 0:
+        return spill[spilled[game]]
+    return states[game]
+
+
+@njit(cache=True, error_model="numpy")
+def _make_room(
+    states: np.ndarray, spill: np.ndarray, owner: np.ndarray, spilled: np.ndarray, game: int, history_start: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """Before a ply of ``game``: moves it to a full-size spill row if its repetition memory could
+    outgrow its own row during the ply (growing the spill area when every row is taken).
+
+    Returns:
+        The spill area and its owner table (new arrays if they grew).
+    """
+    if history_start == 0 or spilled[game] >= 0:
+        return spill, owner
+    row = states[game]
+    if row[HISTORY_LEN] + _KEYS_PER_PLY <= row.shape[0] - history_start:
+        return spill, owner
+    slot = -1
+    for k in range(owner.shape[0]):
+        if owner[k] < 0:
+            slot = k
+            break
+    if slot < 0:
+        slot = owner.shape[0]
+        bigger = np.zeros((2 * spill.shape[0] + 1, spill.shape[1]), np.int64)
+        bigger[: spill.shape[0]] = spill
+        more = np.full(2 * owner.shape[0] + 1, -1, np.int64)
+        more[: owner.shape[0]] = owner
+        spill, owner = bigger, more
+    spill[slot, : row.shape[0]] = row
+    owner[slot] = game
+    spilled[game] = slot
+    return spill, owner
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def _settle_row(
+    states: np.ndarray, spill: np.ndarray, owner: np.ndarray, spilled: np.ndarray, game: int, history_start: int
+) -> None:
+    """After a ply: a spilled game whose memory fits its own row again (a capture cleared it) moves back."""
+    slot = spilled[game]
+    if slot >= 0:
+        row = states[game]
+        if spill[slot, HISTORY_LEN] + _KEYS_PER_PLY <= row.shape[0] - history_start:
+            row[:] = spill[slot, : row.shape[0]]
+            owner[slot] = -1
+            spilled[game] = -1
+
+
+@njit(cache=True, error_model="numpy")
+def _new_game(
+    game_id: int, params: np.ndarray, states: np.ndarray, owner: np.ndarray, spilled: np.ndarray,
+    game: int, words: np.ndarray, first_player: int,
+) -> None:
+    """Starts game ``game`` afresh in its own row (giving back its spill row); the first player is
+    ``first_player``, or drawn from the game's generator when it is -1."""
+    if spilled[game] >= 0:
+        owner[spilled[game]] = -1
+        spilled[game] = -1
+    row = states[game]
+    row[:] = 0
+    first = first_player
+    if first < 0:
+        first = 1 if uniform(words[game]) < 0.5 else 0
+    reset_game(game_id, row, params, first)
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def _reward(row: np.ndarray, player: int, reward_mode: int, points_slot: int) -> float:
+    """``player``'s reward for the game that ended in ``row``."""
+    if reward_mode == _MATCH_POINTS:
+        return float(row[points_slot + player] - row[points_slot + 1 - player])
+    if row[WINNER] < 0:
+        return 0.0
+    return 1.0 if row[WINNER] == player else -1.0
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def _keep_final(row: np.ndarray, game: int, points_slot: int, facts: np.ndarray) -> None:
+    facts[game, 0] = row[WINNER]
+    facts[game, 1] = row[END_REASON]
+    facts[game, 2] = row[SCORE]
+    facts[game, 3] = row[SCORE + 1]
+    facts[game, 4] = row[points_slot]
+    facts[game, 5] = row[points_slot + 1]
+    facts[game, 6] = row[PLY]
+    facts[game, 7] = row[TURN]
+
+
+# --- both seats played by the caller ---------------------------------------------------------------------------
+@njit(cache=True, error_model="numpy")
+def _reset_all(
+    game_id: int, params: np.ndarray, states: np.ndarray, owner: np.ndarray, spilled: np.ndarray,
+    words: np.ndarray, first_player: int, observation: np.ndarray, mask: np.ndarray, player: np.ndarray,
+) -> None:
+    for game in range(states.shape[0]):
+        _new_game(game_id, params, states, owner, spilled, game, words, first_player)
+        row = states[game]
+        player[game] = row[PLAYER]
+        observe_game(game_id, row, params, row[PLAYER], observation[game], mask[game])
+
+
+@njit(cache=True, error_model="numpy")
+def _step_all(
+    game_id: int, params: np.ndarray, history_start: int, states: np.ndarray, spill: np.ndarray, owner: np.ndarray,
+    spilled: np.ndarray, words: np.ndarray, first_player: int, reward_mode: int, points_slot: int,
+    actions: np.ndarray, observation: np.ndarray, mask: np.ndarray, player: np.ndarray, rewards: np.ndarray,
+    terminated: np.ndarray, truncated: np.ndarray, final_observation: np.ndarray, facts: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray]:
+    no_trace = np.empty(0, np.int64)
+    scratch = np.empty(mask.shape[1], np.int8)
+    for game in range(states.shape[0]):
+        spill, owner = _make_room(states, spill, owner, spilled, game, history_start)
+        row = _row(states, spill, spilled, game)
+        step_game(game_id, row, params, actions[game], no_trace)
+        if row[STATUS] != RUNNING:
+            for seat in range(2):
+                rewards[game, seat] = _reward(row, seat, reward_mode, points_slot)
+                observe_game(game_id, row, params, seat, final_observation[game, seat], scratch)
+            truncated[game] = row[STATUS] == TRUNCATED
+            terminated[game] = not truncated[game]
+            _keep_final(row, game, points_slot, facts)
+            _new_game(game_id, params, states, owner, spilled, game, words, first_player)
+            row = states[game]
+        else:
+            _settle_row(states, spill, owner, spilled, game, history_start)
+            row = _row(states, spill, spilled, game)
+        player[game] = row[PLAYER]
+        observe_game(game_id, row, params, row[PLAYER], observation[game], mask[game])
+    return spill, owner
+
+
+@njit(cache=True, error_model="numpy")
+def _play_random(
+    game_id: int, params: np.ndarray, history_start: int, states: np.ndarray, spill: np.ndarray, owner: np.ndarray,
+    spilled: np.ndarray, words: np.ndarray, first_player: int, n_games: int, results: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Plays uniformly random legal plies in every game, round after round, until ``n_games`` games have
+    ended (games that end start again; the ones still running when the count is reached are left as
+    they are). ``results``: plies, player-0 wins, player-1 wins, draws, truncations, longest game."""
+    no_trace = np.empty(0, np.int64)
+    ended = 0
+    while ended < n_games:
+        for game in range(states.shape[0]):
+            spill, owner = _make_room(states, spill, owner, spilled, game, history_start)
+            row = _row(states, spill, spilled, game)
+            step_game(game_id, row, params, legal_action_at(row[LEGAL], uniform(words[game])), no_trace)
+            results[0] += 1
+            if row[STATUS] != RUNNING:
+                if row[WINNER] >= 0:
+                    results[1 + row[WINNER]] += 1
+                else:
+                    results[3] += 1
+                if row[STATUS] == TRUNCATED:
+                    results[4] += 1
+                results[5] = max(results[5], row[PLY])
+                _new_game(game_id, params, states, owner, spilled, game, words, first_player)
+                ended += 1
+                if ended == n_games:
+                    break
+            elif spilled[game] >= 0:
+                _settle_row(states, spill, owner, spilled, game, history_start)
+    return spill, owner
+
+
+# --- one learner per game against a compiled opponent (the vector envs) ------------------------------------------
+@njit(cache=True, error_model="numpy")
+def _opponent_moves(
+    game_id: int, params: np.ndarray, states: np.ndarray, spill: np.ndarray, owner: np.ndarray,
+    spilled: np.ndarray, words: np.ndarray, game: int, seat: int, opponent: int, trial: np.ndarray,
+    history_start: int,
+) -> tuple[np.ndarray, np.ndarray]:
+    """The opponent's plies in game ``game`` while the game runs and the learner (``seat``) is not to move."""
+    no_trace = np.empty(0, np.int64)
+    row = _row(states, spill, spilled, game)
+    while row[STATUS] == RUNNING and row[PLAYER] != seat:
+        spill, owner = _make_room(states, spill, owner, spilled, game, history_start)
+        row = _row(states, spill, spilled, game)
+        if opponent == 1:
+            action = greedy_action(game_id, row, params, trial[: row.shape[0]], uniform(words[game]))
+        else:
+            action = legal_action_at(row[LEGAL], uniform(words[game]))
+        step_game(game_id, row, params, action, no_trace)
+        if row[STATUS] == RUNNING:
+            _settle_row(states, spill, owner, spilled, game, history_start)
+            row = _row(states, spill, spilled, game)
+    return spill, owner
+
+
+@njit(cache=True, error_model="numpy")
+def _new_episode(
+    game_id: int, params: np.ndarray, states: np.ndarray, spill: np.ndarray, owner: np.ndarray,
+    spilled: np.ndarray, words: np.ndarray, game: int, first_player: int, learner_seat: int,
+    seats: np.ndarray, opponent: int, trial: np.ndarray, history_start: int,
+) -> tuple[np.ndarray, np.ndarray]:
+    """A new game with the learner's seat drawn (or ``learner_seat``), played by the opponent until the
+    learner is to move (started again if the opponent's opening plies end it)."""
+    while True:
+        if learner_seat < 0:
+            seats[game] = 1 if uniform(words[game]) < 0.5 else 0
+        else:
+            seats[game] = learner_seat
+        _new_game(game_id, params, states, owner, spilled, game, words, first_player)
+        spill, owner = _opponent_moves(
+            game_id, params, states, spill, owner, spilled, words, game, seats[game], opponent, trial, history_start
+        )
+        if _row(states, spill, spilled, game)[STATUS] == RUNNING:
+            return spill, owner
+
+
+@njit(cache=True, error_model="numpy")
+def _reset_learners(
+    game_id: int, params: np.ndarray, history_start: int, states: np.ndarray, spill: np.ndarray, owner: np.ndarray,
+    spilled: np.ndarray, words: np.ndarray, first_player: int, learner_seat: int, seats: np.ndarray,
+    opponent: int, observation: np.ndarray, mask: np.ndarray, waiting: np.ndarray, lengths: np.ndarray,
+    returns: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray]:
+    trial = np.empty(spill.shape[1], np.int64)
+    for game in range(states.shape[0]):
+        spill, owner = _new_episode(
+            game_id, params, states, spill, owner, spilled, words, game, first_player, learner_seat, seats,
+            opponent, trial, history_start,
+        )
+        waiting[game] = 0
+        lengths[game] = 0
+        returns[game] = 0.0
+        observe_game(game_id, _row(states, spill, spilled, game), params, seats[game], observation[game], mask[game])
+    return spill, owner
+
+
+@njit(cache=True, error_model="numpy")
+def _step_learners(
+    game_id: int, params: np.ndarray, history_start: int, states: np.ndarray, spill: np.ndarray, owner: np.ndarray,
+    spilled: np.ndarray, words: np.ndarray, first_player: int, learner_seat: int, seats: np.ndarray,
+    opponent: int, reward_mode: int, points_slot: int, same_step: bool, actions: np.ndarray,
+    observation: np.ndarray, mask: np.ndarray, rewards: np.ndarray, terminated: np.ndarray,
+    truncated: np.ndarray, final_observation: np.ndarray, facts: np.ndarray, waiting: np.ndarray,
+    lengths: np.ndarray, returns: np.ndarray, episode_lengths: np.ndarray, episode_returns: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray]:
+    """One learner step in every game: the learner's action, then the opponent's plies until the learner
+    is to move again or the game ends. A game that ends is reset at once (``same_step``) or at the next
+    step (Gymnasium's next-step auto-reset: that step's action is ignored; ``waiting`` marks it)."""
+    no_trace = np.empty(0, np.int64)
+    trial = np.empty(spill.shape[1], np.int64)
+    scratch = np.empty(mask.shape[1], np.int8)
+    for game in range(states.shape[0]):
+        seat = seats[game]
+        if waiting[game]:
+            spill, owner = _new_episode(
+                game_id, params, states, spill, owner, spilled, words, game, first_player, learner_seat, seats,
+                opponent, trial, history_start,
+            )
+            waiting[game] = 0
+            lengths[game] = 0
+            returns[game] = 0.0
+            observe_game(game_id, _row(states, spill, spilled, game), params, seats[game], observation[game],
+                         mask[game])
+            continue
+        spill, owner = _make_room(states, spill, owner, spilled, game, history_start)
+        row = _row(states, spill, spilled, game)
+        step_game(game_id, row, params, actions[game], no_trace)
+        if row[STATUS] == RUNNING:
+            _settle_row(states, spill, owner, spilled, game, history_start)
+        spill, owner = _opponent_moves(
+            game_id, params, states, spill, owner, spilled, words, game, seat, opponent, trial, history_start
+        )
+        row = _row(states, spill, spilled, game)
+        lengths[game] += 1
+        if row[STATUS] != RUNNING:
+            reward = _reward(row, seat, reward_mode, points_slot)
+            rewards[game] = reward
+            returns[game] += reward
+            truncated[game] = row[STATUS] == TRUNCATED
+            terminated[game] = not truncated[game]
+            episode_lengths[game] = lengths[game]
+            episode_returns[game] = returns[game]
+            _keep_final(row, game, points_slot, facts)
+            observe_game(game_id, row, params, seat, final_observation[game], scratch)
+            if same_step:
+                spill, owner = _new_episode(
+                    game_id, params, states, spill, owner, spilled, words, game, first_player, learner_seat,
+                    seats, opponent, trial, history_start,
+                )
+                lengths[game] = 0
+                returns[game] = 0.0
+            else:
+                waiting[game] = 1
+        row = _row(states, spill, spilled, game)
+        observe_game(game_id, row, params, seats[game], observation[game], mask[game])
+    return spill, owner
+
+
+# --- the Python side ----------------------------------------------------------------------------------------------
+class FinalInfo(NamedTuple):
+    """What the games that ended in a step left, one entry per ended game (in game order).
+
+    Attributes:
+        index: The ended games' indices in the batch.
+        observation: Their final positions, ``(k, 2, obs_size)`` int32 for :class:`BatchedGames` (each
+            seat's egocentric view) or ``(k, obs_size)`` for the vector envs (the learner's view).
+        winner: 0, 1, or -1 for a draw (of the match, in match variants).
+        end_reason: The ``END_*`` code (:data:`mancala_envs.engine.state.END_REASON_NAMES` names it).
+        scores: ``(k, 2)``: the final scores of the last game (seeds captured plus seeds collected).
+        points: ``(k, 2)``: the match points (match variants) or the points of the game.
+        plies: Agent decisions in the last game.
+        turns: Completed turns in the last game (Omweso; 0 in the two-row games, where a ply is a turn).
+    """
+
+    index: np.ndarray
+    observation: np.ndarray
+    winner: np.ndarray
+    end_reason: np.ndarray
+    scores: np.ndarray
+    points: np.ndarray
+    plies: np.ndarray
+    turns: np.ndarray
+
+
+class BatchStep(NamedTuple):
+    """The result of :meth:`BatchedGames.reset` and :meth:`BatchedGames.step` (new arrays each call).
+
+    Attributes:
+        observation: ``(n_games, obs_size)`` int32: each game's observation for its player to move
+            (after an auto-reset, the new game's opening).
+        action_mask: ``(n_games, n_actions)`` bool: the legal actions of the player to move.
+        current_player: ``(n_games,)`` int8: the player to move next, 0 or 1.
+        rewards: ``(n_games, 2)`` float32: each seat's reward; non-zero only where a game ended.
+        terminated: ``(n_games,)`` bool: the game ended by the rules (and was reset).
+        truncated: ``(n_games,)`` bool: the game hit a cap (``max_plies``...) (and was reset).
+        final: The ended games' final positions and results.
+    """
+
+    observation: np.ndarray
+    action_mask: np.ndarray
+    current_player: np.ndarray
+    rewards: np.ndarray
+    terminated: np.ndarray
+    truncated: np.ndarray
+    final: FinalInfo
+
+
+def _count(name: str, value: Any, low: int, high: int | None = None) -> int:
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{name} must be an integer (got {type(value).__name__}).")
+    if value < low or (high is not None and value > high):
+        bound = f"from {low} to {high}" if high is not None else f"at least {low}"
+        raise ValueError(f"{name} must be an integer {bound} (got {value}).")
+    return int(value)
+
+
+class _GameRows:
+    """The rows of ``n_games`` games of one game and config, with their spill area and generators.
+
+    Shared by :class:`BatchedGames` and :class:`mancala_envs.vector.MancalaVectorEnv`.
+    """
+
+    def __init__(self, env_id: str | Game, n_games: int, history_capacity: int, options: dict[str, Any]) -> None:
+        from mancala_envs.registration import make
+
+        self.n_games = _count("n_games", n_games, 1)
+        history_capacity = _count("history_capacity", history_capacity, _KEYS_PER_PLY)
+        if isinstance(env_id, Game):
+            raw = None
+            self.game = env_id
+            self.env_id = env_id.env_name
+            first_player = options.pop("first_player", None)
+            reward_mode = options.pop("reward_mode", "win_loss")
+            if options:
+                raise TypeError(f"unknown options {sorted(options)}; with a Game, pass only first_player and reward_mode.")
+        else:
+            raw = make(env_id, **options).unwrapped  # validates every option with the env's own messages
+            self.game = raw.game
+            self.env_id = env_id
+            first_player = raw.first_player
+            reward_mode = raw.reward_mode
+        if first_player not in (None, 0, 1) or isinstance(first_player, bool):
+            raise ValueError(f"first_player must be 0, 1 or None (drawn for each game); got {first_player!r}.")
+        if reward_mode not in _REWARD_MODES:
+            raise ValueError(f"reward_mode must be one of {list(_REWARD_MODES)} (got {reward_mode!r}).")
+        game = self.game
+        self.first_player = first_player
+        self.reward_mode = reward_mode
+        self._first = -1 if first_player is None else int(first_player)
+        self._reward_mode = _REWARD_MODES[reward_mode]
+        self._points_slot = MATCH if game.is_match else POINTS
+        self.n_actions = game.n_actions
+        self.observation_size = game.observation_size
+        self._game_id = game.game_id
+        self._params = game.params
+        # Only the two-row games keep a repetition memory (params slot HISTORY_START of their layout).
+        history = int(game.params[HISTORY_START]) if isinstance(game, TwoRowGame) else 0
+        self._history_start = history
+        full = game.state_size
+        width = min(full, history + history_capacity) if history else full
+        self.history_capacity = width - history if history else 0
+        self._states = np.zeros((self.n_games, width), np.int64)
+        self._spill = np.zeros((8 if history else 0, full), np.int64)
+        self._owner = np.full(self._spill.shape[0], -1, np.int64)
+        self._spilled = np.full(self.n_games, -1, np.int64)
+        self._words = new_words(np.random.default_rng(), self.n_games)
+        self._has_reset = False
+
+    # --- inspection ---------------------------------------------------------------------------------------
+    @property
+    def state_bytes_per_game(self) -> int:
+        """Bytes of engine state per game in the batch (its row and its generator; the spill area,
+        shared and usually a few rows, is not counted)."""
+        return self._states.shape[1] * 8 + self._words.shape[1] * 8
+
+    @property
+    def spilled_games(self) -> int:
+        """Games whose repetition memory is in the spill area right now."""
+        return int((self._spilled >= 0).sum())
+
+    def state(self, game: int) -> np.ndarray:
+        """A copy of game ``game``'s engine state, in the full layout of ``game.new_state`` (what
+        ``MancalaEnv.state_array`` holds; memory slots beyond ``HISTORY_LEN`` are 0)."""
+        game = _count("game", game, 0, self.n_games - 1)
+        full = np.zeros(self.game.state_size, np.int64)
+        slot = self._spilled[game]
+        row = self._spill[slot] if slot >= 0 else self._states[game]
+        full[: row.shape[0]] = row
+        if self._history_start:
+            full[self._history_start + int(row[HISTORY_LEN]) :] = 0
+        return full
+
+    def _column(self, slot: int) -> np.ndarray:
+        """One header slot of every game (spilled games read from their spill rows)."""
+        values = self._states[:, slot].copy()
+        used = self._owner >= 0
+        if used.any():
+            values[self._owner[used]] = self._spill[used, slot]
+        return values
+
+    # --- checks ---------------------------------------------------------------------------------------------
+    def _seed(self, seed: int | None) -> None:
+        if seed is not None:
+            if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)) or seed < 0:
+                raise ValueError(f"seed must be an int >= 0 or None (got {seed!r}).")
+            self._words = new_words(np.random.default_rng(int(seed)), self.n_games)
+
+    def _check_actions(self, actions: Any) -> np.ndarray:
+        """The actions as an int64 array, after checking type, shape, range and legality."""
+        if not self._has_reset:
+            raise RuntimeError("step() was called before reset(); call reset() first.")
+        array = np.asarray(actions)
+        if array.shape != (self.n_games,):
+            raise ValueError(f"actions must have shape ({self.n_games},), one per game (got {array.shape}).")
+        if not np.issubdtype(array.dtype, np.integer):
+            raise TypeError(f"actions must be integers (got dtype {array.dtype}); pass an int array such as "
+                            f"np.zeros({self.n_games}, dtype=np.int64).")
+        array = array.astype(np.int64, copy=False)
+        bad = np.flatnonzero((array < 0) | (array >= self.n_actions))
+        if bad.size:
+            raise ValueError(
+                f"actions out of range in games {bad[:5].tolist()} (e.g. {int(array[bad[0]])}); "
+                f"actions are 0..{self.n_actions - 1}."
+            )
+        legal = self._column(LEGAL)
+        bad = np.flatnonzero(((legal >> array) & 1) == 0)
+        if bad.size:
+            first = int(bad[0])
+            moves = [a for a in range(self.n_actions) if (int(legal[first]) >> a) & 1]
+            raise IllegalActionError(
+                f"illegal actions in games {bad[:5].tolist()}{' ...' if bad.size > 5 else ''}: game {first} "
+                f"got {int(array[first])}, its legal actions are {moves}. Choose from the action masks."
+            )
+        return array
+
+    def _outputs(self) -> tuple[np.ndarray, np.ndarray]:
+        n = self.n_games
+        return np.empty((n, self.observation_size), np.int32), np.empty((n, self.n_actions), np.int8)
+
+
+class BatchedGames(_GameRows):
+    """``n_games`` games of one game and config, both seats played by the caller, stepped together.
+
+    Args:
+        env_id: A registered game or variant (``"ouril_v0"``, ``"mancala/urim-match-v0"``...) or a
+            :class:`~mancala_envs.games.base.Game`.
+        n_games: Games in the batch.
+        history_capacity: Repetition keys kept in each game's own row (at least 3); a game that needs
+            more moves to the shared spill area until a capture clears its memory. Smaller saves memory.
+        **options: Game options and ``first_player`` (``None``: drawn for each game from its
+            generator) and ``reward_mode`` (``"win_loss"`` or ``"match_points"``), as for
+            :func:`mancala_envs.make`.
+
+    Raises:
+        ValueError / TypeError: an unknown id, invalid options or counts (the env's own messages).
+    """
+
+    def __init__(
+        self, env_id: str | Game = "ouril_v0", n_games: int = 1024, *,
+        history_capacity: int = DEFAULT_HISTORY_CAPACITY, **options: Any,
+    ) -> None:
+        super().__init__(env_id, n_games, history_capacity, options)
+        self._final_observation = np.zeros((self.n_games, 2, self.observation_size), np.int32)
+        self._facts = np.zeros((self.n_games, _FACTS), np.int64)
+
+    def reset(self, seed: int | None = None) -> BatchStep:
+        """Starts every game afresh.
+
+        Args:
+            seed: Seeds the games' generators (first players and ``play_random``'s moves); game ``i``'s
+                stream depends only on the seed and ``i``. ``None`` continues the generators.
+        """
+        self._seed(seed)
+        observation, mask = self._outputs()
+        player = np.empty(self.n_games, np.int8)
+        _reset_all(self._game_id, self._params, self._states, self._owner, self._spilled, self._words,
+                   self._first, observation, mask, player)
+        self._has_reset = True
+        n = self.n_games
+        zeros = np.zeros(n, bool)
+        return BatchStep(observation, mask.view(bool), player, np.zeros((n, 2), np.float32), zeros, zeros.copy(),
+                         self._final(np.empty(0, np.int64)))
+
+    def step(self, actions: Any) -> BatchStep:
+        """Plays one action in every game, for its player to move; ended games start again.
+
+        Args:
+            actions: ``(n_games,)`` integers, each legal for its game's player to move.
+
+        Raises:
+            RuntimeError: ``step`` before ``reset``.
+            TypeError: actions not integers.
+            ValueError: wrong shape, or an action out of ``0 .. n_actions - 1``.
+            IllegalActionError: an action its game does not allow. Nothing is played then.
+        """
+        actions = self._check_actions(actions)
+        n = self.n_games
+        observation, mask = self._outputs()
+        player = np.empty(n, np.int8)
+        rewards = np.zeros((n, 2), np.float32)
+        terminated = np.zeros(n, bool)
+        truncated = np.zeros(n, bool)
+        self._spill, self._owner = _step_all(
+            self._game_id, self._params, self._history_start, self._states, self._spill, self._owner,
+            self._spilled, self._words, self._first, self._reward_mode, self._points_slot, actions,
+            observation, mask, player, rewards, terminated, truncated, self._final_observation, self._facts,
+        )
+        ended = np.flatnonzero(terminated | truncated)
+        return BatchStep(observation, mask.view(bool), player, rewards, terminated, truncated, self._final(ended))
+
+    def play_random(self, n_games: int) -> RolloutStats:
+        """Plays uniformly random legal moves in every game of the batch, in compiled code, until
+        ``n_games`` games have ended (raw engine throughput; games go on from where they are).
+
+        The moves come from each game's generator, so a seeded ``reset`` makes it reproducible.
+        """
+        n_games = _count("n_games", n_games, 0)
+        if not self._has_reset:
+            raise RuntimeError("play_random() was called before reset(); call reset(seed) first.")
+        results = np.zeros(6, np.int64)
+        self._spill, self._owner = _play_random(
+            self._game_id, self._params, self._history_start, self._states, self._spill, self._owner,
+            self._spilled, self._words, self._first, n_games, results,
+        )
+        return RolloutStats(games=n_games, plies=int(results[0]), wins=(int(results[1]), int(results[2])),
+                            draws=int(results[3]), truncated=int(results[4]), longest=int(results[5]))
+
+    def _final(self, ended: np.ndarray) -> FinalInfo:
+        facts = self._facts[ended]
+        return FinalInfo(
+            index=ended,
+            observation=self._final_observation[ended],
+            winner=facts[:, 0].astype(np.int8),
+            end_reason=facts[:, 1].astype(np.int8),
+            scores=facts[:, 2:4].astype(np.int32),
+            points=facts[:, 4:6].astype(np.int32),
+            plies=facts[:, 6].astype(np.int32),
+            turns=facts[:, 7].astype(np.int32),
+        )
+
+    def __repr__(self) -> str:
+        return f"BatchedGames({self.env_id!r}, n_games={self.n_games})"
+
+
+def play_random(
+    env_id: str | Game = "ouril_v0", n_games: int = 10_000, *, batch_size: int = 256, seed: int = 0,
+    **options: Any,
+) -> RolloutStats:
+    """Plays ``n_games`` games of uniformly random legal moves, ``batch_size`` at a time, in compiled code.
+
+    Args:
+        env_id: A registered game or variant, or a Game.
+        n_games: Games to finish.
+        batch_size: Games played side by side.
+        seed: Seeds the games' generators.
+        **options: Game options, as for :func:`mancala_envs.make`.
+
+    Example:
+        >>> from mancala_envs.batch import play_random
+        >>> stats = play_random("ouril_v0", 100, seed=1)
+        >>> stats.games, stats.wins[0] + stats.wins[1] + stats.draws
+        (100, 100)
+    """
+    games = BatchedGames(env_id, _count("batch_size", batch_size, 1), **options)
+    games.reset(seed=seed)
+    return games.play_random(n_games)
