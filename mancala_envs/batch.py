@@ -530,8 +530,9 @@ class _GameRows:
                 raise ValueError(f"seed must be an int >= 0 or None (got {seed!r}).")
             self._words = new_words(np.random.default_rng(int(seed)), self.n_games)
 
-    def _check_actions(self, actions: Any) -> np.ndarray:
-        """The actions as an int64 array, after checking type, shape, range and legality."""
+    def _check_actions(self, actions: Any, skip: np.ndarray | None = None) -> np.ndarray:
+        """The actions as an int64 array, after checking type, shape, range and legality (not in the
+        games that ``skip`` marks, whose actions are ignored)."""
         if not self._has_reset:
             raise RuntimeError("step() was called before reset(); call reset() first.")
         array = np.asarray(actions)
@@ -548,7 +549,10 @@ class _GameRows:
                 f"actions are 0..{self.n_actions - 1}."
             )
         legal = self._column(LEGAL)
-        bad = np.flatnonzero(((legal >> array) & 1) == 0)
+        illegal = ((legal >> array) & 1) == 0
+        if skip is not None:
+            illegal &= ~skip
+        bad = np.flatnonzero(illegal)
         if bad.size:
             first = int(bad[0])
             moves = [a for a in range(self.n_actions) if (int(legal[first]) >> a) & 1]

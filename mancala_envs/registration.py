@@ -152,6 +152,9 @@ def gymnasium_id(env_id: str) -> str:
 
 
 GYMNASIUM_ENTRY_POINT = "mancala_envs.single_agent:SingleAgentEnv"
+#: what ``gymnasium.make_vec(id, num_envs)`` builds by default (``vectorization_mode="vector_entry_point"``):
+#: the games stepped by one compiled call; ``vectorization_mode="sync"``/``"async"`` vectorise SingleAgentEnv
+GYMNASIUM_VECTOR_ENTRY_POINT = "mancala_envs.vector:MancalaVectorEnv"
 
 
 def register_all() -> None:
@@ -169,6 +172,7 @@ def register_all() -> None:
             gymnasium.register(
                 variant.gymnasium_id,
                 entry_point=GYMNASIUM_ENTRY_POINT,
+                vector_entry_point=GYMNASIUM_VECTOR_ENTRY_POINT,
                 kwargs={"env_id": variant.id, "opponent": "random"},
                 disable_env_checker=True,
             )

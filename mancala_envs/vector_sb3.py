@@ -1,0 +1,137 @@
+"""Stable-Baselines3 ``VecEnv`` adapter of :class:`~mancala_envs.vector.MancalaVectorEnv`.
+
+``MaskablePPO("MlpPolicy", MancalaSB3VecEnv("ouril_v0", n_envs=64))`` trains on
+64 games stepped by one compiled call each step, instead of 64 Python envs in
+``DummyVecEnv`` or worker processes in ``SubprocVecEnv``. Needs the ``train``
+extra (stable-baselines3, sb3-contrib).
+
+The adapter follows SB3's conventions: auto-reset in the same step, the ended
+episode's last observation in ``infos[i]["terminal_observation"]``,
+``infos[i]["TimeLimit.truncated"]`` for a cap, and ``infos[i]["episode"]``
+(``r``, ``l``, ``t``) as SB3's ``Monitor`` writes it, so the training logs show
+``rollout/ep_rew_mean`` without a ``VecMonitor``. ``env_method("action_masks")``
+gives the masks sb3-contrib reads.
+
+Example:
+    >>> from mancala_envs.vector_sb3 import MancalaSB3VecEnv
+    >>> vec_env = MancalaSB3VecEnv("ouril_v0", n_envs=4, seed=0)
+    >>> vec_env.reset().shape, vec_env.action_masks().shape
+    ((4, 17), (4, 6))
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import numpy as np
+from stable_baselines3.common.vec_env.base_vec_env import VecEnv, VecEnvIndices, VecEnvObs, VecEnvStepReturn
+
+from mancala_envs.vector import MancalaVectorEnv
+
+__all__ = ["MancalaSB3VecEnv"]
+
+
+class MancalaSB3VecEnv(VecEnv):
+    """``n_envs`` games of learner against a compiled opponent, as an SB3 ``VecEnv``.
+
+    Args:
+        env_id: A registered game or variant.
+        n_envs: Games stepped together.
+        opponent: ``"random"`` or ``"greedy"`` (see :class:`~mancala_envs.vector.MancalaVectorEnv`).
+        learner_seat: ``None`` (drawn each episode), ``0`` or ``1``.
+        seed: Seeds the games' generators at the first ``reset`` (``VecEnv.seed`` works too).
+        **options: Game options, ``first_player``, ``reward_mode``, ``history_capacity``.
+    """
+
+    def __init__(
+        self,
+        env_id: str = "ouril_v0",
+        n_envs: int = 64,
+        opponent: str = "random",
+        learner_seat: int | None = None,
+        seed: int | None = None,
+        **options: Any,
+    ) -> None:
+        self.venv = MancalaVectorEnv(
+            env_id, n_envs, opponent=opponent, learner_seat=learner_seat, autoreset_mode="same_step", **options
+        )
+        super().__init__(n_envs, self.venv.single_observation_space, self.venv.single_action_space)
+        if seed is not None:
+            self.seed(seed)
+        self._actions: np.ndarray | None = None
+        self._start = time.time()
+
+    # --- VecEnv API -----------------------------------------------------------------------------------------
+    def reset(self) -> VecEnvObs:
+        seeds = self._seeds
+        seed = None if all(value is None for value in seeds) else [int(value) for value in seeds]
+        observation, _ = self.venv.reset(seed=seed)
+        self._reset_seeds()
+        self._reset_options()
+        return observation
+
+    def step_async(self, actions: np.ndarray) -> None:
+        self._actions = actions
+
+    def step_wait(self) -> VecEnvStepReturn:
+        if self._actions is None:
+            raise RuntimeError("step_wait() was called without step_async(actions); call step(actions).")
+        actions, self._actions = self._actions, None
+        observation, rewards, terminated, truncated, infos = self.venv.step(np.asarray(actions).reshape(-1))
+        dones = terminated | truncated
+        step_infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
+        if dones.any():
+            final = infos["final_info"]
+            elapsed = round(time.time() - self._start, 6)
+            for game in np.flatnonzero(dones):
+                step_infos[game] = {
+                    "terminal_observation": infos["final_obs"][game],
+                    "TimeLimit.truncated": bool(truncated[game] and not terminated[game]),
+                    "episode": {"r": float(infos["episode"]["r"][game]), "l": int(infos["episode"]["l"][game]),
+                                "t": elapsed},
+                    "winner": int(final["winner"][game]),
+                    "learner_seat": int(final["learner_seat"][game]),
+                }
+        return observation, rewards.astype(np.float32), dones, step_infos
+
+    def action_masks(self) -> np.ndarray:
+        """The learners' legal actions, ``(n_envs, n_actions)`` bool."""
+        return self.venv.action_masks()
+
+    def close(self) -> None:
+        self.venv.close()
+
+    def get_attr(self, attr_name: str, indices: VecEnvIndices = None) -> list[Any]:
+        value = getattr(self.venv, attr_name)
+        return [value for _ in self._indices(indices)]
+
+    def set_attr(self, attr_name: str, value: Any, indices: VecEnvIndices = None) -> None:
+        if list(self._indices(indices)) != list(range(self.num_envs)):
+            raise ValueError(f"{attr_name} is shared by every game of the batch; set it for all indices.")
+        setattr(self.venv, attr_name, value)
+
+    def env_method(self, method_name: str, *method_args: Any, indices: VecEnvIndices = None, **method_kwargs: Any) -> list:
+        chosen = list(self._indices(indices))
+        if method_name == "action_masks":
+            masks = self.venv.action_masks()
+            return [masks[i] for i in chosen]
+        result = getattr(self.venv, method_name)(*method_args, **method_kwargs)
+        return [result for _ in chosen]
+
+    def env_is_wrapped(self, wrapper_class: type, indices: VecEnvIndices = None) -> list[bool]:
+        return [False for _ in self._indices(indices)]
+
+    def get_images(self) -> Sequence[np.ndarray | None]:
+        return [None for _ in range(self.num_envs)]
+
+    def _indices(self, indices: VecEnvIndices) -> Iterable[int]:
+        if indices is None:
+            return range(self.num_envs)
+        if isinstance(indices, (int, np.integer)):
+            return [int(indices)]
+        return indices
+
+    def __repr__(self) -> str:
+        return f"MancalaSB3VecEnv({self.venv.env_id!r}, n_envs={self.num_envs}, opponent={self.venv.opponent!r})"
