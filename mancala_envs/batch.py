@@ -79,7 +79,7 @@ _KEYS_PER_PLY = 3
 OPPONENT_KINDS = {"random": 0, "greedy": 1}
 _WIN_LOSS, _MATCH_POINTS = 0, 1
 _REWARD_MODES = {"win_loss": _WIN_LOSS, "match_points": _MATCH_POINTS}
-_FACTS = 8  # final facts per game: winner, end reason, scores (2), points (2), plies, turns
+_FACTS = 9  # final facts per game: winner, end reason, scores (2), points (2), plies, turns, learner seat
 
 
 # --- rows and the spill area --------------------------------------------------------------------------------
@@ -366,6 +366,7 @@ def _step_learners(
             episode_lengths[game] = lengths[game]
             episode_returns[game] = returns[game]
             _keep_final(row, game, points_slot, facts)
+            facts[game, 8] = seat
             observe_game(game_id, row, params, seat, final_observation[game], scratch)
             if same_step:
                 spill, owner = _new_episode(

@@ -179,18 +179,23 @@ def play_random_replies(
     return plies, action
 
 
+@njit(cache=True, inline="always", error_model="numpy")
+def _gain(game_id: int, state: np.ndarray, params: np.ndarray, trial: np.ndarray, action: int) -> int:
+    """The mover's store minus the opponent's after ``action``, played on ``trial`` (a copy of ``state``)."""
+    player = state[PLAYER]
+    trial[:] = state
+    step_game(game_id, trial, params, action, np.empty(0, np.int64))
+    return trial[STORE + player] - trial[STORE + 1 - player]
+
+
 @njit(cache=True, error_model="numpy")
 def greedy_gains(game_id: int, state: np.ndarray, params: np.ndarray, actions: np.ndarray) -> np.ndarray:
     """For each of ``actions`` (legal ones), the mover's store minus the opponent's after playing it
     on a copy of ``state`` (the greedy baseline's score of a move)."""
-    player = state[PLAYER]
-    no_trace = np.empty(0, np.int64)
     trial = np.empty_like(state)
     gains = np.empty(actions.shape[0], np.int64)
     for i in range(actions.shape[0]):
-        trial[:] = state
-        step_game(game_id, trial, params, actions[i], no_trace)
-        gains[i] = trial[STORE + player] - trial[STORE + 1 - player]
+        gains[i] = _gain(game_id, state, params, trial, actions[i])
     return gains
 
 
@@ -201,18 +206,14 @@ def greedy_action(game_id: int, state: np.ndarray, params: np.ndarray, trial: np
 
     ``trial`` is scratch space the size of ``state``; -1 if no action is legal.
     """
-    player = state[PLAYER]
     legal = state[LEGAL]
-    no_trace = np.empty(0, np.int64)
     gains = np.empty(64, np.int64)
     best = np.iinfo(np.int64).min
     ties = 0
     action = 0
     while legal >> action:
         if (legal >> action) & 1:
-            trial[:] = state
-            step_game(game_id, trial, params, action, no_trace)
-            gain = trial[STORE + player] - trial[STORE + 1 - player]
+            gain = _gain(game_id, state, params, trial, action)
             gains[action] = gain
             if gain > best:
                 best = gain

@@ -226,7 +226,7 @@ class MancalaVectorEnv(gymnasium.vector.VectorEnv):
             "points": facts[:, 4:6].copy(),
             "plies": facts[:, 6].copy(),
             "turns": facts[:, 7].copy(),
-            "learner_seat": self._seats.copy(),
+            "learner_seat": facts[:, 8].astype(np.int8),
         }
         for key in list(info):
             info["_" + key] = ended.copy()

@@ -39,7 +39,7 @@ import numpy as np
 from mancala_envs.engine.state import LEGAL, RUNNING, STATUS
 from mancala_envs.env import MancalaEnv
 from mancala_envs.games.base import Game
-from mancala_envs.rollout import greedy_gains
+from mancala_envs.rollout import greedy_action
 
 __all__ = [
     "AGENT_FORMS",
@@ -160,9 +160,8 @@ class GreedyAgent(Agent):
         return self._best(game, state, self._legal_actions_of_state(game, state))
 
     def _best(self, game: Game, state: np.ndarray, legal: np.ndarray) -> int:
-        gains = greedy_gains(game.game_id, state, game.params, legal)
-        best = np.flatnonzero(gains == gains.max())
-        return int(legal[best[self.rng.integers(best.size)]])
+        # The compiled rule the vector envs' greedy opponent plays too; a uniform draw breaks ties.
+        return int(greedy_action(game.game_id, state, game.params, np.empty_like(state), self.rng.random()))
 
 
 # The search agents subclass Agent, so they are imported once it exists.
