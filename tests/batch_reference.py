@@ -117,6 +117,7 @@ def play_random_reference(
             ended += 1
             if ended == n_games:
                 break
-    stats = RolloutStats(games=n_games, plies=plies, wins=(wins[0], wins[1]), draws=draws, truncated=truncated,
-                         longest=longest)
+    stats = RolloutStats(
+        games=n_games, plies=plies, wins=(wins[0], wins[1]), draws=draws, truncated=truncated, longest=longest
+    )
     return stats, envs, rngs
