@@ -75,6 +75,8 @@ __all__ = [
 DEFAULT_HISTORY_CAPACITY = 24
 #: keys one ply can add to the repetition memory at most (a ply, a new round or game of a match)
 _KEYS_PER_PLY = 3
+#: repetition keys of a spill row (a game needing more moves on to a full-size vault row)
+_SPILL_KEYS = 160
 #: opponents that play inside the compiled loop of the vector envs
 OPPONENT_KINDS = {"random": 0, "greedy": 1}
 _WIN_LOSS, _MATCH_POINTS = 0, 1
@@ -83,71 +85,119 @@ _FACTS = 9  # final facts per game: winner, end reason, scores (2), points (2), 
 
 
 # --- rows and the spill area --------------------------------------------------------------------------------
+# A game's state lives in its row of ``states`` (``spilled[game] == -1``), in a row of the spill area
+# (``spilled[game] = k >= 0``: row k of the spill pool, rows of ``spill_capacity`` repetition keys), or in
+# a full-size row of the vault (``spilled[game] = -2 - k``: row k of the vault pool). ``pools`` is
+# ``(spill, spill_owner, spill_free, vault, vault_owner, vault_free)``: an owner entry is the game in
+# that row (-1: free); a free list holds its length, then the free rows' indices.
+_SPILL, _VAULT = 0, 3
+
+
 @njit(cache=True, inline="always", error_model="numpy")
-def _row(states: np.ndarray, spill: np.ndarray, spilled: np.ndarray, game: int) -> np.ndarray:
-    """Game ``game``'s state: its row of ``states``, or its spill row while it has one."""
-    if spilled[game] >= 0:
-        return spill[spilled[game]]
+def _row(states: np.ndarray, pools: tuple, spilled: np.ndarray, game: int) -> np.ndarray:
+    """Game ``game``'s state: its own row, or its spill or vault row while it has one."""
+    slot = spilled[game]
+    if slot >= 0:
+        return pools[0][slot]
+    if slot < -1:
+        return pools[3][-2 - slot]
     return states[game]
 
 
+def _new_pool(rows: int, width: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """An empty pool: ``rows`` rows of ``width`` slots, their owners and the free list."""
+    free = np.zeros(rows + 1, np.int64)
+    free[0] = rows
+    free[1:] = np.arange(rows - 1, -1, -1)
+    return np.zeros((rows, width), np.int64), np.full(rows, -1, np.int64), free
+
+
 @njit(cache=True, error_model="numpy")
-def _make_room(
-    states: np.ndarray, spill: np.ndarray, owner: np.ndarray, spilled: np.ndarray, game: int, history_start: int
-) -> tuple[np.ndarray, np.ndarray]:
-    """Before a ply of ``game``: moves it to a full-size spill row if its repetition memory could
-    outgrow its own row during the ply (growing the spill area when every row is taken).
+def _take_row(pool: np.ndarray, owner: np.ndarray, free: np.ndarray, game: int) -> tuple:
+    """A free row of ``pool`` for ``game``, from the free list (the pool doubles when none is free).
 
     Returns:
-        The spill area and its owner table (new arrays if they grew).
+        The pool, its owner table and free list (new arrays if they grew) and the row's index.
     """
-    if history_start == 0 or spilled[game] >= 0:
-        return spill, owner
-    row = states[game]
-    if row[HISTORY_LEN] + _KEYS_PER_PLY <= row.shape[0] - history_start:
-        return spill, owner
-    slot = -1
-    for k in range(owner.shape[0]):
-        if owner[k] < 0:
-            slot = k
-            break
-    if slot < 0:
-        slot = owner.shape[0]
-        bigger = np.zeros((2 * spill.shape[0] + 1, spill.shape[1]), np.int64)
-        bigger[: spill.shape[0]] = spill
-        more = np.full(2 * owner.shape[0] + 1, -1, np.int64)
-        more[: owner.shape[0]] = owner
-        spill, owner = bigger, more
-    spill[slot, : row.shape[0]] = row
+    if free[0] == 0:
+        rows = pool.shape[0]
+        grown = 2 * rows + 1
+        bigger = np.zeros((grown, pool.shape[1]), np.int64)
+        bigger[:rows] = pool
+        more = np.full(grown, -1, np.int64)
+        more[:rows] = owner
+        free = np.zeros(grown + 1, np.int64)
+        free[0] = grown - rows
+        for i in range(grown - rows):
+            free[1 + i] = grown - 1 - i
+        pool, owner = bigger, more
+    slot = free[free[0]]
+    free[0] -= 1
     owner[slot] = game
-    spilled[game] = slot
-    return spill, owner
+    return pool, owner, free, slot
 
 
 @njit(cache=True, inline="always", error_model="numpy")
-def _settle_row(
-    states: np.ndarray, spill: np.ndarray, owner: np.ndarray, spilled: np.ndarray, game: int, history_start: int
-) -> None:
-    """After a ply: a spilled game whose memory fits its own row again (a capture cleared it) moves back."""
+def _give_back(owner: np.ndarray, free: np.ndarray, slot: int) -> None:
+    owner[slot] = -1
+    free[0] += 1
+    free[free[0]] = slot
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def _release(pools: tuple, spilled: np.ndarray, game: int) -> None:
+    """Gives back game ``game``'s spill or vault row, if it has one."""
     slot = spilled[game]
     if slot >= 0:
+        _give_back(pools[1], pools[2], slot)
+    elif slot < -1:
+        _give_back(pools[4], pools[5], -2 - slot)
+    spilled[game] = -1
+
+
+@njit(cache=True, error_model="numpy")
+def _make_room(states: np.ndarray, pools: tuple, spilled: np.ndarray, game: int, history_start: int) -> tuple:
+    """Before a ply of ``game``: moves it to a wider row (its own -> spill -> vault) if its repetition
+    memory could outgrow the one it is in during the ply. Returns the pools (new arrays if they grew)."""
+    if history_start == 0 or spilled[game] < -1:
+        return pools
+    row = _row(states, pools, spilled, game)
+    needed = row[HISTORY_LEN] + _KEYS_PER_PLY
+    if needed <= row.shape[0] - history_start:
+        return pools
+    spill, spill_owner, spill_free, vault, vault_owner, vault_free = pools
+    if spilled[game] == -1 and needed <= spill.shape[1] - history_start:
+        spill, spill_owner, spill_free, slot = _take_row(spill, spill_owner, spill_free, game)
+        spill[slot, : row.shape[0]] = row
+        spilled[game] = slot
+    else:
+        vault, vault_owner, vault_free, slot = _take_row(vault, vault_owner, vault_free, game)
+        vault[slot, : row.shape[0]] = row
+        if spilled[game] >= 0:
+            _give_back(spill_owner, spill_free, spilled[game])
+        spilled[game] = -2 - slot
+    return spill, spill_owner, spill_free, vault, vault_owner, vault_free
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def _settle_row(states: np.ndarray, pools: tuple, spilled: np.ndarray, game: int, history_start: int) -> None:
+    """After a ply: a game out of its row whose memory fits the row again (a capture cleared it) moves back."""
+    if spilled[game] != -1:
         row = states[game]
-        if spill[slot, HISTORY_LEN] + _KEYS_PER_PLY <= row.shape[0] - history_start:
-            row[:] = spill[slot, : row.shape[0]]
-            owner[slot] = -1
-            spilled[game] = -1
+        away = _row(states, pools, spilled, game)
+        if away[HISTORY_LEN] + _KEYS_PER_PLY <= row.shape[0] - history_start:
+            row[:] = away[: row.shape[0]]
+            _release(pools, spilled, game)
 
 
 @njit(cache=True, error_model="numpy")
 def _new_game(
-    game_id: int, params: np.ndarray, states: np.ndarray, owner: np.ndarray, spilled: np.ndarray,
+    game_id: int, params: np.ndarray, states: np.ndarray, pools: tuple, spilled: np.ndarray,
     game: int, words: np.ndarray, first_player: int,
 ) -> None:
-    """Starts game ``game`` afresh in its own row (giving back its spill row); the first player is
+    """Starts game ``game`` afresh in its own row (giving back any other row); the first player is
     ``first_player``, or drawn from the game's generator when it is -1."""
-    if spilled[game] >= 0:
-        owner[spilled[game]] = -1
-        spilled[game] = -1
+    _release(pools, spilled, game)
     row = states[game]
     row[:] = 0
     first = first_player
@@ -181,11 +231,11 @@ def _keep_final(row: np.ndarray, game: int, points_slot: int, facts: np.ndarray)
 # --- both seats played by the caller ---------------------------------------------------------------------------
 @njit(cache=True, error_model="numpy")
 def _reset_all(
-    game_id: int, params: np.ndarray, states: np.ndarray, owner: np.ndarray, spilled: np.ndarray,
+    game_id: int, params: np.ndarray, states: np.ndarray, pools: tuple, spilled: np.ndarray,
     words: np.ndarray, first_player: int, observation: np.ndarray, mask: np.ndarray, player: np.ndarray,
 ) -> None:
     for game in range(states.shape[0]):
-        _new_game(game_id, params, states, owner, spilled, game, words, first_player)
+        _new_game(game_id, params, states, pools, spilled, game, words, first_player)
         row = states[game]
         player[game] = row[PLAYER]
         observe_game(game_id, row, params, row[PLAYER], observation[game], mask[game])
@@ -193,39 +243,43 @@ def _reset_all(
 
 @njit(cache=True, error_model="numpy")
 def _step_all(
-    game_id: int, params: np.ndarray, history_start: int, states: np.ndarray, spill: np.ndarray, owner: np.ndarray,
+    game_id: int, params: np.ndarray, history_start: int, states: np.ndarray, pools: tuple,
     spilled: np.ndarray, words: np.ndarray, first_player: int, reward_mode: int, points_slot: int,
     actions: np.ndarray, observation: np.ndarray, mask: np.ndarray, player: np.ndarray, rewards: np.ndarray,
     terminated: np.ndarray, truncated: np.ndarray, final_observation: np.ndarray, facts: np.ndarray,
-) -> tuple[np.ndarray, np.ndarray]:
+) -> tuple:
+    """One ply in every game; the k-th game to end (in game order) leaves its final position and facts in
+    row k of ``final_observation`` and ``facts`` (only the rows written become resident memory)."""
     no_trace = np.empty(0, np.int64)
     scratch = np.empty(mask.shape[1], np.int8)
+    ended = 0
     for game in range(states.shape[0]):
-        spill, owner = _make_room(states, spill, owner, spilled, game, history_start)
-        row = _row(states, spill, spilled, game)
+        pools = _make_room(states, pools, spilled, game, history_start)
+        row = _row(states, pools, spilled, game)
         step_game(game_id, row, params, actions[game], no_trace)
         if row[STATUS] != RUNNING:
             for seat in range(2):
                 rewards[game, seat] = _reward(row, seat, reward_mode, points_slot)
-                observe_game(game_id, row, params, seat, final_observation[game, seat], scratch)
+                observe_game(game_id, row, params, seat, final_observation[ended, seat], scratch)
             truncated[game] = row[STATUS] == TRUNCATED
             terminated[game] = not truncated[game]
-            _keep_final(row, game, points_slot, facts)
-            _new_game(game_id, params, states, owner, spilled, game, words, first_player)
+            _keep_final(row, ended, points_slot, facts)
+            ended += 1
+            _new_game(game_id, params, states, pools, spilled, game, words, first_player)
             row = states[game]
         else:
-            _settle_row(states, spill, owner, spilled, game, history_start)
-            row = _row(states, spill, spilled, game)
+            _settle_row(states, pools, spilled, game, history_start)
+            row = _row(states, pools, spilled, game)
         player[game] = row[PLAYER]
         observe_game(game_id, row, params, row[PLAYER], observation[game], mask[game])
-    return spill, owner
+    return pools
 
 
 @njit(cache=True, error_model="numpy")
 def _play_random(
-    game_id: int, params: np.ndarray, history_start: int, states: np.ndarray, spill: np.ndarray, owner: np.ndarray,
+    game_id: int, params: np.ndarray, history_start: int, states: np.ndarray, pools: tuple,
     spilled: np.ndarray, words: np.ndarray, first_player: int, n_games: int, results: np.ndarray,
-) -> tuple[np.ndarray, np.ndarray]:
+) -> tuple:
     """Plays uniformly random legal plies in every game, round after round, until ``n_games`` games have
     ended (games that end start again; the ones still running when the count is reached are left as
     they are). ``results``: plies, player-0 wins, player-1 wins, draws, truncations, longest game."""
@@ -233,8 +287,8 @@ def _play_random(
     ended = 0
     while ended < n_games:
         for game in range(states.shape[0]):
-            spill, owner = _make_room(states, spill, owner, spilled, game, history_start)
-            row = _row(states, spill, spilled, game)
+            pools = _make_room(states, pools, spilled, game, history_start)
+            row = _row(states, pools, spilled, game)
             step_game(game_id, row, params, legal_action_at(row[LEGAL], uniform(words[game])), no_trace)
             results[0] += 1
             if row[STATUS] != RUNNING:
@@ -245,45 +299,45 @@ def _play_random(
                 if row[STATUS] == TRUNCATED:
                     results[4] += 1
                 results[5] = max(results[5], row[PLY])
-                _new_game(game_id, params, states, owner, spilled, game, words, first_player)
+                _new_game(game_id, params, states, pools, spilled, game, words, first_player)
                 ended += 1
                 if ended == n_games:
                     break
-            elif spilled[game] >= 0:
-                _settle_row(states, spill, owner, spilled, game, history_start)
-    return spill, owner
+            elif spilled[game] != -1:
+                _settle_row(states, pools, spilled, game, history_start)
+    return pools
 
 
 # --- one learner per game against a compiled opponent (the vector envs) ------------------------------------------
 @njit(cache=True, error_model="numpy")
 def _opponent_moves(
-    game_id: int, params: np.ndarray, states: np.ndarray, spill: np.ndarray, owner: np.ndarray,
+    game_id: int, params: np.ndarray, states: np.ndarray, pools: tuple,
     spilled: np.ndarray, words: np.ndarray, game: int, seat: int, opponent: int, trial: np.ndarray,
     history_start: int,
-) -> tuple[np.ndarray, np.ndarray]:
+) -> tuple:
     """The opponent's plies in game ``game`` while the game runs and the learner (``seat``) is not to move."""
     no_trace = np.empty(0, np.int64)
-    row = _row(states, spill, spilled, game)
+    row = _row(states, pools, spilled, game)
     while row[STATUS] == RUNNING and row[PLAYER] != seat:
-        spill, owner = _make_room(states, spill, owner, spilled, game, history_start)
-        row = _row(states, spill, spilled, game)
+        pools = _make_room(states, pools, spilled, game, history_start)
+        row = _row(states, pools, spilled, game)
         if opponent == 1:
             action = greedy_action(game_id, row, params, trial[: row.shape[0]], uniform(words[game]))
         else:
             action = legal_action_at(row[LEGAL], uniform(words[game]))
         step_game(game_id, row, params, action, no_trace)
         if row[STATUS] == RUNNING:
-            _settle_row(states, spill, owner, spilled, game, history_start)
-            row = _row(states, spill, spilled, game)
-    return spill, owner
+            _settle_row(states, pools, spilled, game, history_start)
+            row = _row(states, pools, spilled, game)
+    return pools
 
 
 @njit(cache=True, error_model="numpy")
 def _new_episode(
-    game_id: int, params: np.ndarray, states: np.ndarray, spill: np.ndarray, owner: np.ndarray,
+    game_id: int, params: np.ndarray, states: np.ndarray, pools: tuple,
     spilled: np.ndarray, words: np.ndarray, game: int, first_player: int, learner_seat: int,
     seats: np.ndarray, opponent: int, trial: np.ndarray, history_start: int,
-) -> tuple[np.ndarray, np.ndarray]:
+) -> tuple:
     """A new game with the learner's seat drawn (or ``learner_seat``), played by the opponent until the
     learner is to move (started again if the opponent's opening plies end it)."""
     while True:
@@ -291,71 +345,71 @@ def _new_episode(
             seats[game] = 1 if uniform(words[game]) < 0.5 else 0
         else:
             seats[game] = learner_seat
-        _new_game(game_id, params, states, owner, spilled, game, words, first_player)
-        spill, owner = _opponent_moves(
-            game_id, params, states, spill, owner, spilled, words, game, seats[game], opponent, trial, history_start
+        _new_game(game_id, params, states, pools, spilled, game, words, first_player)
+        pools = _opponent_moves(
+            game_id, params, states, pools, spilled, words, game, seats[game], opponent, trial, history_start
         )
-        if _row(states, spill, spilled, game)[STATUS] == RUNNING:
-            return spill, owner
+        if _row(states, pools, spilled, game)[STATUS] == RUNNING:
+            return pools
 
 
 @njit(cache=True, error_model="numpy")
 def _reset_learners(
-    game_id: int, params: np.ndarray, history_start: int, states: np.ndarray, spill: np.ndarray, owner: np.ndarray,
+    game_id: int, params: np.ndarray, history_start: int, states: np.ndarray, pools: tuple,
     spilled: np.ndarray, words: np.ndarray, first_player: int, learner_seat: int, seats: np.ndarray,
     opponent: int, observation: np.ndarray, mask: np.ndarray, waiting: np.ndarray, lengths: np.ndarray,
     returns: np.ndarray,
-) -> tuple[np.ndarray, np.ndarray]:
-    trial = np.empty(spill.shape[1], np.int64)
+) -> tuple:
+    trial = np.empty(pools[3].shape[1], np.int64)
     for game in range(states.shape[0]):
-        spill, owner = _new_episode(
-            game_id, params, states, spill, owner, spilled, words, game, first_player, learner_seat, seats,
+        pools = _new_episode(
+            game_id, params, states, pools, spilled, words, game, first_player, learner_seat, seats,
             opponent, trial, history_start,
         )
         waiting[game] = 0
         lengths[game] = 0
         returns[game] = 0.0
-        observe_game(game_id, _row(states, spill, spilled, game), params, seats[game], observation[game], mask[game])
-    return spill, owner
+        observe_game(game_id, _row(states, pools, spilled, game), params, seats[game], observation[game], mask[game])
+    return pools
 
 
 @njit(cache=True, error_model="numpy")
 def _step_learners(
-    game_id: int, params: np.ndarray, history_start: int, states: np.ndarray, spill: np.ndarray, owner: np.ndarray,
+    game_id: int, params: np.ndarray, history_start: int, states: np.ndarray, pools: tuple,
     spilled: np.ndarray, words: np.ndarray, first_player: int, learner_seat: int, seats: np.ndarray,
     opponent: int, reward_mode: int, points_slot: int, same_step: bool, actions: np.ndarray,
     observation: np.ndarray, mask: np.ndarray, rewards: np.ndarray, terminated: np.ndarray,
     truncated: np.ndarray, final_observation: np.ndarray, facts: np.ndarray, waiting: np.ndarray,
     lengths: np.ndarray, returns: np.ndarray, episode_lengths: np.ndarray, episode_returns: np.ndarray,
-) -> tuple[np.ndarray, np.ndarray]:
+) -> tuple:
     """One learner step in every game: the learner's action, then the opponent's plies until the learner
     is to move again or the game ends. A game that ends is reset at once (``same_step``) or at the next
     step (Gymnasium's next-step auto-reset: that step's action is ignored; ``waiting`` marks it)."""
     no_trace = np.empty(0, np.int64)
-    trial = np.empty(spill.shape[1], np.int64)
+    trial = np.empty(pools[3].shape[1], np.int64)
     scratch = np.empty(mask.shape[1], np.int8)
     for game in range(states.shape[0]):
         seat = seats[game]
         if waiting[game]:
-            spill, owner = _new_episode(
-                game_id, params, states, spill, owner, spilled, words, game, first_player, learner_seat, seats,
+            pools = _new_episode(
+                game_id, params, states, pools, spilled, words, game, first_player, learner_seat, seats,
                 opponent, trial, history_start,
             )
             waiting[game] = 0
             lengths[game] = 0
             returns[game] = 0.0
-            observe_game(game_id, _row(states, spill, spilled, game), params, seats[game], observation[game],
+            observe_game(game_id, _row(states, pools, spilled, game), params, seats[game], observation[game],
                          mask[game])
             continue
-        spill, owner = _make_room(states, spill, owner, spilled, game, history_start)
-        row = _row(states, spill, spilled, game)
+        pools = _make_room(states, pools, spilled, game, history_start)
+        row = _row(states, pools, spilled, game)
         step_game(game_id, row, params, actions[game], no_trace)
         if row[STATUS] == RUNNING:
-            _settle_row(states, spill, owner, spilled, game, history_start)
-        spill, owner = _opponent_moves(
-            game_id, params, states, spill, owner, spilled, words, game, seat, opponent, trial, history_start
+            _settle_row(states, pools, spilled, game, history_start)
+        pools = _opponent_moves(
+            game_id, params, states, pools, spilled, words, game, seat, opponent, trial, history_start
         )
-        row = _row(states, spill, spilled, game)
+        row = _row(states, pools, spilled, game)
         lengths[game] += 1
         if row[STATUS] != RUNNING:
             reward = _reward(row, seat, reward_mode, points_slot)
@@ -369,17 +423,17 @@ def _step_learners(
             facts[game, 8] = seat
             observe_game(game_id, row, params, seat, final_observation[game], scratch)
             if same_step:
-                spill, owner = _new_episode(
-                    game_id, params, states, spill, owner, spilled, words, game, first_player, learner_seat,
+                pools = _new_episode(
+                    game_id, params, states, pools, spilled, words, game, first_player, learner_seat,
                     seats, opponent, trial, history_start,
                 )
                 lengths[game] = 0
                 returns[game] = 0.0
             else:
                 waiting[game] = 1
-        row = _row(states, spill, spilled, game)
+        row = _row(states, pools, spilled, game)
         observe_game(game_id, row, params, seats[game], observation[game], mask[game])
-    return spill, owner
+    return pools
 
 
 # --- the Python side ----------------------------------------------------------------------------------------------
@@ -446,11 +500,15 @@ class _GameRows:
     Shared by :class:`BatchedGames` and :class:`mancala_envs.vector.MancalaVectorEnv`.
     """
 
-    def __init__(self, env_id: str | Game, n_games: int, history_capacity: int, options: dict[str, Any]) -> None:
+    def __init__(
+        self, env_id: str | Game, n_games: int, history_capacity: int, options: dict[str, Any],
+        spill_capacity: int = _SPILL_KEYS,
+    ) -> None:
         from mancala_envs.registration import make
 
         self.n_games = _count("n_games", n_games, 1)
         history_capacity = _count("history_capacity", history_capacity, _KEYS_PER_PLY)
+        spill_capacity = _count("spill_capacity", spill_capacity, _KEYS_PER_PLY)
         for name in ("illegal_action", "render_mode"):
             if name in options:
                 raise TypeError(
@@ -492,8 +550,9 @@ class _GameRows:
         width = min(full, history + history_capacity) if history else full
         self.history_capacity = width - history if history else 0
         self._states = np.zeros((self.n_games, width), np.int64)
-        self._spill = np.zeros((8 if history else 0, full), np.int64)
-        self._owner = np.full(self._spill.shape[0], -1, np.int64)
+        spill_width = min(full, max(width, history + spill_capacity)) if history else full
+        rows = 8 if history else 0
+        self._pools = (*_new_pool(rows, spill_width), *_new_pool(rows, full))
         self._spilled = np.full(self.n_games, -1, np.int64)
         self._words = new_words(np.random.default_rng(), self.n_games)
         self._has_reset = False
@@ -507,16 +566,15 @@ class _GameRows:
 
     @property
     def spilled_games(self) -> int:
-        """Games whose repetition memory is in the spill area right now."""
-        return int((self._spilled >= 0).sum())
+        """Games whose repetition memory is out of their own row right now (in the spill area or the vault)."""
+        return int((self._spilled != -1).sum())
 
     def state(self, game: int) -> np.ndarray:
         """A copy of game ``game``'s engine state, in the full layout of ``game.new_state`` (what
         ``MancalaEnv.state_array`` holds; memory slots beyond ``HISTORY_LEN`` are 0)."""
         game = _count("game", game, 0, self.n_games - 1)
         full = np.zeros(self.game.state_size, np.int64)
-        slot = self._spilled[game]
-        row = self._spill[slot] if slot >= 0 else self._states[game]
+        row = self._row_of(game)
         full[: row.shape[0]] = row
         if self._history_start:
             full[self._history_start + int(row[HISTORY_LEN]) :] = 0
@@ -525,10 +583,19 @@ class _GameRows:
     def _column(self, slot: int) -> np.ndarray:
         """One header slot of every game (spilled games read from their spill rows)."""
         values = self._states[:, slot].copy()
-        used = self._owner >= 0
-        if used.any():
-            values[self._owner[used]] = self._spill[used, slot]
+        for pool, owner in (self._pools[_SPILL : _SPILL + 2], self._pools[_VAULT : _VAULT + 2]):
+            used = owner >= 0
+            if used.any():
+                values[owner[used]] = pool[used, slot]
         return values
+
+    def _row_of(self, game: int) -> np.ndarray:
+        slot = int(self._spilled[game])
+        if slot >= 0:
+            return self._pools[0][slot]
+        if slot < -1:
+            return self._pools[3][-2 - slot]
+        return self._states[game]
 
     # --- checks ---------------------------------------------------------------------------------------------
     def _seed(self, seed: int | None) -> None:
@@ -585,6 +652,8 @@ class BatchedGames(_GameRows):
         n_games: Games in the batch.
         history_capacity: Repetition keys kept in each game's own row (at least 3); a game that needs
             more moves to the shared spill area until a capture clears its memory. Smaller saves memory.
+        spill_capacity: Repetition keys of a spill row (default 160); a game that needs more still moves
+            to a full-size row of the vault.
         **options: Game options and ``first_player`` (``None``: drawn for each game from its
             generator) and ``reward_mode`` (``"win_loss"`` or ``"match_points"``), as for
             :func:`mancala_envs.make`.
@@ -595,11 +664,9 @@ class BatchedGames(_GameRows):
 
     def __init__(
         self, env_id: str | Game = "ouril_v0", n_games: int = 1024, *,
-        history_capacity: int = DEFAULT_HISTORY_CAPACITY, **options: Any,
+        history_capacity: int = DEFAULT_HISTORY_CAPACITY, spill_capacity: int = _SPILL_KEYS, **options: Any,
     ) -> None:
-        super().__init__(env_id, n_games, history_capacity, options)
-        self._final_observation = np.zeros((self.n_games, 2, self.observation_size), np.int32)
-        self._facts = np.zeros((self.n_games, _FACTS), np.int64)
+        super().__init__(env_id, n_games, history_capacity, options, spill_capacity)
 
     def reset(self, seed: int | None = None) -> BatchStep:
         """Starts every game afresh.
@@ -611,13 +678,14 @@ class BatchedGames(_GameRows):
         self._seed(seed)
         observation, mask = self._outputs()
         player = np.empty(self.n_games, np.int8)
-        _reset_all(self._game_id, self._params, self._states, self._owner, self._spilled, self._words,
+        _reset_all(self._game_id, self._params, self._states, self._pools, self._spilled, self._words,
                    self._first, observation, mask, player)
         self._has_reset = True
         n = self.n_games
         zeros = np.zeros(n, bool)
         return BatchStep(observation, mask.view(bool), player, np.zeros((n, 2), np.float32), zeros, zeros.copy(),
-                         self._final(np.empty(0, np.int64)))
+                         self._final(np.empty(0, np.int64), np.empty((0, 2, self.observation_size), np.int32),
+                                     np.empty((0, _FACTS), np.int64)))
 
     def step(self, actions: Any) -> BatchStep:
         """Plays one action in every game, for its player to move; ended games start again.
@@ -638,13 +706,17 @@ class BatchedGames(_GameRows):
         rewards = np.zeros((n, 2), np.float32)
         terminated = np.zeros(n, bool)
         truncated = np.zeros(n, bool)
-        self._spill, self._owner = _step_all(
-            self._game_id, self._params, self._history_start, self._states, self._spill, self._owner,
+        # Written from row 0 up, one row per ended game: untouched pages of these cost no memory.
+        final_observation = np.empty((n, 2, self.observation_size), np.int32)
+        facts = np.empty((n, _FACTS), np.int64)
+        self._pools = _step_all(
+            self._game_id, self._params, self._history_start, self._states, self._pools,
             self._spilled, self._words, self._first, self._reward_mode, self._points_slot, actions,
-            observation, mask, player, rewards, terminated, truncated, self._final_observation, self._facts,
+            observation, mask, player, rewards, terminated, truncated, final_observation, facts,
         )
         ended = np.flatnonzero(terminated | truncated)
-        return BatchStep(observation, mask.view(bool), player, rewards, terminated, truncated, self._final(ended))
+        return BatchStep(observation, mask.view(bool), player, rewards, terminated, truncated,
+                         self._final(ended, final_observation, facts))
 
     def play_random(self, n_games: int) -> RolloutStats:
         """Plays uniformly random legal moves in every game of the batch, in compiled code, until
@@ -656,18 +728,20 @@ class BatchedGames(_GameRows):
         if not self._has_reset:
             raise RuntimeError("play_random() was called before reset(); call reset(seed) first.")
         results = np.zeros(6, np.int64)
-        self._spill, self._owner = _play_random(
-            self._game_id, self._params, self._history_start, self._states, self._spill, self._owner,
+        self._pools = _play_random(
+            self._game_id, self._params, self._history_start, self._states, self._pools,
             self._spilled, self._words, self._first, n_games, results,
         )
         return RolloutStats(games=n_games, plies=int(results[0]), wins=(int(results[1]), int(results[2])),
                             draws=int(results[3]), truncated=int(results[4]), longest=int(results[5]))
 
-    def _final(self, ended: np.ndarray) -> FinalInfo:
-        facts = self._facts[ended]
+    @staticmethod
+    def _final(ended: np.ndarray, final_observation: np.ndarray, facts: np.ndarray) -> FinalInfo:
+        k = ended.shape[0]
+        facts = facts[:k]
         return FinalInfo(
             index=ended,
-            observation=self._final_observation[ended],
+            observation=final_observation[:k].copy(),
             winner=facts[:, 0].astype(np.int8),
             end_reason=facts[:, 1].astype(np.int8),
             scores=facts[:, 2:4].astype(np.int32),

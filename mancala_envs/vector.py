@@ -150,8 +150,8 @@ class MancalaVectorEnv(gymnasium.vector.VectorEnv):
         else:
             rows._seed(seed)
         observation, mask = rows._outputs()
-        rows._spill, rows._owner = _reset_learners(
-            rows._game_id, rows._params, rows._history_start, rows._states, rows._spill, rows._owner, rows._spilled,
+        rows._pools = _reset_learners(
+            rows._game_id, rows._params, rows._history_start, rows._states, rows._pools, rows._spilled,
             rows._words, rows._first, self._seat_rule, self._seats, self._opponent, observation, mask,
             self._waiting, self._lengths, self._returns,
         )
@@ -179,8 +179,8 @@ class MancalaVectorEnv(gymnasium.vector.VectorEnv):
         rewards = np.zeros(n, np.float64)
         terminated = np.zeros(n, bool)
         truncated = np.zeros(n, bool)
-        rows._spill, rows._owner = _step_learners(
-            rows._game_id, rows._params, rows._history_start, rows._states, rows._spill, rows._owner, rows._spilled,
+        rows._pools = _step_learners(
+            rows._game_id, rows._params, rows._history_start, rows._states, rows._pools, rows._spilled,
             rows._words, rows._first, self._seat_rule, self._seats, self._opponent, rows._reward_mode,
             rows._points_slot, self.autoreset_mode == AutoresetMode.SAME_STEP, actions, observation, mask, rewards,
             terminated, truncated, self._final_observation, self._facts, self._waiting, self._lengths,

@@ -40,6 +40,8 @@ class Mirror:
 
     def __init__(self, env_id: str, n_games: int, seed: int, history_capacity: int | None, **options: Any) -> None:
         capacity = {} if history_capacity is None else {"history_capacity": history_capacity}
+        if "spill_capacity" in options:
+            capacity["spill_capacity"] = options.pop("spill_capacity")
         self.env_id = env_id
         self.batch = BatchedGames(env_id, n_games, **capacity, **options)
         self.first_player = options.pop("first_player", None)
@@ -207,6 +209,19 @@ def test_many_spilled_games_grow_the_spill_area() -> None:
     mirror = Mirror("mancala/ouril-mini-v0", 20, seed=2, history_capacity=3).run(60, seed=2)
     assert mirror.most_spilled > 8  # more than the spill area's first 8 rows
     assert mirror.ended >= 3
+
+
+def test_long_memories_move_on_to_the_vault_and_back() -> None:
+    """Spill rows of 4 keys send Rio Kadalis games (long runs without a capture) on to full-size vault rows."""
+    mirror = Mirror("rio_kadalis_v0", 6, seed=5, history_capacity=3, spill_capacity=4)
+    rng = np.random.default_rng(5)
+    in_vault = []
+    for _ in range(150):
+        mirror.play(1, rng)
+        in_vault.append(int((mirror.batch._spilled < -1).sum()))
+    assert max(in_vault) >= 2, "games reached the vault"
+    assert any(later < earlier for earlier, later in zip(in_vault, in_vault[1:])), "games left the vault"
+    assert mirror.ended >= 1
 
 
 def test_a_game_object_and_short_names_give_the_registered_games() -> None:
