@@ -209,6 +209,9 @@ class SingleAgentEnv(gymnasium.Env):
         info = self._info(mask)
         if self._over:
             info.update(raw.infos[self.learner])
+            if info.get("winner", 0) is None:
+                # -1 for a draw, not None: vector envs stack info values into typed arrays
+                info["winner"] = -1
         return observation, reward, terminated, truncated, info
 
     def action_masks(self) -> np.ndarray:
