@@ -117,6 +117,11 @@ class MancalaSB3VecEnv(VecEnv):
         if method_name == "action_masks":
             masks = self.venv.action_masks()
             return [masks[i] for i in chosen]
+        if chosen != list(range(self.num_envs)):
+            raise ValueError(
+                f"{method_name} acts on the whole batch of games; call it without indices "
+                "(only action_masks can be asked for some games)."
+            )
         result = getattr(self.venv, method_name)(*method_args, **method_kwargs)
         return [result for _ in chosen]
 
