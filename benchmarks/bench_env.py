@@ -57,30 +57,30 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # connect_four imports
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_machine import machine_info  # a sibling script module
+from bench_machine import machine_info, write_report  # a sibling script module
 
 __all__ = [
-    "Args",
     "GAMES",
-    "TURN_GAMES",
-    "PEER",
     "LOOP_ONLY",
-    "machine_info",
-    "make_env",
-    "LoopRun",
+    "PEER",
+    "TURN_GAMES",
+    "Args",
     "LoopOnlyEnv",
-    "completed_turns",
+    "LoopRun",
     "aec_random_play",
-    "bench_pettingzoo_loop",
-    "engine_random_play",
     "bench_engine",
+    "bench_pettingzoo_loop",
     "bench_rollout",
-    "measure_startup",
     "bench_startup",
-    "run_all",
+    "completed_turns",
+    "engine_random_play",
     "format_table",
-    "parse_args",
+    "machine_info",
     "main",
+    "make_env",
+    "measure_startup",
+    "parse_args",
+    "run_all",
 ]
 
 #: Our games, by the names ``mancala_envs.make`` takes.
@@ -726,10 +726,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     """Runs the benchmark, prints the table and writes the JSON; returns the results."""
     args = parse_args(argv)
     results = run_all(args)
-    print(format_table(results))
-    args.json.parent.mkdir(parents=True, exist_ok=True)
-    args.json.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
-    print(f"results written to {args.json}")
+    write_report(results, args.json, format_table(results))
     return results
 
 

@@ -76,3 +76,13 @@ def machine_info() -> dict[str, Any]:
         "environment": {key: os.environ[key] for key in _REPORTED_VARIABLES if key in os.environ},
         "load_average": list(os.getloadavg()) if hasattr(os, "getloadavg") else None,
     }
+
+
+def write_report(results: dict[str, Any], json_path: Path, table: str) -> None:
+    """Writes ``results`` as JSON to ``json_path`` (creating its folder) and prints ``table`` and where the JSON went."""
+    import json
+
+    json_path.parent.mkdir(parents=True, exist_ok=True)
+    json_path.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
+    print(table)
+    print(f"results written to {json_path}")

@@ -62,7 +62,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_env import GAMES, aec_random_play, engine_random_play, make_env  # sibling script modules
 from bench_env import PEER as CONNECT_FOUR
-from bench_machine import machine_info
+from bench_machine import machine_info, write_report
 
 __all__ = [
     "ENGINE_GAME",
@@ -865,10 +865,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     """Runs the benchmark, prints the tables and writes the JSON; returns the results."""
     args = parse_args(argv)
     results = run_all(args)
-    args.json.parent.mkdir(parents=True, exist_ok=True)
-    args.json.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
-    print(format_table(results))
-    print(f"results written to {args.json}")
+    write_report(results, args.json, format_table(results))
     return results
 
 

@@ -48,7 +48,6 @@ from __future__ import annotations
 
 import argparse
 import functools
-import json
 import os
 import statistics
 import sys
@@ -63,7 +62,7 @@ import numpy as np
 from stable_baselines3.common.vec_env import VecEnvWrapper
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_machine import machine_info  # a sibling script module
+from bench_machine import machine_info, write_report  # a sibling script module
 
 from mancala_envs.single_agent import SingleAgentEnv
 from mancala_envs.training import TrainConfig, set_torch_threads
@@ -483,10 +482,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     """Runs the benchmark, prints the table and writes the JSON; returns the results."""
     args = parse_args(argv)
     results = run_all(args)
-    print(format_table(results))
-    args.json.parent.mkdir(parents=True, exist_ok=True)
-    args.json.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
-    print(f"results written to {args.json}")
+    write_report(results, args.json, format_table(results))
     return results
 
 
