@@ -671,9 +671,9 @@ class SoakTarget:
 
 
 def _compiled_observation_size(game: Game) -> int:
-    if game.game_id == omweso.GAME_ID:
-        return omweso.N_PITS + len(omweso.OBSERVATION_FLAGS) + 1
-    return 2 * game.row_size + 5
+    # The whole observation is compiled (rollout.observe_game writes every entry, extras included),
+    # so the scratch array handed to it must have the full size.
+    return game.observation_size
 
 
 def target_from_game(game: Game, variant: EnvVariant | None = None) -> SoakTarget:
