@@ -217,7 +217,7 @@ class GymRecordGames(_Recorder, gymnasium.Wrapper, gymnasium.utils.RecordConstru
         >>> env = GymRecordGames(SingleAgentEnv("ouril_v0", opponent="greedy", learner_seat=1, first_player=0))
         >>> observation, info = env.reset(seed=0)
         >>> env.current_moves()  # the opponent, in seat 0, has moved inside reset
-        [{'player': 0, 'action': 2}]
+        [{'player': 0, 'action': 4}]
     """
 
     def __init__(
