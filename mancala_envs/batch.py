@@ -278,34 +278,47 @@ def _step_all(
 @njit(cache=True, error_model="numpy")
 def _play_random(
     game_id: int, params: np.ndarray, history_start: int, states: np.ndarray, pools: tuple,
-    spilled: np.ndarray, words: np.ndarray, first_player: int, n_games: int, results: np.ndarray,
+    spilled: np.ndarray, words: np.ndarray, first_player: int, n_games: int, cursor: int, results: np.ndarray,
 ) -> tuple:
-    """Plays uniformly random legal plies in every game, round after round, until ``n_games`` games have
-    ended (games that end start again; the ones still running when the count is reached are left as
-    they are). ``results``: plies, player-0 wins, player-1 wins, draws, truncations, longest game."""
+    """Plays uniformly random legal plies until ``n_games`` games have ended, one row at a time: the row
+    at ``cursor`` plays its game to the end and starts a new one, then the next row (cyclically) does the
+    same. Rows not reached are left as they are. Each game draws from its own generator, so the order
+    changes no game's moves; playing a row's plies back to back keeps its state in the cache and its
+    row lookups out of the per-ply loop.
+
+    ``results``: plies, player-0 wins, player-1 wins, draws, truncations, longest game.
+
+    Returns:
+        The pools (new arrays if they grew) and the row to go on from.
+    """
     no_trace = np.empty(0, np.int64)
-    ended = 0
-    while ended < n_games:
-        for game in range(states.shape[0]):
-            pools = _make_room(states, pools, spilled, game, history_start)
-            row = _row(states, pools, spilled, game)
-            step_game(game_id, row, params, legal_action_at(row[LEGAL], uniform(words[game])), no_trace)
-            results[0] += 1
+    n_rows = states.shape[0]
+    plies = 0
+    for _ in range(n_games):
+        game = cursor
+        cursor = cursor + 1 if cursor + 1 < n_rows else 0
+        generator = words[game]
+        row = _row(states, pools, spilled, game)
+        room = row.shape[0] - history_start - _KEYS_PER_PLY
+        while True:
+            if history_start > 0 and row[HISTORY_LEN] > room:
+                pools = _make_room(states, pools, spilled, game, history_start)
+                row = _row(states, pools, spilled, game)
+                room = row.shape[0] - history_start - _KEYS_PER_PLY
+            step_game(game_id, row, params, legal_action_at(row[LEGAL], uniform(generator)), no_trace)
+            plies += 1
             if row[STATUS] != RUNNING:
-                if row[WINNER] >= 0:
-                    results[1 + row[WINNER]] += 1
-                else:
-                    results[3] += 1
-                if row[STATUS] == TRUNCATED:
-                    results[4] += 1
-                results[5] = max(results[5], row[PLY])
-                _new_game(game_id, params, states, pools, spilled, game, words, first_player)
-                ended += 1
-                if ended == n_games:
-                    break
-            elif spilled[game] != -1:
-                _settle_row(states, pools, spilled, game, history_start)
-    return pools
+                break
+        if row[WINNER] >= 0:
+            results[1 + row[WINNER]] += 1
+        else:
+            results[3] += 1
+        if row[STATUS] == TRUNCATED:
+            results[4] += 1
+        results[5] = max(results[5], row[PLY])
+        _new_game(game_id, params, states, pools, spilled, game, words, first_player)
+    results[0] += plies
+    return pools, cursor
 
 
 # --- one learner per game against a compiled opponent (the vector envs) ------------------------------------------
@@ -556,6 +569,7 @@ class _GameRows:
         self._spilled = np.full(self.n_games, -1, np.int64)
         self._words = new_words(np.random.default_rng(), self.n_games)
         self._has_reset = False
+        self._cursor = 0  # the row where play_random goes on
 
     # --- inspection ---------------------------------------------------------------------------------------
     @property
@@ -681,6 +695,7 @@ class BatchedGames(_GameRows):
         _reset_all(self._game_id, self._params, self._states, self._pools, self._spilled, self._words,
                    self._first, observation, mask, player)
         self._has_reset = True
+        self._cursor = 0
         n = self.n_games
         zeros = np.zeros(n, bool)
         return BatchStep(observation, mask.view(bool), player, np.zeros((n, 2), np.float32), zeros, zeros.copy(),
@@ -719,18 +734,21 @@ class BatchedGames(_GameRows):
                          self._final(ended, final_observation, facts))
 
     def play_random(self, n_games: int) -> RolloutStats:
-        """Plays uniformly random legal moves in every game of the batch, in compiled code, until
-        ``n_games`` games have ended (raw engine throughput; games go on from where they are).
+        """Plays uniformly random legal moves, in compiled code, until ``n_games`` games have ended
+        (raw engine throughput).
 
-        The moves come from each game's generator, so a seeded ``reset`` makes it reproducible.
+        The rows take turns: a row plays its current game to the end (going on from where it is) and
+        starts a new one, then the next row does the same, cyclically from where the previous call
+        stopped (row 0 after ``reset``). The moves come from each game's generator, so a seeded
+        ``reset`` makes it reproducible, and the order of the rows changes no game's moves.
         """
         n_games = _count("n_games", n_games, 0)
         if not self._has_reset:
             raise RuntimeError("play_random() was called before reset(); call reset(seed) first.")
         results = np.zeros(6, np.int64)
-        self._pools = _play_random(
+        self._pools, self._cursor = _play_random(
             self._game_id, self._params, self._history_start, self._states, self._pools,
-            self._spilled, self._words, self._first, n_games, results,
+            self._spilled, self._words, self._first, n_games, self._cursor, results,
         )
         return RolloutStats(games=n_games, plies=int(results[0]), wins=(int(results[1]), int(results[2])),
                             draws=int(results[3]), truncated=int(results[4]), longest=int(results[5]))
@@ -763,7 +781,7 @@ def play_random(
     Args:
         env_id: A registered game or variant, or a Game.
         n_games: Games to finish.
-        batch_size: Games played side by side.
+        batch_size: Rows of the batch; they take turns, each playing its game to the end.
         seed: Seeds the games' generators.
         **options: Game options, as for :func:`mancala_envs.make`.
 

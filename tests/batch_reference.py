@@ -97,26 +97,21 @@ def play_random_reference(
     envs = [start(game) for game in range(batch_size)]
     plies = draws = truncated = longest = 0
     wins = [0, 0]
-    ended = 0
-    while ended < n_games:
-        for game in range(batch_size):
-            raw = envs[game].unwrapped
+    for ended in range(n_games):
+        game = ended % batch_size  # the rows take turns, each playing its game to the end
+        raw = envs[game].unwrapped
+        while raw.state_array[STATUS] == RUNNING:
             action = legal_action_at(int(raw.state_array[LEGAL]), rngs[game].uniform())
             envs[game].step(action)
             plies += 1
-            state = raw.state_array
-            if state[STATUS] == RUNNING:
-                continue
-            if state[WINNER] >= 0:
-                wins[int(state[WINNER])] += 1
-            else:
-                draws += 1
-            truncated += int(state[STATUS] == TRUNCATED)
-            longest = max(longest, int(state[PLY]))
-            envs[game] = start(game)
-            ended += 1
-            if ended == n_games:
-                break
+        state = raw.state_array
+        if state[WINNER] >= 0:
+            wins[int(state[WINNER])] += 1
+        else:
+            draws += 1
+        truncated += int(state[STATUS] == TRUNCATED)
+        longest = max(longest, int(state[PLY]))
+        envs[game] = start(game)
     stats = RolloutStats(
         games=n_games, plies=plies, wins=(wins[0], wins[1]), draws=draws, truncated=truncated, longest=longest
     )

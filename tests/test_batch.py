@@ -272,6 +272,15 @@ def test_play_random_is_the_plain_loop(env_id: str, n_games: int, batch_size: in
         copies = [XorShift(np.array(rng.words)) for rng in rngs]
         want = [rng.first_player() if first_player is None else first_player for rng in copies]
         assert step.current_player.tolist() == want
+    # a second call goes on from the row where the first stopped
+    games = BatchedGames(env_id, batch_size, **options)
+    games.reset(seed=21)
+    first, rest = games.play_random(n_games // 2), games.play_random(n_games - n_games // 2)
+    assert first.plies + rest.plies == expected.plies
+    assert (first.wins[0] + rest.wins[0], first.wins[1] + rest.wins[1]) == expected.wins
+    assert (first.draws + rest.draws, max(first.longest, rest.longest)) == (expected.draws, expected.longest)
+    for game, env in enumerate(envs):
+        np.testing.assert_array_equal(games.state(game), zeroed_history(env.unwrapped.state_array, games.game))
 
 
 def test_play_random_counts_and_determinism() -> None:

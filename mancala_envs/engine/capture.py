@@ -29,7 +29,7 @@ def in_count_set(count: int, mask: int) -> bool:
     return 0 <= count < 63 and (mask >> count) & 1 == 1
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, inline="always", error_model="numpy")
 def chain_length(
     board: np.ndarray,
     landing: int,
@@ -52,6 +52,7 @@ def chain_length(
         The number of pits captured: ``landing, landing - 1, ...``; 0 when the
         landing pit is outside the zone or does not trigger.
     """
+    # Every way out is a ``return`` (no ``break``): it keeps the compiled code free of reference counting.
     if landing < zone_start or landing >= zone_start + zone_size:
         return 0
     if not in_count_set(board[landing], trigger):
@@ -61,12 +62,12 @@ def chain_length(
     while length < zone_size:
         if pit == zone_start:
             if not wrap:
-                break
+                return length
             pit = zone_start + zone_size - 1
         else:
             pit -= 1
         if not in_count_set(board[pit], chain):
-            break
+            return length
         length += 1
     return length
 
@@ -76,7 +77,7 @@ def _chain_pit(landing: int, step: int, zone_start: int, zone_size: int) -> int:
     return zone_start + (landing - zone_start - step) % zone_size
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, inline="always", error_model="numpy")
 def chain_seeds(board: np.ndarray, landing: int, length: int, zone_start: int, zone_size: int) -> int:
     """Returns how many seeds a chain of ``length`` pits ending in ``landing`` holds."""
     seeds = 0
@@ -85,18 +86,29 @@ def chain_seeds(board: np.ndarray, landing: int, length: int, zone_start: int, z
     return seeds
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, inline="always", error_model="numpy")
 def lift_chain(
-    board: np.ndarray, landing: int, length: int, zone_start: int, zone_size: int, trace: np.ndarray
+    board: np.ndarray,
+    board_start: int,
+    landing: int,
+    length: int,
+    zone_start: int,
+    zone_size: int,
+    trace: np.ndarray,
 ) -> int:
-    """Empties the pits of a chain (recording them in ``trace``); returns the seeds lifted."""
+    """Empties the pits of a chain (recording them in ``trace``); returns the seeds lifted.
+
+    ``board`` holds the board from slot ``board_start`` (0 for a board,
+    ``BOARD`` for a game state); ``landing`` and ``zone_start`` are slots of
+    ``board`` and the trace records pit ``slot - board_start``.
+    """
     captured = 0
     for step in range(length):
         pit = _chain_pit(landing, step, zone_start, zone_size)
         seeds = board[pit]
         board[pit] = 0
         captured += seeds
-        trace_capture(trace, pit, seeds)
+        trace_capture(trace, pit - board_start, seeds)
     return captured
 
 
@@ -116,7 +128,7 @@ def take_chain(
     Returns:
         The number of seeds captured.
     """
-    captured = lift_chain(board, landing, length, zone_start, zone_size, trace)
+    captured = lift_chain(board, 0, landing, length, zone_start, zone_size, trace)
     state[STORE + player] += captured
     return captured
 
@@ -130,7 +142,7 @@ GRAND_SLAM_NO_CAPTURE = 2  # the move is legal but captures nothing
 __all__ += ["GRAND_SLAM_ALLOWED", "GRAND_SLAM_FORBIDDEN", "GRAND_SLAM_NO_CAPTURE", "chain_empties_zone"]
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, inline="always", error_model="numpy")
 def chain_empties_zone(board: np.ndarray, landing: int, length: int, zone_start: int, zone_size: int) -> bool:
     """Tells whether capturing the chain would leave the zone (the opponent's row) empty."""
     if length == 0:

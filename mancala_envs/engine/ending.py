@@ -4,6 +4,12 @@ Also the bookkeeping shared by every ply of the two-row store games
 (:func:`end_ply`) and the ordered end checks (:func:`check_end`), so every game
 reports the first of: threshold, no legal move, repetition, ply cap
 (RULES.md §0.6).
+
+The functions called on every ply read the board in place, from the state
+itself (``state[BOARD : BOARD + 2 * row_size]``) or, for the ``*_at``
+functions, from ``array[board_start : board_start + 2 * row_size]``: a board
+view costs the compiled engine reference-count work on each call, which shows
+in the per-ply cost.
 """
 
 from __future__ import annotations
@@ -11,8 +17,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from mancala_envs.engine.repetition import history_clear, history_repeats, position_key
+from mancala_envs.engine.repetition import history_clear, history_repeats, position_key, position_key_at
 from mancala_envs.engine.state import (
+    BOARD,
     END_MATCH_TARGET,
     END_MAX_GAMES,
     END_MAX_PLIES,
@@ -46,35 +53,34 @@ __all__ = [
     "end_ply",
     "finish_game",
     "match_points",
+    "record_result",
     "row_seeds",
+    "row_seeds_at",
     "set_winner",
-    "settle_to_owners",
 ]
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def row_seeds_at(array: np.ndarray, board_start: int, player: int, row_size: int) -> int:
+    """Returns the number of seeds in ``player``'s row of the board held at ``array[board_start:]``."""
+    seeds = 0
+    first = board_start + player * row_size
+    for pit in range(first, first + row_size):
+        seeds += array[pit]
+    return seeds
 
 
 @njit(cache=True, inline="always", error_model="numpy")
 def row_seeds(board: np.ndarray, player: int, row_size: int) -> int:
     """Returns the number of seeds in ``player``'s row of a two-row board."""
-    seeds = 0
-    for pit in range(player * row_size, (player + 1) * row_size):
-        seeds += board[pit]
-    return seeds
-
-
-@njit(cache=True, error_model="numpy")
-def settle_to_owners(state: np.ndarray, board: np.ndarray, row_size: int) -> None:
-    """Gives every seed left on the board to the owner of the row it lies in."""
-    for player in range(2):
-        for pit in range(player * row_size, (player + 1) * row_size):
-            state[STORE + player] += board[pit]
-            board[pit] = 0
+    return row_seeds_at(board, 0, player, row_size)
 
 
 #: ``three_quarter_points`` value meaning "the winner scores 1 point, whatever the score" (Ouril).
 PLAIN_WIN = 0
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, inline="always", error_model="numpy")
 def match_points(score: int, opponent_score: int, total_seeds: int, three_quarter_points: int) -> int:
     """Match points for a final score.
 
@@ -95,28 +101,28 @@ def match_points(score: int, opponent_score: int, total_seeds: int, three_quarte
 @njit(cache=True, error_model="numpy")
 def set_winner(state: np.ndarray, tally: int) -> None:
     """Sets ``WINNER`` to the player with the larger tally (slots ``tally``, ``tally + 1``); -1 if level."""
-    if state[tally] > state[tally + 1]:
-        state[WINNER] = 0
-    elif state[tally + 1] > state[tally]:
-        state[WINNER] = 1
-    else:
-        state[WINNER] = -1
+    first = state[tally]
+    second = state[tally + 1]
+    state[WINNER] = 0 if first > second else (1 if second > first else -1)
 
 
 @njit(cache=True, error_model="numpy")
 def finish_game(
-    state: np.ndarray,
-    board: np.ndarray,
-    row_size: int,
-    status: int,
-    reason: int,
-    collect: bool,
-    total_seeds: int,
-    three_quarter_points: int,
+    state: np.ndarray, row_size: int, status: int, reason: int, total_seeds: int, three_quarter_points: int
 ) -> None:
-    """Ends the game: settles the board, records scores, winner and match points."""
-    if collect:
-        settle_to_owners(state, board, row_size)
+    """Ends the game: gives every seed left on the board to the owner of its row, then records the
+    result (:func:`record_result`)."""
+    for player in range(2):
+        first = BOARD + player * row_size
+        for pit in range(first, first + row_size):
+            state[STORE + player] += state[pit]
+            state[pit] = 0
+    record_result(state, status, reason, total_seeds, three_quarter_points)
+
+
+@njit(cache=True, error_model="numpy")
+def record_result(state: np.ndarray, status: int, reason: int, total_seeds: int, three_quarter_points: int) -> None:
+    """Ends the game as the board stands (settled or not): records status, scores, winner and match points."""
     state[STATUS] = status
     state[END_REASON] = reason
     state[LEGAL] = 0
@@ -132,7 +138,6 @@ def finish_game(
 @njit(cache=True, error_model="numpy")
 def end_ply(
     state: np.ndarray,
-    board: np.ndarray,
     row_size: int,
     action: int,
     captured: int,
@@ -144,8 +149,7 @@ def end_ply(
     """Bookkeeping after a move: ply count, capture memory, threshold end, next player.
 
     Args:
-        state: The game state, changed in place.
-        board: The board view of ``state``.
+        state: The game state, changed in place (its board is read in place).
         row_size: Pits per row.
         action: The action just played.
         captured: Seeds captured by the move.
@@ -160,24 +164,25 @@ def end_ply(
     state[PLY] += 1
     state[LAST_ACTION] = action
     state[FIRST_MOVE_DONE] = 1
-    state[PASSES] = 0
     if captured > 0:
         history_clear(state)
     if win_threshold > 0 and state[STORE + mover] >= win_threshold:
-        finish_game(state, board, row_size, TERMINATED, END_THRESHOLD, False, total_seeds, three_quarter_points)
-        return
+        # The board is left as it is (not collected).
+        state[PASSES] = 0
+        return record_result(state, TERMINATED, END_THRESHOLD, total_seeds, three_quarter_points)
     opponent = 1 - mover
-    if passing and row_seeds(board, opponent, row_size) == 0 and row_seeds(board, mover, row_size) > 0:
-        state[PASSES] = 1
-        state[PLAYER] = mover
-    else:
-        state[PLAYER] = opponent
+    passes = (
+        passing
+        and row_seeds_at(state, BOARD, opponent, row_size) == 0
+        and row_seeds_at(state, BOARD, mover, row_size) > 0
+    )
+    state[PASSES] = 1 if passes else 0
+    state[PLAYER] = mover if passes else opponent
 
 
 @njit(cache=True, error_model="numpy")
 def check_end(
     state: np.ndarray,
-    board: np.ndarray,
     row_size: int,
     history_start: int,
     max_plies: int,
@@ -188,20 +193,21 @@ def check_end(
 
     ``state[LEGAL]`` must already hold the legal actions of the player to move.
     Every such end gives the seeds on the board to the owners of their rows.
+    It reads the board in place, and every way out is a ``return``, which keeps
+    the compiled code free of reference counting.
     """
     if state[STATUS] != RUNNING:
         return
     mover = state[PLAYER]
     if state[LEGAL] == 0:
-        starving = row_seeds(board, 1 - mover, row_size) == 0
+        starving = row_seeds_at(state, BOARD, 1 - mover, row_size) == 0
         reason = END_NO_FEEDING_MOVE if starving else END_NO_LEGAL_MOVE
-        finish_game(state, board, row_size, TERMINATED, reason, True, total_seeds, three_quarter_points)
-        return
-    if history_start > 0 and history_repeats(state, history_start, position_key(board, mover)):
-        finish_game(state, board, row_size, TERMINATED, END_REPETITION, True, total_seeds, three_quarter_points)
-        return
+        return finish_game(state, row_size, TERMINATED, reason, total_seeds, three_quarter_points)
+    if history_start > 0 and history_repeats(state, history_start, position_key_at(state, BOARD, 2 * row_size, mover)):
+        return finish_game(state, row_size, TERMINATED, END_REPETITION, total_seeds, three_quarter_points)
     if max_plies > 0 and state[PLY] >= max_plies:
-        finish_game(state, board, row_size, TRUNCATED, END_MAX_PLIES, True, total_seeds, three_quarter_points)
+        return finish_game(state, row_size, TRUNCATED, END_MAX_PLIES, total_seeds, three_quarter_points)
+    return
 
 
 @njit(cache=True, error_model="numpy")

@@ -8,19 +8,22 @@ builds its own turn loop from the same pieces.
 The pieces:
 
 * :func:`relay_lap` lifts a pit and sows one lap around a ring (``ring_start
-  .. ring_start + ring_size - 1``); :func:`sow_from` sows a hand of seeds that
+  .. ring_start + ring_size - 1``, slots of the game state: every function
+  here works on the state in place, see :mod:`mancala_envs.engine.sowing`);
+  :func:`sow_from` sows a hand of seeds that
   were never lifted (Omweso's captured seeds). A lap drops one seed per pit
   in a direction, **without** an origin skip, skipping *closed* pits (a bit
   mask), and optionally taking *en-passant*
   groups: a non-last seed that makes a pit hold exactly ``group_size`` seeds
-  gives those seeds to the owner of the row the pit is in, either at once
+  gives those seeds to the store of the owner of the row the pit is in
+  (``state[STORE + owner]``), either at once
   (``GROUPS_IMMEDIATE``) or when the lap is over (``GROUPS_END_OF_LAP``, among
   the pits the lap sowed, the last pit excepted).
 * The **in-turn memory** (:func:`new_turn_memory`, :func:`turn_memory_clear`,
   :func:`turn_memory_repeats`) remembers the exact in-turn states seen during a
-  turn. A state is a row of ``key_words`` integers chosen by the caller, for
+  turn. A state is a tuple of ``key_words`` integers chosen by the caller, for
   example ``(position_key(board), pit about to be lifted, direction)``; keys are
-  compared exactly, never hashed. The caller checks the state at the start of
+  compared exactly (a hash only skips most comparisons). The caller checks the state at the start of
   every lap, **before** the relay pit is lifted, so a turn found endless has all
   its seeds on the board. :func:`mancala_envs.engine.repetition.position_key`
   is exact only among boards with the same seed total, so the memory must be
@@ -38,8 +41,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from mancala_envs.engine.repetition import position_key
+from mancala_envs.engine.repetition import position_key_at
 from mancala_envs.engine.sowing import CW, next_pit
+from mancala_envs.engine.state import STORE
 from mancala_envs.engine.trace import trace_capture, trace_sow
 
 __all__ = [
@@ -67,6 +71,7 @@ GROUPS_END_OF_LAP = 2  # when the lap is over, among the pits it sowed (Ludii)
 TURN_ENDED_EMPTY = 0  # the last seed fell into an empty pit
 TURN_ENDED_BINIKH = 1  # the last seed made the binikh count; the mover took the pit
 TURN_ENDLESS = 2  # an in-turn state repeated, or the lap cap was reached
+_RELAYS = 3  # (internal) the lap ended in an occupied pit: the turn goes on
 
 # Layout of a turn memory: row 0 holds [stored rows, 61-bit filter, ...]; rows 1.. hold keys.
 _COUNT = 0
@@ -105,21 +110,23 @@ def turn_memory_clear(memory: np.ndarray) -> None:
 
 
 @njit(cache=True, error_model="numpy")
-def turn_memory_repeats(memory: np.ndarray, key: np.ndarray) -> bool:
-    """Remembers the exact in-turn state ``key`` and tells whether it was seen before.
+def turn_memory_repeats(memory: np.ndarray, key: tuple) -> bool:
+    """Remembers the exact in-turn state ``key`` (a tuple of non-negative integers) and tells whether
+    it was seen before.
 
     The comparison is exact over every word of ``key``. A 61-bit filter over a
     mix of the words skips the scan for most new keys. When the memory is full
     the key is only compared, not stored (the caller's lap cap ends the turn
     first).
     """
-    words = key.shape[0]
+    words = len(key)
     mix = np.int64(0)
     for w in range(words):
-        # Modulo 2**31 - 1, so no product overflows int64 (keys may use 63 bits; plain Python checks).
-        mix = (mix * 1_000_003 + key[w] % 2_147_483_647) % 2_147_483_647
+        # Shifts and exclusive ors of non-negative words: cheap, and no overflow (plain Python runs it too).
+        mix ^= key[w] ^ (key[w] >> 29) ^ (mix >> 7)
     bit = np.int64(1) << (mix % 61)
     count = memory[0, _COUNT]
+    seen = False
     if memory[0, _FILTER] & bit:
         for row in range(1, count + 1):
             same = True
@@ -128,18 +135,23 @@ def turn_memory_repeats(memory: np.ndarray, key: np.ndarray) -> bool:
                     same = False
                     break
             if same:
-                return True
-    if count + 1 < memory.shape[0]:
+                seen = True
+                break
+    stored = not seen and count + 1 < memory.shape[0]
+    if stored:
         for w in range(words):
             memory[count + 1, w] = key[w]
-        memory[0, _COUNT] = count + 1
-        memory[0, _FILTER] |= bit
-    return False
+    # Unconditional writes (unchanged values when nothing is stored) keep the compiled code free of
+    # reference counting.
+    memory[0, _COUNT] = count + 1 if stored else count
+    memory[0, _FILTER] |= bit if stored else 0
+    return seen
 
 
 @njit(cache=True, error_model="numpy")
 def sow_from(
-    board: np.ndarray,
+    state: np.ndarray,
+    board_start: int,
     start: int,
     seeds: int,
     direction: int,
@@ -149,7 +161,6 @@ def sow_from(
     group_size: int,
     group_timing: int,
     row_size: int,
-    captured: np.ndarray,
     trace: np.ndarray,
 ) -> int:
     """Sows ``seeds`` seeds from a hand one per open pit, starting with the pit after ``start``.
@@ -158,25 +169,25 @@ def sow_from(
     it, and Omweso calls it directly to re-sow captured seeds from its anchor.
 
     Args:
-        board: The board slots, changed in place.
-        start: The pit before the first one sown (a lap's origin, or an anchor).
+        state: The game state, changed in place.
+        board_start: The slot of the state holding pit 0 (``BOARD``): the trace
+            records pit ``slot - board_start``.
+        start: The slot before the first one sown (a lap's origin, or an anchor).
         seeds: Seeds in hand (at least one).
         direction: ``CCW`` or ``CW``.
-        ring_start: First board slot of the ring.
+        ring_start: First slot of the ring.
         ring_size: Number of pits in the ring.
         closed: Bit ``i`` set: ring pit ``ring_start + i`` is closed; it takes no
             seed and uses none up.
         group_size: A non-last seed making a pit hold exactly this many seeds
             forms an en-passant group (0: never).
         group_timing: ``GROUPS_OFF``, ``GROUPS_IMMEDIATE`` or ``GROUPS_END_OF_LAP``.
-        row_size: Pits per row; the group in ring pit ``p`` goes to the owner of
-            row ``(p - ring_start) // row_size``.
-        captured: Two counters, seeds taken by player 0 and player 1, increased
-            in place.
+        row_size: Pits per row; the group in ring pit ``p`` goes to the store of
+            the owner of row ``(p - ring_start) // row_size``.
         trace: Buffer recording sown pits and captures (zero length: no record).
 
     Returns:
-        The pit that received the last seed.
+        The slot that received the last seed.
     """
     pit = start
     sown = np.int64(0)  # bit i: ring pit ring_start + i received a seed in this lap
@@ -184,29 +195,30 @@ def sow_from(
         pit = next_pit(pit, direction, ring_start, ring_size)
         if (closed >> (pit - ring_start)) & 1:
             continue
-        board[pit] += 1
-        trace_sow(trace, pit)
+        state[pit] += 1
+        trace_sow(trace, pit - board_start)
         seeds -= 1
         sown |= np.int64(1) << (pit - ring_start)
-        if seeds > 0 and group_timing == GROUPS_IMMEDIATE and board[pit] == group_size:
-            captured[(pit - ring_start) // row_size] += group_size
-            trace_capture(trace, pit, group_size)
-            board[pit] = 0
+        if seeds > 0 and group_timing == GROUPS_IMMEDIATE and state[pit] == group_size:
+            state[STORE + (pit - ring_start) // row_size] += group_size
+            trace_capture(trace, pit - board_start, group_size)
+            state[pit] = 0
     if group_timing == GROUPS_END_OF_LAP and group_size > 0:
         # In the order the lap first reached them, every sown pit but the last.
         scan = start
         for _ in range(ring_size):
             scan = next_pit(scan, direction, ring_start, ring_size)
-            if scan != pit and (sown >> (scan - ring_start)) & 1 and board[scan] == group_size:
-                captured[(scan - ring_start) // row_size] += group_size
-                trace_capture(trace, scan, group_size)
-                board[scan] = 0
+            if scan != pit and (sown >> (scan - ring_start)) & 1 and state[scan] == group_size:
+                state[STORE + (scan - ring_start) // row_size] += group_size
+                trace_capture(trace, scan - board_start, group_size)
+                state[scan] = 0
     return pit
 
 
 @njit(cache=True, error_model="numpy")
 def relay_lap(
-    board: np.ndarray,
+    state: np.ndarray,
+    board_start: int,
     origin: int,
     direction: int,
     ring_start: int,
@@ -215,32 +227,70 @@ def relay_lap(
     group_size: int,
     group_timing: int,
     row_size: int,
-    captured: np.ndarray,
     trace: np.ndarray,
 ) -> int:
     """Lifts every seed of ``origin`` and sows them one per open pit, with no origin skip.
 
     Args:
-        board: The board slots, changed in place.
-        origin: The pit whose seeds are lifted (it must hold at least one; it is
-            never closed).
+        state: The game state, changed in place.
+        board_start: As for :func:`sow_from`.
+        origin: The slot whose seeds are lifted (it must hold at least one; it
+            is never closed).
         direction, ring_start, ring_size, closed, group_size, group_timing,
-            row_size, captured, trace: As for :func:`sow_from`.
+            row_size, trace: As for :func:`sow_from`.
 
     Returns:
-        The pit that received the last seed.
+        The slot that received the last seed.
     """
-    seeds = board[origin]
-    board[origin] = 0
+    seeds = state[origin]
+    state[origin] = 0
     return sow_from(
-        board, origin, seeds, direction, ring_start, ring_size, closed, group_size, group_timing, row_size,
-        captured, trace,
+        state, board_start, origin, seeds, direction, ring_start, ring_size, closed, group_size, group_timing,
+        row_size, trace,
     )
 
 
 @njit(cache=True, error_model="numpy")
+def _relay_lap_and_land(
+    state: np.ndarray,
+    board_start: int,
+    pit: int,
+    direction: int,
+    ring_start: int,
+    ring_size: int,
+    closed: int,
+    group_size: int,
+    group_timing: int,
+    row_size: int,
+    mover: int,
+    binikh: int,
+    trace: np.ndarray,
+) -> tuple[int, int, bool]:
+    """One lap of :func:`relay_turn` and where its last seed leaves the turn.
+
+    Returns:
+        The landing slot, ``TURN_ENDED_EMPTY``, ``TURN_ENDED_BINIKH`` (the mover
+        took the pit) or ``_RELAYS``, and whether seeds left the board.
+    """
+    taken_before = state[STORE] + state[STORE + 1]
+    landing = relay_lap(
+        state, board_start, pit, direction, ring_start, ring_size, closed, group_size, group_timing, row_size, trace
+    )
+    groups_taken = state[STORE] + state[STORE + 1] != taken_before
+    if state[landing] == 1:
+        return landing, TURN_ENDED_EMPTY, groups_taken
+    if binikh > 0 and state[landing] == binikh:
+        state[STORE + mover] += binikh
+        trace_capture(trace, landing - board_start, binikh)
+        state[landing] = 0
+        return landing, TURN_ENDED_BINIKH, groups_taken
+    return landing, _RELAYS, groups_taken
+
+
+@njit(cache=True, error_model="numpy")
 def relay_turn(
-    board: np.ndarray,
+    state: np.ndarray,
+    board_start: int,
     origin: int,
     direction: int,
     ring_start: int,
@@ -252,7 +302,6 @@ def relay_turn(
     mover: int,
     binikh: int,
     max_laps: int,
-    captured: np.ndarray,
     trace: np.ndarray,
 ) -> tuple[int, int]:
     """Plays a whole relay turn from ``origin`` (RULES.md §3.2 rules 2-5).
@@ -260,47 +309,81 @@ def relay_turn(
     Laps follow one another until the last seed of a lap falls into a pit that
     was empty (it now holds 1) or makes it hold ``binikh`` seeds (the mover
     takes them; 0: no such rule); any other count relays. Before every lap,
-    before its pit is lifted, the exact in-turn state ``(board, pit, direction)``
+    before its pit is lifted, the exact in-turn state ``(ring, pit, direction)``
     is checked against the states seen since seeds last left the board; a
     repeat, or a lap beyond ``max_laps``, makes the turn endless, with every
     seed on the board.
 
     Args:
-        board: The whole board (the ring is part of it), changed in place.
-        origin: The pit the turn starts from.
+        state: The game state, changed in place; the ring holds the whole board.
+        board_start: As for :func:`sow_from`.
+        origin: The slot the turn starts from.
         direction, ring_start, ring_size, closed, group_size, group_timing,
             row_size, trace: As for :func:`relay_lap`.
         mover: The player making the turn (takes a binikh).
         binikh: Count that the last seed must make for the mover to capture.
         max_laps: Lap cap of a turn.
-        captured: Two counters, seeds taken by player 0 and player 1.
 
     Returns:
         ``(laps, outcome)``: laps sown, and ``TURN_ENDED_EMPTY``,
-        ``TURN_ENDED_BINIKH`` or ``TURN_ENDLESS``.
+        ``TURN_ENDED_BINIKH`` or ``TURN_ENDLESS``. Groups and binikhs are added
+        to the players' ``STORE`` slots.
     """
-    memory = new_turn_memory(min(max_laps, 14), 2)  # grows as laps accumulate
-    key = np.empty(2, np.int64)
+    if max_laps <= 0:
+        return 0, TURN_ENDLESS
+    # The first lap: nothing is remembered yet, so its in-turn state cannot repeat. Its key is kept
+    # aside, and most turns (a single lap) end without making a memory at all.
     direction_flag = 1 if direction == CW else 0
-    laps = 0
-    pit = origin
+    first_key = (position_key_at(state, ring_start, ring_size, 0), (origin - board_start) * 2 + direction_flag)
+    pit, outcome, groups_taken = _relay_lap_and_land(
+        state, board_start, origin, direction, ring_start, ring_size, closed, group_size, group_timing, row_size,
+        mover, binikh, trace,
+    )
+    if outcome != _RELAYS:
+        return 1, outcome
+    return _relay_turn_on(
+        state, board_start, pit, direction, ring_start, ring_size, closed, group_size, group_timing, row_size,
+        mover, binikh, max_laps, trace, first_key, groups_taken,
+    )
+
+
+@njit(cache=True, error_model="numpy")
+def _relay_turn_on(
+    state: np.ndarray,
+    board_start: int,
+    pit: int,
+    direction: int,
+    ring_start: int,
+    ring_size: int,
+    closed: int,
+    group_size: int,
+    group_timing: int,
+    row_size: int,
+    mover: int,
+    binikh: int,
+    max_laps: int,
+    trace: np.ndarray,
+    first_key: tuple,
+    first_key_forgotten: bool,
+) -> tuple[int, int]:
+    """:func:`relay_turn` from its second lap (``pit``): the first lap's key is remembered unless seeds left
+    the board during that lap."""
+    memory = new_turn_memory(min(max_laps, 14), 2)  # grows as laps accumulate
+    if not first_key_forgotten:
+        turn_memory_repeats(memory, first_key)
+    direction_flag = 1 if direction == CW else 0
+    laps = 1
     while True:
-        key[0] = position_key(board, 0)
-        key[1] = pit * 2 + direction_flag
+        key = (position_key_at(state, ring_start, ring_size, 0), (pit - board_start) * 2 + direction_flag)
         memory = turn_memory_with_room(memory, max_laps)
         if laps >= max_laps or turn_memory_repeats(memory, key):
             return laps, TURN_ENDLESS
-        taken_before = captured[0] + captured[1]
-        pit = relay_lap(
-            board, pit, direction, ring_start, ring_size, closed, group_size, group_timing, row_size, captured, trace
+        pit, outcome, groups_taken = _relay_lap_and_land(
+            state, board_start, pit, direction, ring_start, ring_size, closed, group_size, group_timing, row_size,
+            mover, binikh, trace,
         )
         laps += 1
-        if captured[0] + captured[1] != taken_before:
+        if groups_taken:
             turn_memory_clear(memory)  # seeds left the board: earlier keys no longer compare
-        if board[pit] == 1:
-            return laps, TURN_ENDED_EMPTY
-        if binikh > 0 and board[pit] == binikh:
-            captured[mover] += binikh
-            trace_capture(trace, pit, binikh)
-            board[pit] = 0
-            return laps, TURN_ENDED_BINIKH
+        if outcome != _RELAYS:
+            return laps, outcome

@@ -21,7 +21,7 @@ from numba import njit
 
 from mancala_envs.engine.state import HISTORY_FILTER, HISTORY_LEN
 
-__all__ = ["history_clear", "history_repeats", "key_fits", "position_key"]
+__all__ = ["history_clear", "history_repeats", "key_fits", "position_key", "position_key_at"]
 
 _MAX_N = 128
 _MAX_K = 32
@@ -46,39 +46,55 @@ def key_fits(total_seeds: int, n_pits: int) -> bool:
     return n < _MAX_N and k < _MAX_K and 2 * comb(n, k) + 1 < 2**62
 
 
-@njit(cache=True, inline="always", error_model="numpy")
-def position_key(board: np.ndarray, player: int) -> int:
-    """Returns the exact key of ``(board, player)`` among boards with the same seed total."""
+@njit(cache=True, error_model="numpy")
+def position_key_at(array: np.ndarray, board_start: int, n_pits: int, player: int) -> int:
+    """Returns the exact key of ``(board, player)`` for the board held in ``array[board_start : board_start + n_pits]``.
+
+    Reading the board in place (for example straight from a game state) spares
+    the compiled engine an array view per call.
+    """
     rank = 0
     prefix = 0
-    for pit in range(board.shape[0] - 1):
-        prefix += board[pit]
+    for pit in range(n_pits - 1):
+        prefix += array[board_start + pit]
         rank += _BINOMIAL[prefix + pit, pit + 1]
     return rank * 2 + player
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, inline="always", error_model="numpy")
+def position_key(board: np.ndarray, player: int) -> int:
+    """Returns the exact key of ``(board, player)`` among boards with the same seed total."""
+    return position_key_at(board, 0, board.shape[0], player)
+
+
+@njit(cache=True, inline="always", error_model="numpy")
 def history_clear(state: np.ndarray) -> None:
     """Forgets every remembered position (called on each capture)."""
     state[HISTORY_LEN] = 0
     state[HISTORY_FILTER] = 0
 
 
-@njit(cache=True, inline="always", error_model="numpy")
+@njit(cache=True, error_model="numpy")
 def history_repeats(state: np.ndarray, history_start: int, key: int) -> bool:
     """Remembers ``key`` and tells whether it had been seen since the last capture.
 
     A 61-bit filter (bit ``key % 61``) answers "certainly new" for most keys
     without scanning the stored keys; only a set bit leads to the exact scan.
+    A key already seen is not stored again.
     """
     length = state[HISTORY_LEN]
     bit = np.int64(1) << (key % 61)
+    seen = False
     if state[HISTORY_FILTER] & bit:
         for i in range(length):
             if state[history_start + i] == key:
-                return True
-    if history_start + length < state.shape[0]:
+                seen = True
+                break
+    stored = not seen and history_start + length < state.shape[0]
+    if stored:
         state[history_start + length] = key
-        state[HISTORY_LEN] = length + 1
-        state[HISTORY_FILTER] |= bit
-    return False
+    # Unconditional writes (unchanged values when nothing is stored) keep the compiled code
+    # free of reference counting.
+    state[HISTORY_LEN] = length + 1 if stored else length
+    state[HISTORY_FILTER] |= bit if stored else 0
+    return seen

@@ -4,6 +4,25 @@ A *ring* is the run of board slots ``ring_start .. ring_start + ring_size - 1``
 that a lap travels around (the whole 2n-pit board for the two-row games, one
 player's 16 pits for Omweso). Moving "counter-clockwise" (``CCW``) is
 ``+1`` around the ring and clockwise (``CW``) is ``-1``.
+
+Writing fast compiled rules (this module and the rest of the engine): every
+array that a compiled function receives or creates (a board view, a scratch
+copy, the ``params`` and ``trace`` arguments) costs two atomic reference-count
+updates per call unless numba can prove them unneeded, and they showed as
+about half of the per-ply time. The per-ply code therefore
+
+* works on the game state in place (slots ``BOARD ..``), with no board views
+  and no scratch copies (a lap or a capture is simulated in closed form
+  where a legality test needs one);
+* reads every option out of ``params`` at the top of ``step``, before the
+  first call, and passes plain integers on;
+* gives every helper that takes arrays a single way to reach each of its
+  ``return`` statements without an array dying on only some of the paths
+  into it (``return`` inside the loop rather than ``break`` then ``return``;
+  unconditional final writes), which numba's reference-count pruning needs;
+* inlines (``inline="always"``) only helpers whose arguments are plain
+  integers, or small array helpers that would otherwise keep an array alive
+  across a call.
 """
 
 from __future__ import annotations
@@ -21,7 +40,6 @@ __all__ = [
     "ORIGIN_SKIPPED_FIRST_CIRCUIT",
     "ORIGIN_SOWN",
     "next_pit",
-    "seeds_sown_into",
     "sow_lap",
 ]
 
@@ -46,9 +64,10 @@ def next_pit(pit: int, direction: int, ring_start: int, ring_size: int) -> int:
     return pit
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, inline="always", error_model="numpy")
 def sow_lap(
     board: np.ndarray,
+    board_start: int,
     origin: int,
     direction: int,
     origin_rule: int,
@@ -60,18 +79,21 @@ def sow_lap(
     """Lifts every seed of ``origin`` and sows them one per pit around the ring.
 
     Args:
-        board: The board slots, changed in place.
-        origin: The pit whose seeds are lifted.
+        board: The array holding the board (a board, or a whole game state),
+            changed in place.
+        board_start: The slot of ``board`` holding pit 0: the trace records
+            pit ``slot - board_start`` (0 for a board, ``BOARD`` for a state).
+        origin: The slot whose seeds are lifted.
         direction: ``CCW`` or ``CW``.
         origin_rule: One of the ``ORIGIN_*`` constants.
         capacity: Pits already holding this many seeds are skipped (they take
             no seed and use none up); 0 means no limit.
-        ring_start: First board slot of the ring.
+        ring_start: First slot of the ring.
         ring_size: Number of pits in the ring.
         trace: Buffer recording the sown pits (zero length: no record).
 
     Returns:
-        The pit that received the last seed (``origin`` itself if the pit was
+        The slot that received the last seed (``origin`` itself if the pit was
         empty, which callers never ask for).
     """
     seeds = board[origin]
@@ -79,7 +101,7 @@ def sow_lap(
     pit = origin
     if origin_rule == ORIGIN_FIRST and seeds > 0:
         board[origin] += 1
-        trace_sow(trace, origin)
+        trace_sow(trace, origin - board_start)
         seeds -= 1
     origin_passes = 0
     while seeds > 0:
@@ -93,33 +115,6 @@ def sow_lap(
         if capacity > 0 and board[pit] >= capacity:
             continue
         board[pit] += 1
-        trace_sow(trace, pit)
+        trace_sow(trace, pit - board_start)
         seeds -= 1
     return pit
-
-
-@njit(cache=True, error_model="numpy")
-def seeds_sown_into(
-    board: np.ndarray,
-    origin: int,
-    direction: int,
-    origin_rule: int,
-    capacity: int,
-    ring_start: int,
-    ring_size: int,
-    row_start: int,
-    row_size: int,
-) -> int:
-    """Counts the seeds a lap from ``origin`` would drop into a row, by simulating it.
-
-    The board is not changed. The row must not contain ``origin``. This is the
-    feeding test of the two-row games: a move feeds the opponent when it drops
-    at least one seed into the opponent's row (capacity and origin skips
-    included, because the lap is really played on a copy).
-    """
-    scratch = board.copy()
-    sow_lap(scratch, origin, direction, origin_rule, capacity, ring_start, ring_size, np.empty(0, np.int64))
-    dropped = 0
-    for pit in range(row_start, row_start + row_size):
-        dropped += scratch[pit] - board[pit]
-    return dropped

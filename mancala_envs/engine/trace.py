@@ -38,33 +38,36 @@ def new_trace() -> np.ndarray:
     return np.zeros(TRACE_SIZE, dtype=np.int64)
 
 
-@njit(cache=True, inline="always", error_model="numpy")
+@njit(cache=True, error_model="numpy")
 def trace_clear(trace: np.ndarray) -> None:
     """Forgets the previous ply's record."""
-    if trace.shape[0] > 0:
-        trace[0] = 0
-        trace[1] = 0
+    if trace.shape[0] == 0:
+        return
+    trace[0] = 0
+    trace[1] = 0
 
 
 @njit(cache=True, inline="always", error_model="numpy")
 def trace_sow(trace: np.ndarray, pit: int) -> None:
     """Records that ``pit`` received one seed."""
-    if trace.shape[0] > 0:
-        count = trace[0]
-        if count < SOWN_CAPACITY:
-            trace[_SOWN + count] = pit
-        trace[0] = count + 1
+    if trace.shape[0] == 0:
+        return
+    count = trace[0]
+    if count < SOWN_CAPACITY:
+        trace[_SOWN + count] = pit
+    trace[0] = count + 1
 
 
 @njit(cache=True, inline="always", error_model="numpy")
 def trace_capture(trace: np.ndarray, pit: int, seeds: int) -> None:
     """Records that ``seeds`` seeds were captured from ``pit``."""
-    if trace.shape[0] > 0:
-        count = trace[1]
-        if count < CAPTURE_CAPACITY:
-            trace[_CAPTURES + 2 * count] = pit
-            trace[_CAPTURES + 2 * count + 1] = seeds
-        trace[1] = count + 1
+    if trace.shape[0] == 0:
+        return
+    count = trace[1]
+    if count < CAPTURE_CAPACITY:
+        trace[_CAPTURES + 2 * count] = pit
+        trace[_CAPTURES + 2 * count + 1] = seeds
+    trace[1] = count + 1
 
 
 def read_trace(trace: np.ndarray) -> tuple[list[int], list[list[int]]]:

@@ -4,7 +4,12 @@ One lap counter-clockwise over the whole board; if the last seed lands in the
 opponent's row and makes a *trigger* count, that pit and the preceding
 opponent pits holding a *chain* count are captured. A capture that would empty
 the opponent's row is a grand slam, handled by the game's grand-slam rule.
-Both games call :func:`legal_bits` and :func:`play_move` with their own rules.
+Both games call :func:`legal_bits` (or its parts :func:`playable_bits` and
+:func:`remove_grand_slams`) and :func:`play_move` with their own rules.
+
+Every function here reads and changes the board in place, in the game state
+itself (``state[BOARD : BOARD + 2 * row_size]``): see
+:mod:`mancala_envs.engine.sowing` for why the per-ply code takes no board view.
 """
 
 from __future__ import annotations
@@ -17,36 +22,18 @@ from mancala_envs.engine.capture import (
     GRAND_SLAM_NO_CAPTURE,
     chain_empties_zone,
     chain_length,
-    take_chain,
+    lift_chain,
 )
-from mancala_envs.engine.ending import row_seeds
-from mancala_envs.engine.sowing import CCW, seeds_sown_into, sow_lap
+from mancala_envs.engine.ending import row_seeds_at
+from mancala_envs.engine.sowing import CCW, sow_lap
+from mancala_envs.engine.state import BOARD, STORE
 
-__all__ = ["legal_bits", "move_is_grand_slam", "play_move"]
-
-
-@njit(cache=True, error_model="numpy")
-def move_is_grand_slam(
-    board: np.ndarray,
-    player: int,
-    origin: int,
-    row_size: int,
-    origin_rule: int,
-    capacity: int,
-    trigger: int,
-    chain: int,
-) -> bool:
-    """Simulates a move on a copy and tells whether its capture would empty the opponent's row."""
-    scratch = board.copy()
-    landing = sow_lap(scratch, origin, CCW, origin_rule, capacity, 0, 2 * row_size, np.empty(0, np.int64))
-    zone_start = (1 - player) * row_size
-    length = chain_length(scratch, landing, zone_start, row_size, trigger, chain, False)
-    return chain_empties_zone(scratch, landing, length, zone_start, row_size)
+__all__ = ["legal_bits", "play_move", "playable_bits", "remove_grand_slams"]
 
 
 @njit(cache=True, error_model="numpy")
 def legal_bits(
-    board: np.ndarray,
+    state: np.ndarray,
     player: int,
     row_size: int,
     origin_rule: int,
@@ -58,51 +45,88 @@ def legal_bits(
 ) -> int:
     """Returns the legal actions of ``player`` as a bit mask (bit k = own pit k).
 
-    A move is legal when its pit is not empty and it passes, in this order:
-    the singleton rule (a single seed may move only if every non-empty own pit
-    is a singleton), the feeding rule (when the opponent's row is empty the
-    move must drop a seed into it, checked by simulation), and the grand-slam
-    rule (``GRAND_SLAM_FORBIDDEN`` bans a move whose capture would empty the
-    opponent's row).
+    A move is legal when its pit is not empty and it passes the singleton rule
+    (a single seed may move only if every non-empty own pit is a singleton),
+    the feeding rule (when the opponent's row is empty the move must drop a
+    seed into it) and the grand-slam rule (``GRAND_SLAM_FORBIDDEN`` bans a move
+    whose capture would empty the opponent's row): :func:`playable_bits`, then
+    :func:`remove_grand_slams`. Each rule only removes moves, so their order
+    does not matter.
     """
-    row_start = player * row_size
-    opponent_start = (1 - player) * row_size
-    opponent_starving = row_seeds(board, 1 - player, row_size) == 0
-    if not opponent_starving and grand_slam != GRAND_SLAM_FORBIDDEN and not singletons_only_if_all:
-        # The common case: every non-empty pit is legal, no simulation needed.
-        bits = 0
-        for local in range(row_size):
-            if board[row_start + local] > 0:
-                bits |= 1 << local
-        return bits
-    largest_pit = 0
-    for pit in range(row_start, row_start + row_size):
-        largest_pit = max(largest_pit, board[pit])
-    bits = 0
-    for local in range(row_size):
-        origin = row_start + local
-        seeds = board[origin]
-        if seeds == 0:
-            continue
-        if singletons_only_if_all and seeds == 1 and largest_pit > 1:
-            continue
-        if opponent_starving and (
-            seeds_sown_into(board, origin, CCW, origin_rule, capacity, 0, 2 * row_size, opponent_start, row_size)
-            == 0
-        ):
-            continue
-        if grand_slam == GRAND_SLAM_FORBIDDEN and move_is_grand_slam(
-            board, player, origin, row_size, origin_rule, capacity, trigger, chain
-        ):
-            continue
-        bits |= 1 << local
+    bits = playable_bits(state, player, row_size, capacity, singletons_only_if_all)
+    if grand_slam == GRAND_SLAM_FORBIDDEN:
+        return remove_grand_slams(state, player, bits, row_size, origin_rule, capacity, trigger, chain)
     return bits
 
 
 @njit(cache=True, error_model="numpy")
+def playable_bits(state: np.ndarray, player: int, row_size: int, capacity: int, singletons_only_if_all: bool) -> int:
+    """The moves of ``player`` allowed by the singleton and feeding rules (all of :func:`legal_bits` but the
+    grand-slam rule), as a bit mask.
+
+    The feeding test needs no simulation: when the opponent's row is empty, a
+    lap from own pit ``k`` first passes the own pits after ``k``, each taking a
+    seed unless it is full (``capacity``), and its next seed falls into the
+    opponent's first pit (empty, so never full). The move feeds exactly when it
+    has more seeds than those own pits can take.
+    """
+    row_start = BOARD + player * row_size
+    opponent_starving = row_seeds_at(state, BOARD, 1 - player, row_size) == 0
+    bits = 0
+    if not opponent_starving and not singletons_only_if_all:
+        # The common case: every non-empty pit is legal.
+        for local in range(row_size):
+            if state[row_start + local] > 0:
+                bits |= 1 << local
+        return bits
+    largest_pit = 0
+    for pit in range(row_start, row_start + row_size):
+        largest_pit = max(largest_pit, state[pit])
+    open_pits_after = 0  # own pits after the current one that would take a seed
+    for local in range(row_size - 1, -1, -1):
+        seeds = state[row_start + local]
+        singleton_barred = singletons_only_if_all and seeds == 1 and largest_pit > 1
+        starves = opponent_starving and seeds <= open_pits_after
+        if seeds > 0 and not singleton_barred and not starves:
+            bits |= 1 << local
+        if capacity == 0 or seeds < capacity:
+            open_pits_after += 1
+    return bits
+
+
+@njit(cache=True, error_model="numpy")
+def remove_grand_slams(
+    state: np.ndarray,
+    player: int,
+    bits: int,
+    row_size: int,
+    origin_rule: int,
+    capacity: int,
+    trigger: int,
+    chain: int,
+) -> int:
+    """Clears from ``bits`` (moves of ``player``) those whose capture would leave the opponent's row empty.
+
+    Each move is played on one scratch copy of the board, reused for every move.
+    """
+    n_pits = 2 * row_size
+    opponent_zone = (1 - player) * row_size  # the opponent's row in scratch indices
+    scratch = np.empty(n_pits, np.int64)
+    for local in range(row_size):
+        if (bits >> local) & 1 == 0:
+            continue
+        for pit in range(n_pits):
+            scratch[pit] = state[BOARD + pit]
+        landing = sow_lap(scratch, 0, player * row_size + local, CCW, origin_rule, capacity, 0, n_pits, scratch[:0])
+        length = chain_length(scratch, landing, opponent_zone, row_size, trigger, chain, False)
+        if chain_empties_zone(scratch, landing, length, opponent_zone, row_size):
+            bits &= ~(1 << local)
+    return bits
+
+
+@njit(cache=True, inline="always", error_model="numpy")
 def play_move(
     state: np.ndarray,
-    board: np.ndarray,
     player: int,
     local: int,
     row_size: int,
@@ -113,16 +137,17 @@ def play_move(
     grand_slam: int,
     trace: np.ndarray,
 ) -> int:
-    """Sows ``player``'s local pit and makes the capture it triggers.
+    """Sows ``player``'s local pit and makes the capture it triggers (on the state's board, in place).
 
     Returns:
-        The number of seeds captured.
+        The number of seeds captured (added to ``player``'s store).
     """
-    landing = sow_lap(board, player * row_size + local, CCW, origin_rule, capacity, 0, 2 * row_size, trace)
-    zone_start = (1 - player) * row_size
-    length = chain_length(board, landing, zone_start, row_size, trigger, chain, False)
-    if length == 0:
-        return 0
-    if grand_slam == GRAND_SLAM_NO_CAPTURE and chain_empties_zone(board, landing, length, zone_start, row_size):
-        return 0
-    return take_chain(state, board, player, landing, length, zone_start, row_size, trace)
+    origin = BOARD + player * row_size + local
+    landing = sow_lap(state, BOARD, origin, CCW, origin_rule, capacity, BOARD, 2 * row_size, trace)
+    zone_start = BOARD + (1 - player) * row_size
+    length = chain_length(state, landing, zone_start, row_size, trigger, chain, False)
+    if grand_slam == GRAND_SLAM_NO_CAPTURE and chain_empties_zone(state, landing, length, zone_start, row_size):
+        length = 0  # the capture would leave the opponent's row empty: it captures nothing
+    captured = lift_chain(state, BOARD, landing, length, zone_start, row_size, trace)
+    state[STORE + player] += captured
+    return captured

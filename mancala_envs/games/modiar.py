@@ -36,9 +36,9 @@ from typing import Any, ClassVar
 import numpy as np
 from numba import njit
 
-from mancala_envs.engine.capture import chain_length, count_set, lift_chain, take_chain
-from mancala_envs.engine.ending import PLAIN_WIN, check_end, end_ply, row_seeds
-from mancala_envs.engine.setup import refusal, start_game, start_match
+from mancala_envs.engine.capture import chain_length, count_set, in_count_set, lift_chain
+from mancala_envs.engine.ending import PLAIN_WIN, check_end, end_ply, row_seeds_at
+from mancala_envs.engine.setup import refusal_code, start_game, start_match
 from mancala_envs.engine.sowing import CCW, ORIGIN_FIRST, sow_lap
 from mancala_envs.engine.state import (
     BOARD,
@@ -46,6 +46,8 @@ from mancala_envs.engine.state import (
     LEGAL,
     OK,
     PLAYER,
+    STATUS,
+    STORE,
 )
 from mancala_envs.engine.trace import trace_clear
 from mancala_envs.games.base import check_bool, check_int
@@ -95,43 +97,74 @@ class ModiarConfig:
 
 
 @njit(cache=True, error_model="numpy")
-def _sow(board: np.ndarray, player: int, local: int, row_size: int, trace: np.ndarray) -> int:
-    """Rule 2: one origin-first lap from ``player``'s local pit; returns the landing pit."""
-    return sow_lap(board, player * row_size + local, CCW, ORIGIN_FIRST, 0, 0, 2 * row_size, trace)
+def _sown_count(pit: int, origin: int, seeds: int, n_pits: int) -> int:
+    """Rule 2: stones an origin-first lap of ``seeds`` stones from ``origin`` drops into ``pit``.
+
+    The lap drops its stones into ``origin, origin + 1, ...`` round the ring,
+    one each, so the pit ``offset`` steps after the origin gets one stone per
+    lap position ``offset, offset + n_pits, ...`` below ``seeds``.
+    """
+    offset = (pit - origin) % n_pits
+    if offset >= seeds:
+        return 0
+    return (seeds - 1 - offset) // n_pits + 1
 
 
 @njit(cache=True, error_model="numpy")
-def _capture_length(board: np.ndarray, landing: int, row_size: int) -> int:
-    """Rule 3: the chain of 2s, 4s and 6s ending in ``landing``, round the whole ring."""
-    return chain_length(board, landing, 0, 2 * row_size, CAPTURE_COUNTS, CAPTURE_COUNTS, True)
+def _after_sowing(state: np.ndarray, pit: int, origin: int, seeds: int, n_pits: int) -> int:
+    """Stones in ``pit`` after the origin-first lap of ``origin``'s ``seeds`` stones (the state is not changed)."""
+    held = 0 if pit == origin else state[BOARD + pit]
+    return held + _sown_count(pit, origin, seeds, n_pits)
 
 
 @njit(cache=True, error_model="numpy")
-def _opponent_row_after(board: np.ndarray, player: int, local: int, row_size: int, captures: bool) -> tuple:
-    """Plays a move on a copy; returns the opponent's row total after the sowing and after the capture."""
-    scratch = board.copy()
-    no_trace = np.empty(0, np.int64)
-    landing = _sow(scratch, player, local, row_size, no_trace)
-    after_sowing = row_seeds(scratch, 1 - player, row_size)
-    if captures:
-        lift_chain(scratch, landing, _capture_length(scratch, landing, row_size), 0, 2 * row_size, no_trace)
-    return after_sowing, row_seeds(scratch, 1 - player, row_size)
+def _opponent_row_after(state: np.ndarray, player: int, local: int, row_size: int, captures: bool) -> tuple:
+    """Returns the opponent's row total after a move's sowing and after its capture, without playing it.
+
+    The lap is computed in closed form (:func:`_after_sowing`) instead of being
+    sown on a copy, so testing a move allocates nothing. The capture chain
+    follows rule 3 (and :func:`mancala_envs.engine.capture.chain_length` with
+    ``wrap``): the landing pit, then each preceding pit round the ring, while
+    the counts are 2, 4 or 6, at most the whole ring.
+    """
+    n_pits = 2 * row_size
+    origin = player * row_size + local
+    seeds = state[BOARD + origin]
+    opponent_start = (1 - player) * row_size
+    after_sowing = 0
+    for pit in range(opponent_start, opponent_start + row_size):
+        after_sowing += _after_sowing(state, pit, origin, seeds, n_pits)
+    if not captures:
+        return after_sowing, after_sowing
+    after_capture = after_sowing
+    pit = (origin + seeds - 1) % n_pits  # the landing pit
+    for _ in range(n_pits):
+        count = _after_sowing(state, pit, origin, seeds, n_pits)
+        if not in_count_set(count, CAPTURE_COUNTS):
+            break
+        if opponent_start <= pit < opponent_start + row_size:
+            after_capture -= count
+        pit = pit - 1 if pit > 0 else n_pits - 1
+    return after_sowing, after_capture
 
 
 @njit(cache=True, error_model="numpy")
 def legal_bits(state: np.ndarray, params: np.ndarray) -> int:
     """Legal actions of the player to move: rules 1, 5 and 6, as a bit mask."""
-    row_size = params[ROW_SIZE]
-    board = state[BOARD : BOARD + 2 * row_size]
+    return _legal_bits(state, params[ROW_SIZE])
+
+
+@njit(cache=True, error_model="numpy")
+def _legal_bits(state: np.ndarray, row_size: int) -> int:
     player = state[PLAYER]
     captures = state[FIRST_MOVE_DONE] == 1  # rule 4: the first ply captures nothing
-    starving = row_seeds(board, 1 - player, row_size) == 0
+    starving = row_seeds_at(state, BOARD, 1 - player, row_size) == 0
     allowed = 0
     feeding = 0
     for local in range(row_size):
-        if board[player * row_size + local] < SMALLEST_MOVE:  # rule 1
+        if state[BOARD + player * row_size + local] < SMALLEST_MOVE:  # rule 1
             continue
-        after_sowing, after_capture = _opponent_row_after(board, player, local, row_size, captures)
+        after_sowing, after_capture = _opponent_row_after(state, player, local, row_size, captures)
         if after_sowing > 0 and after_capture == 0:  # rule 5: a grand slam
             continue
         allowed |= 1 << local
@@ -157,25 +190,29 @@ def step(state: np.ndarray, params: np.ndarray, action: int, trace: np.ndarray) 
     Returns:
         ``OK``, or ``ILLEGAL`` / ``GAME_OVER`` with the state unchanged.
     """
-    refused = refusal(state, action, params[ROW_SIZE])
+    # The options are read first: the compiled code is leanest when ``params`` is not used after a call.
+    row_size = params[ROW_SIZE]
+    history_start = params[HISTORY_START]
+    max_plies = params[MAX_PLIES]
+    total = params[TOTAL_SEEDS]
+    refused = refusal_code(state[STATUS], state[LEGAL], action, row_size)
     if refused != OK:
         return refused
-    row_size = params[ROW_SIZE]
-    board = state[BOARD : BOARD + 2 * row_size]
-    total = params[TOTAL_SEEDS]
+    n_pits = 2 * row_size
     player = state[PLAYER]
     trace_clear(trace)
     # Rule 2: sow, origin first.
-    landing = _sow(board, player, action, row_size, trace)
-    # Rules 3 and 4: capture, except on the very first ply of the game.
+    landing = sow_lap(state, BOARD, BOARD + player * row_size + action, CCW, ORIGIN_FIRST, 0, BOARD, n_pits, trace)
+    # Rules 3 and 4: capture (the chain of 2s, 4s and 6s round the whole ring), except on the very first ply.
     captured = 0
     if state[FIRST_MOVE_DONE] == 1:
-        length = _capture_length(board, landing, row_size)
-        captured = take_chain(state, board, player, landing, length, 0, 2 * row_size, trace)
-    end_ply(state, board, row_size, action, captured, 0, False, total, PLAIN_WIN)
+        length = chain_length(state, landing, BOARD, n_pits, CAPTURE_COUNTS, CAPTURE_COUNTS, True)
+        captured = lift_chain(state, BOARD, landing, length, BOARD, n_pits, trace)
+        state[STORE + player] += captured
+    end_ply(state, row_size, action, captured, 0, False, total, PLAIN_WIN)
     # Rules 5-8: the next player's legal moves, then no legal move, repetition, ply cap.
-    state[LEGAL] = legal_bits(state, params)
-    check_end(state, board, row_size, params[HISTORY_START], params[MAX_PLIES], total, PLAIN_WIN)
+    state[LEGAL] = _legal_bits(state, row_size)
+    check_end(state, row_size, history_start, max_plies, total, PLAIN_WIN)
     return OK
 
 

@@ -85,7 +85,7 @@ from mancala_envs.engine.relay import (
     turn_memory_repeats,
     turn_memory_with_room,
 )
-from mancala_envs.engine.setup import refusal, start_game, start_match
+from mancala_envs.engine.setup import refusal_code, start_game, start_match
 from mancala_envs.engine.sowing import CCW, CW
 from mancala_envs.engine.state import (
     BOARD,
@@ -271,20 +271,21 @@ class OmwesoConfig:
 
 
 # --- geometry ---------------------------------------------------------------------------------------
+# The compiled rules work on the state in place: ``own`` and ``opponent`` below are the state slots of
+# pit 0 of the mover and of the opponent (``BOARD + 16 * player``), and every option is read out of
+# ``params`` once, in ``step``, so that the helpers take the state and plain integers (see
+# :mod:`mancala_envs.engine.sowing` for why).
 @njit(cache=True, inline="always", error_model="numpy")
 def _in_left4(k: int) -> bool:
     return k <= 1 or k >= 14
 
 
-@njit(cache=True, inline="always", error_model="numpy")
-def _captures_enabled(state: np.ndarray, params: np.ndarray) -> bool:
-    return state[TURN] >= params[P_NO_CAPTURE_TURNS]
-
-
-@njit(cache=True, inline="always", error_model="numpy")
+@njit(cache=True, error_model="numpy")
 def _opposites_full(board: np.ndarray, opponent: int, k: int) -> bool:
     """Whether both pits opposite own inner pit ``k`` (8..15) hold seeds."""
-    return board[opponent + 23 - k] > 0 and board[opponent + k - 8] > 0
+    inner = board[opponent + 23 - k]
+    outer = board[opponent + k - 8]
+    return inner > 0 and outer > 0
 
 
 @njit(cache=True, error_model="numpy")
@@ -299,7 +300,8 @@ def lap_captures_directly(
     Captures must be enabled by the caller.
 
     Args:
-        board: The 32-pit board.
+        board: The 32-pit board, or the game state (then ``own`` and
+            ``opponent`` are state slots: ``BOARD + 16 * player``).
         own: Board offset of the mover's pits (0 or 16).
         opponent: Board offset of the opponent's pits.
         start: Own-frame pit before the first pit sown.
@@ -313,34 +315,40 @@ def lap_captures_directly(
     held = (seeds - 1) // RING
     if not (lifted and last == start):
         held += board[own + last]
-    return held > 0 and _opposites_full(board, opponent, last)
+    if held <= 0:
+        return False
+    return _opposites_full(board, opponent, last)
 
 
 # --- rule 1, 7, 8, 9 and the placement phase: legal actions -------------------------------------------
 @njit(cache=True, error_model="numpy")
 def legal_bits(state: np.ndarray, params: np.ndarray) -> int:
     """Legal actions of the player to move, as a bit mask over the 48 actions."""
-    board = state[BOARD : BOARD + N_PITS]
+    return _legal_bits(state, params[P_PLACEMENT_CAP], params[P_THREE_SEED] != 0, params[P_NO_CAPTURE_TURNS])
+
+
+@njit(cache=True, error_model="numpy")
+def _legal_bits(state: np.ndarray, placement_cap: int, three_seed_opening: bool, no_capture_turns: int) -> int:
     mover = state[PLAYER]
-    own = RING * mover
+    own = BOARD + RING * mover
     bits = np.int64(0)
     if state[PHASE] == PHASE_PLACEMENT:
         for k in range(RING):
-            if board[own + k] < params[P_PLACEMENT_CAP]:
+            if state[own + k] < placement_cap:
                 bits |= np.int64(1) << k
         return bits
     if state[PENDING] != PENDING_NONE:
         k = state[PENDING_PIT]
         return (np.int64(1) << k) | (np.int64(1) << (RING + k))
-    opponent = RING - own
-    reverse = _captures_enabled(state, params)
-    three_seed = params[P_THREE_SEED] != 0 and state[FIRST_CAPTURE] == 0
+    opponent = BOARD + RING * (1 - mover)
+    reverse = state[TURN] >= no_capture_turns  # captures enabled
+    three_seed = three_seed_opening and state[FIRST_CAPTURE] == 0
     for k in range(RING):
-        seeds = board[own + k]
+        seeds = state[own + k]
         if seeds < 2:
             continue
         bits |= np.int64(1) << k
-        if reverse and _in_left4(k) and lap_captures_directly(board, own, opponent, k, seeds, CW, True):
+        if reverse and _in_left4(k) and lap_captures_directly(state, own, opponent, k, seeds, CW, True):
             bits |= np.int64(1) << (RING + k)
         if three_seed and seeds == 3:
             bits |= np.int64(1) << (2 * RING + k)
@@ -348,9 +356,10 @@ def legal_bits(state: np.ndarray, params: np.ndarray) -> int:
 
 
 @njit(cache=True, error_model="numpy")
-def _can_move(board: np.ndarray, player: int) -> bool:
-    for k in range(RING * player, RING * player + RING):
-        if board[k] >= 2:
+def _can_move(state: np.ndarray, player: int) -> bool:
+    first = BOARD + RING * player
+    for slot in range(first, first + RING):
+        if state[slot] >= 2:
             return True
     return False
 
@@ -388,17 +397,21 @@ def reset_state(state: np.ndarray, params: np.ndarray, first_player: int) -> Non
 
 # --- rules 2-4, 8, 9, 11: laps until the turn ends, a decision point, or endlessness ----------------------
 @njit(cache=True, error_model="numpy")
-def _pack_key(board: np.ndarray, pit: int, direction: int, key: np.ndarray) -> None:
-    """The exact in-turn state of a lap about to lift ``pit``: 8 pits of 7 bits per word, then the pit."""
-    for word in range(4):
-        packed = np.int64(0)
-        for i in range(8):
-            packed = (packed << 7) | board[8 * word + i]
-        key[word] = packed
-    key[4] = 2 * pit + (1 if direction == CW else 0)
+def _in_turn_key(state: np.ndarray, pit: int, direction: int) -> tuple:
+    """The exact in-turn state of a lap about to lift own pit ``pit``: 8 pits of 7 bits per word, then the pit."""
+    w0 = np.int64(0)
+    w1 = np.int64(0)
+    w2 = np.int64(0)
+    w3 = np.int64(0)
+    for i in range(8):
+        w0 = (w0 << 7) | state[BOARD + i]
+        w1 = (w1 << 7) | state[BOARD + 8 + i]
+        w2 = (w2 << 7) | state[BOARD + 16 + i]
+        w3 = (w3 << 7) | state[BOARD + 24 + i]
+    return (w0, w1, w2, w3, 2 * pit + (1 if direction == CW else 0))
 
 
-@njit(cache=True, inline="always", error_model="numpy")
+@njit(cache=True, error_model="numpy")
 def _offer_choice(state: np.ndarray, kind: int, pit: int, max_laps: int) -> int:
     """Rule 9: stops the turn at a decision point on ``pit``, unless the lap cap is already reached."""
     if state[LAPS] >= max_laps:
@@ -410,36 +423,40 @@ def _offer_choice(state: np.ndarray, kind: int, pit: int, max_laps: int) -> int:
 
 @njit(cache=True, error_model="numpy")
 def _sow_laps(
-    state: np.ndarray, params: np.ndarray, kind: int, pit: int, direction: int, trace: np.ndarray
+    state: np.ndarray,
+    kind: int,
+    pit: int,
+    direction: int,
+    captures: bool,
+    midturn: bool,
+    max_laps: int,
+    into_anchor: bool,
+    trace: np.ndarray,
 ) -> int:
     """Plays laps for the player to move, starting with one lap of ``kind``.
 
     Args:
         state: The game state; the turn's laps, flags, captures and anchor are
             updated in place.
-        params: The config array.
         kind: ``PENDING_RELAY``: lift own pit ``pit`` and sow it (it becomes
             the anchor); ``PENDING_RESOW``: sow the ``HAND`` seeds from the
             anchor ``pit``.
         pit: Own-frame pit, as above.
         direction: ``CCW`` or ``CW`` for this first lap.
+        captures: Captures are enabled (rule 6).
+        midturn: ``midturn_reverse`` (rule 9).
+        max_laps: ``max_laps_per_turn`` (rule 11).
+        into_anchor: ``resow_into_anchor`` (rule 4).
         trace: The ply's record.
 
     Returns:
         ``LAPS_TURN_OVER``, ``LAPS_DECISION`` (the pending choice is written
         into the state) or ``LAPS_ENDLESS``.
     """
-    board = state[BOARD : BOARD + N_PITS]
     mover = state[PLAYER]
-    own = RING * mover
-    opponent = RING - own
-    captures = _captures_enabled(state, params)
-    midturn = params[P_MIDTURN_REVERSE] != 0
-    max_laps = params[P_MAX_LAPS]
-    into_anchor = params[P_RESOW_INTO_ANCHOR] != 0
-    no_groups = state[STORE : STORE + 2]  # never written: Omweso laps take no en-passant groups
+    own = BOARD + RING * mover
+    opponent = BOARD + RING * (1 - mover)
     memory = new_turn_memory(min(max_laps, 6), 5)  # grows as laps accumulate
-    key = np.empty(5, np.int64)
     anchor = state[ANCHOR]
     hand = state[HAND]
     while True:
@@ -447,33 +464,32 @@ def _sow_laps(
             return LAPS_ENDLESS
         if kind == PENDING_RELAY:
             # Rule 11: the in-turn state before the relay pit is lifted (every seed on the board).
-            _pack_key(board, pit, direction, key)
             memory = turn_memory_with_room(memory, max_laps)
-            if turn_memory_repeats(memory, key):
+            if turn_memory_repeats(memory, _in_turn_key(state, pit, direction)):
                 return LAPS_ENDLESS
             anchor = pit
-            last = relay_lap(board, own + pit, direction, own, RING, 0, 0, GROUPS_OFF, RING, no_groups, trace) - own
+            last = relay_lap(state, BOARD, own + pit, direction, own, RING, 0, 0, GROUPS_OFF, RING, trace) - own
         else:
             start = anchor
             if into_anchor:
                 start = (anchor - direction + RING) % RING
-            last = sow_from(board, own + start, hand, direction, own, RING, 0, 0, GROUPS_OFF, RING, no_groups, trace)
+            last = sow_from(state, BOARD, own + start, hand, direction, own, RING, 0, 0, GROUPS_OFF, RING, trace)
             last -= own
             hand = 0
             state[HAND] = 0
         state[LAPS] += 1
         state[ANCHOR] = anchor
-        if board[own + last] == 1:
+        if state[own + last] == 1:
             return LAPS_TURN_OVER  # rule 3: the last seed fell into an empty pit
-        if captures and last >= 8 and _opposites_full(board, opponent, last):
+        if captures and last >= 8 and _opposites_full(state, opponent, last):
             # Rule 4: take both opposite pits; the seeds are re-sown from the same anchor.
             inner = opponent + 23 - last
             outer = opponent + last - 8
-            hand = board[inner] + board[outer]
-            trace_capture(trace, inner, board[inner])
-            trace_capture(trace, outer, board[outer])
-            board[inner] = 0
-            board[outer] = 0
+            hand = state[inner] + state[outer]
+            trace_capture(trace, inner - BOARD, state[inner])
+            trace_capture(trace, outer - BOARD, state[outer])
+            state[inner] = 0
+            state[outer] = 0
             state[STORE + mover] += hand
             state[FIRST_CAPTURE] = 1
             flags = (state[TURN_FLAGS] | CAPTURED) & ~LAST_CAPTURE_AT_END
@@ -491,7 +507,7 @@ def _sow_laps(
                 direction == CW
                 and midturn
                 and _in_left4(anchor)
-                and lap_captures_directly(board, own, opponent, start, hand, CW, False)
+                and lap_captures_directly(state, own, opponent, start, hand, CW, False)
             ):
                 return _offer_choice(state, PENDING_RESOW, anchor, max_laps)
             direction = CCW
@@ -503,7 +519,7 @@ def _sow_laps(
             midturn
             and captures
             and _in_left4(last)
-            and lap_captures_directly(board, own, opponent, last, board[own + last], CW, True)
+            and lap_captures_directly(state, own, opponent, last, state[own + last], CW, True)
         ):
             return _offer_choice(state, PENDING_RELAY, last, max_laps)
         direction = CCW
@@ -537,9 +553,16 @@ def _draw(state: np.ndarray, status: int, reason: int) -> None:
 
 
 @njit(cache=True, error_model="numpy")
-def _end_turn(state: np.ndarray, params: np.ndarray) -> None:
+def _end_turn(
+    state: np.ndarray,
+    front_row_clear: bool,
+    akakyala: bool,
+    max_turns: int,
+    placement_cap: int,
+    three_seed_opening: bool,
+    no_capture_turns: int,
+) -> None:
     """Rule 10 and the turn cap, once the mover's turn is over; else hands the move over."""
-    board = state[BOARD : BOARD + N_PITS]
     mover = state[PLAYER]
     opponent = 1 - mover
     flags = state[TURN_FLAGS]
@@ -552,7 +575,7 @@ def _end_turn(state: np.ndarray, params: np.ndarray) -> None:
     opponent_seeds = 0
     front_row = 0
     for k in range(RING):
-        seeds = board[RING * opponent + k]
+        seeds = state[BOARD + RING * opponent + k]
         opponent_seeds += seeds
         if k >= 8:
             front_row += seeds
@@ -560,27 +583,24 @@ def _end_turn(state: np.ndarray, params: np.ndarray) -> None:
         _win(state, mover, END_AKAWUMBI, POINTS_AKAWUMBI)
     elif flags & CAPTURED_COLUMN_0 and flags & CAPTURED_COLUMN_7:
         _win(state, mover, END_EMITWE_EBIRI, POINTS_TWO)
-    elif captured and params[P_FRONT_ROW_CLEAR] != 0 and front_row == 0:
+    elif captured and front_row_clear and front_row == 0:
         _win(state, mover, END_FRONT_ROW_CLEAR, POINTS_TWO)
-    elif (
-        captured
-        and params[P_AKAKYALA] != 0
-        and state[CAPTURE_TURNS + mover] >= 2
-        and state[CAPTURE_TURNS + opponent] == 0
-    ):
+    elif captured and akakyala and state[CAPTURE_TURNS + mover] >= 2 and state[CAPTURE_TURNS + opponent] == 0:
         _win(state, mover, END_AKAKYALA, POINTS_TWO)
-    elif not _can_move(board, opponent):
+    elif not _can_move(state, opponent):
         _win(state, mover, END_NO_LEGAL_MOVE, POINTS_BULIJO)  # bulijo
-    elif state[TURN] >= params[P_MAX_TURNS]:
+    elif state[TURN] >= max_turns:
         state[PLAYER] = opponent
         _draw(state, TRUNCATED, END_MAX_TURNS)
     else:
         state[PLAYER] = opponent
-        state[LEGAL] = legal_bits(state, params)
+        state[LEGAL] = _legal_bits(state, placement_cap, three_seed_opening, no_capture_turns)
 
 
 @njit(cache=True, error_model="numpy")
-def _place(state: np.ndarray, params: np.ndarray, k: int, trace: np.ndarray) -> None:
+def _place(
+    state: np.ndarray, k: int, trace: np.ndarray, placement_cap: int, three_seed_opening: bool, no_capture_turns: int
+) -> None:
     """The placement phase: one seed into own pit ``k``; the phase ends after 2 x 32 seeds."""
     mover = state[PLAYER]
     own = RING * mover
@@ -595,7 +615,7 @@ def _place(state: np.ndarray, params: np.ndarray, k: int, trace: np.ndarray) -> 
         else:
             state[PHASE] = PHASE_SOWING
             state[PLAYER] = state[STARTER]
-    state[LEGAL] = legal_bits(state, params)
+    state[LEGAL] = _legal_bits(state, placement_cap, three_seed_opening, no_capture_turns)
 
 
 # --- one ply ----------------------------------------------------------------------------------------------
@@ -606,7 +626,18 @@ def step(state: np.ndarray, params: np.ndarray, action: int, trace: np.ndarray) 
     Returns:
         ``OK``, or ``ILLEGAL`` / ``GAME_OVER`` with the state unchanged.
     """
-    refused = refusal(state, action, N_ACTIONS)
+    # The options are read first: the compiled code is leanest when ``params`` is not used after a call.
+    placement_cap = params[P_PLACEMENT_CAP]
+    midturn = params[P_MIDTURN_REVERSE] != 0
+    three_seed_opening = params[P_THREE_SEED] != 0
+    no_capture_turns = params[P_NO_CAPTURE_TURNS]
+    into_anchor = params[P_RESOW_INTO_ANCHOR] != 0
+    front_row_clear = params[P_FRONT_ROW_CLEAR] != 0
+    akakyala = params[P_AKAKYALA] != 0
+    match = params[P_MATCH_TARGET] != 0
+    max_laps = params[P_MAX_LAPS]
+    max_turns = params[P_MAX_TURNS]
+    refused = refusal_code(state[STATUS], state[LEGAL], action, N_ACTIONS)
     if refused != OK:
         return refused
     trace_clear(trace)
@@ -614,15 +645,16 @@ def step(state: np.ndarray, params: np.ndarray, action: int, trace: np.ndarray) 
     state[LAST_ACTION] = action
     state[FIRST_MOVE_DONE] = 1
     if state[PHASE] == PHASE_PLACEMENT:
-        _place(state, params, action, trace)
+        _place(state, action, trace, placement_cap, three_seed_opening, no_capture_turns)
         return OK
     mode = action // RING
     k = action % RING
     direction = CW if mode == MODE_CW else CCW
+    captures = state[TURN] >= no_capture_turns  # rule 6
     if state[PENDING] != PENDING_NONE:
         kind = state[PENDING]
         state[PENDING] = PENDING_NONE
-        outcome = _sow_laps(state, params, kind, k, direction, trace)
+        outcome = _sow_laps(state, kind, k, direction, captures, midturn, max_laps, into_anchor, trace)
     else:
         state[LAPS] = 0
         state[ENDLESS] = 0
@@ -640,17 +672,18 @@ def step(state: np.ndarray, params: np.ndarray, action: int, trace: np.ndarray) 
             state[ANCHOR] = k
             outcome = LAPS_TURN_OVER
         else:
-            outcome = _sow_laps(state, params, PENDING_RELAY, k, direction, trace)
+            outcome = _sow_laps(state, PENDING_RELAY, k, direction, captures, midturn, max_laps, into_anchor, trace)
     if outcome == LAPS_DECISION:
-        state[LEGAL] = legal_bits(state, params)
+        state[LEGAL] = _legal_bits(state, placement_cap, three_seed_opening, no_capture_turns)
     elif outcome == LAPS_ENDLESS:
         # Rule 11: the game is annulled.
         state[ENDLESS] = 1
         state[PENDING] = PENDING_NONE
         _draw(state, TERMINATED, END_ENDLESS_MOVE)
     else:
-        _end_turn(state, params)
-    game_over(state, params)
+        _end_turn(state, front_row_clear, akakyala, max_turns, placement_cap, three_seed_opening, no_capture_turns)
+    if match and state[STATUS] != RUNNING:
+        game_over(state, params)
     return OK
 
 

@@ -34,11 +34,11 @@ import numpy as np
 from numba import njit
 
 from mancala_envs.engine import two_row as capture_sowing
-from mancala_envs.engine.capture import GRAND_SLAM_ALLOWED, count_set
+from mancala_envs.engine.capture import GRAND_SLAM_ALLOWED, GRAND_SLAM_FORBIDDEN, count_set
 from mancala_envs.engine.ending import PLAIN_WIN, check_end, end_ply
-from mancala_envs.engine.setup import refusal, start_game, start_match
+from mancala_envs.engine.setup import refusal_code, start_game, start_match
 from mancala_envs.engine.sowing import ORIGIN_SKIPPED, ORIGIN_SKIPPED_FIRST_CIRCUIT
-from mancala_envs.engine.state import BOARD, LEGAL, OK, PLAYER, RUNNING, STATUS
+from mancala_envs.engine.state import LEGAL, OK, PLAYER, RUNNING, STATUS
 from mancala_envs.engine.trace import trace_clear
 from mancala_envs.games.base import check_bool, check_choice, check_int
 from mancala_envs.games.two_row import (
@@ -121,7 +121,7 @@ class OurilConfig:
 def legal_bits(state: np.ndarray, params: np.ndarray) -> int:
     """Legal actions of the player to move: rules 1, 7, 4 and 6, as a bit mask."""
     return capture_sowing.legal_bits(
-        state[BOARD : BOARD + 2 * params[ROW_SIZE]],
+        state,
         state[PLAYER],
         params[ROW_SIZE],
         params[ORIGIN_RULE],
@@ -148,26 +148,33 @@ def step(state: np.ndarray, params: np.ndarray, action: int, trace: np.ndarray) 
     Returns:
         ``OK``, or ``ILLEGAL`` / ``GAME_OVER`` with the state unchanged.
     """
-    refused = refusal(state, action, params[ROW_SIZE])
+    # The options are read first: the compiled code is leanest when ``params`` is not used after a call.
+    row_size = params[ROW_SIZE]
+    origin_rule = params[ORIGIN_RULE]
+    grand_slam = params[GRAND_SLAM]
+    singletons_only_if_all = params[SINGLETONS_ONLY_IF_ALL] == 1
+    win_threshold = params[WIN_THRESHOLD]
+    history_start = params[HISTORY_START]
+    max_plies = params[MAX_PLIES]
+    total = params[TOTAL_SEEDS]
+    refused = refusal_code(state[STATUS], state[LEGAL], action, row_size)
     if refused != OK:
         return refused
-    row_size = params[ROW_SIZE]
-    board = state[BOARD : BOARD + 2 * row_size]
-    total = params[TOTAL_SEEDS]
     trace_clear(trace)
     # Rules 1-3 and 6: sow, capture, grand slam.
     captured = capture_sowing.play_move(
-        state, board, state[PLAYER], action, row_size, params[ORIGIN_RULE], 0, TRIGGER, CHAIN, params[GRAND_SLAM], trace
+        state, state[PLAYER], action, row_size, origin_rule, 0, TRIGGER, CHAIN, grand_slam, trace
     )
     # Rules 8 (threshold) and 5 (automatic pass after a grand slam).
-    end_ply(
-        state, board, row_size, action, captured, params[WIN_THRESHOLD],
-        params[GRAND_SLAM] == GRAND_SLAM_ALLOWED, total, PLAIN_WIN,
-    )
+    end_ply(state, row_size, action, captured, win_threshold, grand_slam == GRAND_SLAM_ALLOWED, total, PLAIN_WIN)
     if state[STATUS] == RUNNING:
-        # Rules 4 and 8: no (feeding) move, repetition, ply cap.
-        state[LEGAL] = legal_bits(state, params)
-        check_end(state, board, row_size, params[HISTORY_START], params[MAX_PLIES], total, PLAIN_WIN)
+        # Rules 7, 4 and 6 (the legal moves), then 4 and 8: no (feeding) move, repetition, ply cap.
+        mover = state[PLAYER]
+        legal = capture_sowing.playable_bits(state, mover, row_size, 0, singletons_only_if_all)
+        if grand_slam == GRAND_SLAM_FORBIDDEN:
+            legal = capture_sowing.remove_grand_slams(state, mover, legal, row_size, origin_rule, 0, TRIGGER, CHAIN)
+        state[LEGAL] = legal
+        check_end(state, row_size, history_start, max_plies, total, PLAIN_WIN)
     return OK
 
 

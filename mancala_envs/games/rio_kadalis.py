@@ -47,7 +47,7 @@ from numba import njit
 from mancala_envs.engine.ending import PLAIN_WIN, check_end, end_ply, finish_game, set_winner
 from mancala_envs.engine.relay import GROUPS_END_OF_LAP, GROUPS_IMMEDIATE, TURN_ENDLESS, relay_turn
 from mancala_envs.engine.repetition import history_clear, history_repeats, position_key
-from mancala_envs.engine.setup import refusal, start_game, start_match
+from mancala_envs.engine.setup import refusal_code, start_game, start_match
 from mancala_envs.engine.sowing import CCW, CW
 from mancala_envs.engine.state import (
     BOARD,
@@ -159,7 +159,11 @@ class RioKadalisConfig:
 @njit(cache=True, error_model="numpy")
 def legal_bits(state: np.ndarray, params: np.ndarray) -> int:
     """Legal actions of the player to move (rule 1): every non-empty open pit of their row."""
-    row_size = params[ROW_SIZE]
+    return _legal_bits(state, params[ROW_SIZE])
+
+
+@njit(cache=True, error_model="numpy")
+def _legal_bits(state: np.ndarray, row_size: int) -> int:
     row_start = state[PLAYER] * row_size
     closed = state[CLOSED]
     bits = 0
@@ -199,32 +203,37 @@ def step(state: np.ndarray, params: np.ndarray, action: int, trace: np.ndarray) 
     Returns:
         ``OK``, or ``ILLEGAL`` / ``GAME_OVER`` with the state unchanged.
     """
-    refused = refusal(state, action, params[ROW_SIZE])
+    # The options are read first: the compiled code is leanest when ``params`` is not used after a call.
+    row_size = params[ROW_SIZE]
+    direction = params[DIRECTION]
+    four_timing = params[FOUR_TIMING]
+    max_laps = params[MAX_LAPS]
+    history_start = params[HISTORY_START]
+    max_plies = params[MAX_PLIES]
+    total = params[TOTAL_SEEDS]
+    refused = refusal_code(state[STATUS], state[LEGAL], action, row_size)
     if refused != OK:
         return refused
-    row_size = params[ROW_SIZE]
     n_pits = 2 * row_size
-    board = state[BOARD : BOARD + n_pits]
-    total = params[TOTAL_SEEDS]
     mover = state[PLAYER]
     trace_clear(trace)
-    # Rules 2-5: relay laps with en-passant fours and binikh, or an endless turn.
-    captured = state[STORE : STORE + 2]
-    taken_before = captured[0] + captured[1]
+    # Rules 2-5: relay laps with en-passant fours and binikh (into the STORE slots), or an endless turn.
+    taken_before = state[STORE] + state[STORE + 1]
     laps, outcome = relay_turn(
-        board, mover * row_size + action, params[DIRECTION], 0, n_pits, state[CLOSED], FOUR,
-        params[FOUR_TIMING], row_size, mover, FOUR, params[MAX_LAPS], captured, trace,
+        state, BOARD, BOARD + mover * row_size + action, direction, BOARD, n_pits, state[CLOSED], FOUR,
+        four_timing, row_size, mover, FOUR, max_laps, trace,
     )
     state[LAPS] = laps
     state[ENDLESS] = 1 if outcome == TURN_ENDLESS else 0
-    end_ply(state, board, row_size, action, captured[0] + captured[1] - taken_before, 0, False, total, PLAIN_WIN)
+    end_ply(state, row_size, action, state[STORE] + state[STORE + 1] - taken_before, 0, False, total, PLAIN_WIN)
     if outcome == TURN_ENDLESS:
-        finish_game(state, board, row_size, TERMINATED, END_ENDLESS_MOVE, True, total, PLAIN_WIN)
+        finish_game(state, row_size, TERMINATED, END_ENDLESS_MOVE, total, PLAIN_WIN)
     else:
         # Rule 6: no seeds to move, repetition, ply cap.
-        state[LEGAL] = legal_bits(state, params)
-        check_end(state, board, row_size, params[HISTORY_START], params[MAX_PLIES], total, PLAIN_WIN)
-    game_over(state, params)
+        state[LEGAL] = _legal_bits(state, row_size)
+        check_end(state, row_size, history_start, max_plies, total, PLAIN_WIN)
+    if state[STATUS] != RUNNING:
+        game_over(state, params)
     return OK
 
 

@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from mancala_envs.engine.ending import PLAIN_WIN, check_end, finish_game, row_seeds
+from mancala_envs.engine.ending import PLAIN_WIN, check_end, record_result, row_seeds
 from mancala_envs.engine.repetition import history_clear, history_repeats, key_fits, position_key
 from mancala_envs.engine.state import (
     BOARD,
@@ -180,12 +180,9 @@ class TwoRowGame(Game):
             history_repeats(state, history_start, position_key(board_view, int(state[PLAYER])))
         state[LEGAL] = self.legal_bits(state)
         if self.win_threshold > 0 and max(store_values) >= self.win_threshold:
-            finish_game(
-                state, board_view, self.row_size, TERMINATED, END_THRESHOLD, False,
-                self.total_seeds, self.three_quarter_points,
-            )
+            record_result(state, TERMINATED, END_THRESHOLD, self.total_seeds, self.three_quarter_points)
         check_end(
-            state, board_view, self.row_size, 0, int(self.params[MAX_PLIES]),
+            state, self.row_size, 0, int(self.params[MAX_PLIES]),
             self.total_seeds, self.three_quarter_points,
         )
         if state[STATUS] != RUNNING and self.game_over_function is not None:

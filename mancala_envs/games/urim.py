@@ -34,11 +34,11 @@ import numpy as np
 from numba import njit
 
 from mancala_envs.engine import two_row as capture_sowing
-from mancala_envs.engine.capture import GRAND_SLAM_ALLOWED, count_set
+from mancala_envs.engine.capture import GRAND_SLAM_ALLOWED, GRAND_SLAM_FORBIDDEN, count_set
 from mancala_envs.engine.ending import check_end, close_match_game, end_ply
-from mancala_envs.engine.setup import refusal, start_game, start_match
+from mancala_envs.engine.setup import refusal_code, start_game, start_match
 from mancala_envs.engine.sowing import ORIGIN_SKIPPED
-from mancala_envs.engine.state import BOARD, LEGAL, OK, PLAYER, RUNNING, STARTER, STATUS
+from mancala_envs.engine.state import LEGAL, OK, PLAYER, RUNNING, STARTER, STATUS
 from mancala_envs.engine.trace import trace_clear
 from mancala_envs.games.base import check_bool, check_choice, check_count_set, check_int
 from mancala_envs.games.two_row import (
@@ -138,7 +138,7 @@ class UrimConfig:
 def legal_bits(state: np.ndarray, params: np.ndarray) -> int:
     """Legal actions of the player to move: rules 1, 6 and 5, as a bit mask."""
     return capture_sowing.legal_bits(
-        state[BOARD : BOARD + 2 * params[ROW_SIZE]],
+        state,
         state[PLAYER],
         params[ROW_SIZE],
         ORIGIN_SKIPPED,
@@ -170,33 +170,49 @@ def step(state: np.ndarray, params: np.ndarray, action: int, trace: np.ndarray) 
     Returns:
         ``OK``, or ``ILLEGAL`` / ``GAME_OVER`` with the state unchanged.
     """
-    refused = refusal(state, action, params[ROW_SIZE])
-    if refused != OK:
-        return refused
+    # The options are read first: the compiled code is leanest when ``params`` is not used after a call.
     row_size = params[ROW_SIZE]
-    board = state[BOARD : BOARD + 2 * row_size]
+    capacity = params[CAPACITY]
+    trigger = params[TRIGGER]
+    chain = params[CHAIN]
+    grand_slam = params[GRAND_SLAM]
+    history_start = params[HISTORY_START]
+    max_plies = params[MAX_PLIES]
     total = params[TOTAL_SEEDS]
     points = params[THREE_QUARTER_POINTS]
+    match = params[MATCH_TARGET] > 0
+    refused = refusal_code(state[STATUS], state[LEGAL], action, row_size)
+    if refused != OK:
+        return refused
     trace_clear(trace)
     # Rules 1-5: sow with skips, trigger, chain, grand slam.
     captured = capture_sowing.play_move(
-        state, board, state[PLAYER], action, row_size, ORIGIN_SKIPPED, params[CAPACITY],
-        params[TRIGGER], params[CHAIN], params[GRAND_SLAM], trace,
+        state, state[PLAYER], action, row_size, ORIGIN_SKIPPED, capacity, trigger, chain, grand_slam, trace
     )
-    end_ply(state, board, row_size, action, captured, 0, params[GRAND_SLAM] == GRAND_SLAM_ALLOWED, total, points)
+    end_ply(state, row_size, action, captured, 0, grand_slam == GRAND_SLAM_ALLOWED, total, points)
     # Rules 6-7: the next player's legal moves, then the end checks.
-    state[LEGAL] = legal_bits(state, params)
-    check_end(state, board, row_size, params[HISTORY_START], params[MAX_PLIES], total, points)
-    game_over(state, params)
+    mover = state[PLAYER]
+    legal = capture_sowing.playable_bits(state, mover, row_size, capacity, False)
+    if grand_slam == GRAND_SLAM_FORBIDDEN:
+        legal = capture_sowing.remove_grand_slams(
+            state, mover, legal, row_size, ORIGIN_SKIPPED, capacity, trigger, chain
+        )
+    state[LEGAL] = legal
+    check_end(state, row_size, history_start, max_plies, total, points)
+    if match:
+        game_over(state, params)
     return OK
 
 
 @njit(cache=True, error_model="numpy")
 def game_over(state: np.ndarray, params: np.ndarray) -> None:
     """Rule 9: in a match, a finished game is scored and the next one starts."""
-    if state[STATUS] != RUNNING and params[MATCH_TARGET] > 0:
-        if close_match_game(state, params[MATCH_TARGET], params[MAX_GAMES]):
-            _start_game(state, params, 1 - state[STARTER])
+    if (
+        state[STATUS] != RUNNING
+        and params[MATCH_TARGET] > 0
+        and close_match_game(state, params[MATCH_TARGET], params[MAX_GAMES])
+    ):
+        _start_game(state, params, 1 - state[STARTER])
 
 
 class Urim(TwoRowGame):
