@@ -276,6 +276,24 @@ def _step_all(
 
 
 @njit(cache=True, error_model="numpy")
+def _play_out(game_id: int, row: np.ndarray, params: np.ndarray, generator: np.ndarray, room: int,
+              no_trace: np.ndarray) -> int:
+    """Uniformly random legal plies in ``row`` until its game ends or, when ``room`` >= 0, its repetition
+    memory holds more than ``room`` keys (the row must grow first). Returns the plies played.
+
+    A function of its own, with arrays that stay the same throughout, so that the per-ply loop does no
+    reference counting.
+    """
+    plies = 0
+    while row[STATUS] == RUNNING:
+        if room >= 0 and row[HISTORY_LEN] > room:
+            return plies
+        step_game(game_id, row, params, legal_action_at(row[LEGAL], uniform(generator)), no_trace)
+        plies += 1
+    return plies
+
+
+@njit(cache=True, error_model="numpy")
 def _play_random(
     game_id: int, params: np.ndarray, history_start: int, states: np.ndarray, pools: tuple,
     spilled: np.ndarray, words: np.ndarray, first_player: int, n_games: int, cursor: int, results: np.ndarray,
@@ -297,18 +315,14 @@ def _play_random(
     for _ in range(n_games):
         game = cursor
         cursor = cursor + 1 if cursor + 1 < n_rows else 0
-        generator = words[game]
-        row = _row(states, pools, spilled, game)
-        room = row.shape[0] - history_start - _KEYS_PER_PLY
         while True:
-            if history_start > 0 and row[HISTORY_LEN] > room:
-                pools = _make_room(states, pools, spilled, game, history_start)
-                row = _row(states, pools, spilled, game)
-                room = row.shape[0] - history_start - _KEYS_PER_PLY
-            step_game(game_id, row, params, legal_action_at(row[LEGAL], uniform(generator)), no_trace)
-            plies += 1
+            row = _row(states, pools, spilled, game)
+            # A vault row holds the whole memory: no limit there.
+            room = row.shape[0] - history_start - _KEYS_PER_PLY if history_start > 0 and spilled[game] >= -1 else -1
+            plies += _play_out(game_id, row, params, words[game], room, no_trace)
             if row[STATUS] != RUNNING:
                 break
+            pools = _make_room(states, pools, spilled, game, history_start)
         if row[WINNER] >= 0:
             results[1 + row[WINNER]] += 1
         else:

@@ -135,7 +135,7 @@ def record_result(state: np.ndarray, status: int, reason: int, total_seeds: int,
         )
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, inline="always", error_model="numpy")
 def end_ply(
     state: np.ndarray,
     row_size: int,
@@ -180,7 +180,7 @@ def end_ply(
     state[PLAYER] = mover if passes else opponent
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, inline="always", error_model="numpy")
 def check_end(
     state: np.ndarray,
     row_size: int,

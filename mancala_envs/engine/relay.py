@@ -148,7 +148,7 @@ def turn_memory_repeats(memory: np.ndarray, key: tuple) -> bool:
     return seen
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, inline="always", error_model="numpy")
 def sow_from(
     state: np.ndarray,
     board_start: int,
@@ -215,7 +215,7 @@ def sow_from(
     return pit
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, inline="always", error_model="numpy")
 def relay_lap(
     state: np.ndarray,
     board_start: int,
@@ -250,7 +250,7 @@ def relay_lap(
     )
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, inline="always", error_model="numpy")
 def _relay_lap_and_land(
     state: np.ndarray,
     board_start: int,
@@ -287,7 +287,7 @@ def _relay_lap_and_land(
     return landing, _RELAYS, groups_taken
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, inline="always", error_model="numpy")
 def relay_turn(
     state: np.ndarray,
     board_start: int,

@@ -46,7 +46,7 @@ def key_fits(total_seeds: int, n_pits: int) -> bool:
     return n < _MAX_N and k < _MAX_K and 2 * comb(n, k) + 1 < 2**62
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, inline="always", error_model="numpy")
 def position_key_at(array: np.ndarray, board_start: int, n_pits: int, player: int) -> int:
     """Returns the exact key of ``(board, player)`` for the board held in ``array[board_start : board_start + n_pits]``.
 
@@ -74,7 +74,7 @@ def history_clear(state: np.ndarray) -> None:
     state[HISTORY_FILTER] = 0
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, inline="always", error_model="numpy")
 def history_repeats(state: np.ndarray, history_start: int, key: int) -> bool:
     """Remembers ``key`` and tells whether it had been seen since the last capture.
 

@@ -6,23 +6,30 @@ player's 16 pits for Omweso). Moving "counter-clockwise" (``CCW``) is
 ``+1`` around the ring and clockwise (``CW``) is ``-1``.
 
 Writing fast compiled rules (this module and the rest of the engine): every
-array that a compiled function receives or creates (a board view, a scratch
-copy, the ``params`` and ``trace`` arguments) costs two atomic reference-count
-updates per call unless numba can prove them unneeded, and they showed as
-about half of the per-ply time. The per-ply code therefore
+call of a compiled function that receives arrays (the state, ``params``, the
+trace) or creates them (a board view, a scratch copy) costs an atomic
+reference-count increment and decrement per array, unless numba can prove
+them unneeded; they were most of the per-ply time. The per-ply code therefore
 
 * works on the game state in place (slots ``BOARD ..``), with no board views
   and no scratch copies (a lap or a capture is simulated in closed form
   where a legality test needs one);
 * reads every option out of ``params`` at the top of ``step``, before the
   first call, and passes plain integers on;
+* is inlined (``inline="always"``) from each game's ``step`` down, so that a
+  ply is one call (``rollout.step_game``) however many helpers it uses; what
+  runs only at the end of a game or a turn (scoring, a new round, the
+  in-turn memory of relay games) stays a call, and so do Omweso's lap loop
+  and turn end, whose size made inlining them cost more compile time
+  (about 25 s) than it saved;
 * gives every helper that takes arrays a single way to reach each of its
   ``return`` statements without an array dying on only some of the paths
   into it (``return`` inside the loop rather than ``break`` then ``return``;
-  unconditional final writes), which numba's reference-count pruning needs;
-* inlines (``inline="always"``) only helpers whose arguments are plain
-  integers, or small array helpers that would otherwise keep an array alive
-  across a call.
+  unconditional final writes), which numba's reference-count pruning needs.
+
+A loop of plies keeps the same arrays throughout and lives in a function of
+its own (``batch._play_out``), so that reassigning a row does not count
+references on every ply.
 """
 
 from __future__ import annotations

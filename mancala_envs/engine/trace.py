@@ -38,7 +38,7 @@ def new_trace() -> np.ndarray:
     return np.zeros(TRACE_SIZE, dtype=np.int64)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, inline="always", error_model="numpy")
 def trace_clear(trace: np.ndarray) -> None:
     """Forgets the previous ply's record."""
     if trace.shape[0] == 0:

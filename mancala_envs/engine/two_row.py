@@ -59,7 +59,7 @@ def legal_bits(
     return bits
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, inline="always", error_model="numpy")
 def playable_bits(state: np.ndarray, player: int, row_size: int, capacity: int, singletons_only_if_all: bool) -> int:
     """The moves of ``player`` allowed by the singleton and feeding rules (all of :func:`legal_bits` but the
     grand-slam rule), as a bit mask.

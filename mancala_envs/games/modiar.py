@@ -96,7 +96,7 @@ class ModiarConfig:
         return 2 * PITS_PER_ROW * STONES_PER_PIT
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, inline="always", error_model="numpy")
 def _sown_count(pit: int, origin: int, seeds: int, n_pits: int) -> int:
     """Rule 2: stones an origin-first lap of ``seeds`` stones from ``origin`` drops into ``pit``.
 
@@ -110,14 +110,14 @@ def _sown_count(pit: int, origin: int, seeds: int, n_pits: int) -> int:
     return (seeds - 1 - offset) // n_pits + 1
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, inline="always", error_model="numpy")
 def _after_sowing(state: np.ndarray, pit: int, origin: int, seeds: int, n_pits: int) -> int:
     """Stones in ``pit`` after the origin-first lap of ``origin``'s ``seeds`` stones (the state is not changed)."""
     held = 0 if pit == origin else state[BOARD + pit]
     return held + _sown_count(pit, origin, seeds, n_pits)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, inline="always", error_model="numpy")
 def _opponent_row_after(state: np.ndarray, player: int, local: int, row_size: int, captures: bool) -> tuple:
     """Returns the opponent's row total after a move's sowing and after its capture, without playing it.
 
@@ -154,7 +154,7 @@ def legal_bits(state: np.ndarray, params: np.ndarray) -> int:
     return _legal_bits(state, params[ROW_SIZE])
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, inline="always", error_model="numpy")
 def _legal_bits(state: np.ndarray, row_size: int) -> int:
     player = state[PLAYER]
     captures = state[FIRST_MOVE_DONE] == 1  # rule 4: the first ply captures nothing
@@ -183,7 +183,7 @@ def reset_state(state: np.ndarray, params: np.ndarray, first_player: int) -> Non
     state[LEGAL] = legal_bits(state, params)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, inline="always", error_model="numpy")
 def step(state: np.ndarray, params: np.ndarray, action: int, trace: np.ndarray) -> int:
     """Plays ``action`` (the mover's local pit) and advances the game.
 

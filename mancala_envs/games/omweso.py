@@ -280,7 +280,7 @@ def _in_left4(k: int) -> bool:
     return k <= 1 or k >= 14
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, inline="always", error_model="numpy")
 def _opposites_full(board: np.ndarray, opponent: int, k: int) -> bool:
     """Whether both pits opposite own inner pit ``k`` (8..15) hold seeds."""
     inner = board[opponent + 23 - k]
@@ -288,7 +288,7 @@ def _opposites_full(board: np.ndarray, opponent: int, k: int) -> bool:
     return inner > 0 and outer > 0
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, inline="always", error_model="numpy")
 def lap_captures_directly(
     board: np.ndarray, own: int, opponent: int, start: int, seeds: int, direction: int, lifted: bool
 ) -> bool:
@@ -327,7 +327,7 @@ def legal_bits(state: np.ndarray, params: np.ndarray) -> int:
     return _legal_bits(state, params[P_PLACEMENT_CAP], params[P_THREE_SEED] != 0, params[P_NO_CAPTURE_TURNS])
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, inline="always", error_model="numpy")
 def _legal_bits(state: np.ndarray, placement_cap: int, three_seed_opening: bool, no_capture_turns: int) -> int:
     mover = state[PLAYER]
     own = BOARD + RING * mover
@@ -355,7 +355,7 @@ def _legal_bits(state: np.ndarray, placement_cap: int, three_seed_opening: bool,
     return bits
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, inline="always", error_model="numpy")
 def _can_move(state: np.ndarray, player: int) -> bool:
     first = BOARD + RING * player
     for slot in range(first, first + RING):
@@ -396,7 +396,7 @@ def reset_state(state: np.ndarray, params: np.ndarray, first_player: int) -> Non
 
 
 # --- rules 2-4, 8, 9, 11: laps until the turn ends, a decision point, or endlessness ----------------------
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, inline="always", error_model="numpy")
 def _in_turn_key(state: np.ndarray, pit: int, direction: int) -> tuple:
     """The exact in-turn state of a lap about to lift own pit ``pit``: 8 pits of 7 bits per word, then the pit."""
     w0 = np.int64(0)
@@ -411,7 +411,7 @@ def _in_turn_key(state: np.ndarray, pit: int, direction: int) -> tuple:
     return (w0, w1, w2, w3, 2 * pit + (1 if direction == CW else 0))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, inline="always", error_model="numpy")
 def _offer_choice(state: np.ndarray, kind: int, pit: int, max_laps: int) -> int:
     """Rule 9: stops the turn at a decision point on ``pit``, unless the lap cap is already reached."""
     if state[LAPS] >= max_laps:
@@ -619,7 +619,7 @@ def _place(
 
 
 # --- one ply ----------------------------------------------------------------------------------------------
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, inline="always", error_model="numpy")
 def step(state: np.ndarray, params: np.ndarray, action: int, trace: np.ndarray) -> int:
     """Plays ``action`` for the player to move: a placement, a move, or a mid-turn choice.
 

@@ -141,7 +141,7 @@ def reset_state(state: np.ndarray, params: np.ndarray, first_player: int) -> Non
     state[LEGAL] = legal_bits(state, params)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, inline="always", error_model="numpy")
 def step(state: np.ndarray, params: np.ndarray, action: int, trace: np.ndarray) -> int:
     """Plays ``action`` (the mover's local pit) and advances the game.
 

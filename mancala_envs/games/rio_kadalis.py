@@ -162,7 +162,7 @@ def legal_bits(state: np.ndarray, params: np.ndarray) -> int:
     return _legal_bits(state, params[ROW_SIZE])
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, inline="always", error_model="numpy")
 def _legal_bits(state: np.ndarray, row_size: int) -> int:
     row_start = state[PLAYER] * row_size
     closed = state[CLOSED]
@@ -196,7 +196,7 @@ def reset_state(state: np.ndarray, params: np.ndarray, first_player: int) -> Non
 
 
 # --- rules 1-6: one turn -----------------------------------------------------------------------------
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, inline="always", error_model="numpy")
 def step(state: np.ndarray, params: np.ndarray, action: int, trace: np.ndarray) -> int:
     """Plays ``action`` (the mover's local pit) as one whole relay turn and advances the game.
 
