@@ -87,7 +87,7 @@ def new_turn_memory(max_laps: int, key_words: int) -> np.ndarray:
     return memory
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, inline="always", error_model="numpy")
 def turn_memory_with_room(memory: np.ndarray, max_laps: int) -> np.ndarray:
     """Returns ``memory``, or a copy twice as large when it is full and may still grow.
 
@@ -109,7 +109,7 @@ def turn_memory_clear(memory: np.ndarray) -> None:
     memory[0, _FILTER] = 0
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, inline="always", error_model="numpy")
 def turn_memory_repeats(memory: np.ndarray, key: tuple) -> bool:
     """Remembers the exact in-turn state ``key`` (a tuple of non-negative integers) and tells whether
     it was seen before.
