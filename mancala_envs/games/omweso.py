@@ -397,18 +397,20 @@ def reset_state(state: np.ndarray, params: np.ndarray, first_player: int) -> Non
 
 # --- rules 2-4, 8, 9, 11: laps until the turn ends, a decision point, or endlessness ----------------------
 @njit(cache=True, inline="always", error_model="numpy")
-def _in_turn_key(state: np.ndarray, pit: int, direction: int) -> tuple:
-    """The exact in-turn state of a lap about to lift own pit ``pit``: 8 pits of 7 bits per word, then the pit."""
+def _in_turn_key(state: np.ndarray, own: int, pit: int, direction: int) -> tuple:
+    """The exact in-turn state of a lap about to lift own pit ``pit``: the mover's 16 pits (slots ``own``
+    onwards), 8 pits of 7 bits per word, then the pit and direction.
+
+    The opponent's pits are left out: laps sow only the mover's ring, and the one thing that changes
+    the opponent's pits, a capture, clears the memory the key goes into. Between two clears the whole
+    board repeats exactly when the mover's row does.
+    """
     w0 = np.int64(0)
     w1 = np.int64(0)
-    w2 = np.int64(0)
-    w3 = np.int64(0)
     for i in range(8):
-        w0 = (w0 << 7) | state[BOARD + i]
-        w1 = (w1 << 7) | state[BOARD + 8 + i]
-        w2 = (w2 << 7) | state[BOARD + 16 + i]
-        w3 = (w3 << 7) | state[BOARD + 24 + i]
-    return (w0, w1, w2, w3, 2 * pit + (1 if direction == CW else 0))
+        w0 = (w0 << 7) | state[own + i]
+        w1 = (w1 << 7) | state[own + 8 + i]
+    return (w0, w1, 2 * pit + (1 if direction == CW else 0))
 
 
 @njit(cache=True, inline="always", error_model="numpy")
@@ -456,7 +458,7 @@ def _sow_laps(
     mover = state[PLAYER]
     own = BOARD + RING * mover
     opponent = BOARD + RING * (1 - mover)
-    memory = new_turn_memory(min(max_laps, 6), 5)  # grows as laps accumulate
+    memory = new_turn_memory(min(max_laps, 6), 3)  # grows as laps accumulate
     anchor = state[ANCHOR]
     hand = state[HAND]
     while True:
@@ -465,7 +467,7 @@ def _sow_laps(
         if kind == PENDING_RELAY:
             # Rule 11: the in-turn state before the relay pit is lifted (every seed on the board).
             memory = turn_memory_with_room(memory, max_laps)
-            if turn_memory_repeats(memory, _in_turn_key(state, pit, direction)):
+            if turn_memory_repeats(memory, _in_turn_key(state, own, pit, direction)):
                 return LAPS_ENDLESS
             anchor = pit
             last = relay_lap(state, BOARD, own + pit, direction, own, RING, 0, 0, GROUPS_OFF, RING, trace) - own
