@@ -57,6 +57,7 @@ from mancala_envs.engine.state import (
     TURN,
     WINNER,
 )
+from mancala_envs.engine.views import borrowed_view
 from mancala_envs.errors import IllegalActionError
 from mancala_envs.games.base import Game
 from mancala_envs.games.two_row import HISTORY_START, TwoRowGame
@@ -282,8 +283,13 @@ def _play_out(game_id: int, row: np.ndarray, params: np.ndarray, generator: np.n
     memory holds more than ``room`` keys (the row must grow first). Returns the plies played.
 
     A function of its own, with arrays that stay the same throughout, so that the per-ply loop does no
-    reference counting.
+    reference counting; the arrays go to ``step_game`` as borrowed views
+    (:func:`~mancala_envs.engine.views.borrowed_view`), which it does not count either.
     """
+    row = borrowed_view(row)
+    params = borrowed_view(params)
+    generator = borrowed_view(generator)
+    no_trace = borrowed_view(no_trace)
     plies = 0
     while row[STATUS] == RUNNING:
         if room >= 0 and row[HISTORY_LEN] > room:
