@@ -1,7 +1,7 @@
 """Reliability soak: millions of uniformly random games, every ply checked in compiled code.
 
 For every game's default config (``ouril_v0``, ``urim_v0``, ``modiar_v0``,
-``rio_kadalis_v0``, ``omweso_v0``: 1,000,000 games each by default) and for
+``rio_kadalis_v0``, ``omweso_v0``, ``kalah_v0``: 1,000,000 games each by default) and for
 every other named variant of :data:`mancala_envs.registration.VARIANTS`
 (100,000 episodes each by default), random legal games are played in compiled
 code and the following are checked after **every** ply (and on the opening
@@ -31,8 +31,8 @@ position):
 - **termination**: an episode ends within ``game.max_episode_plies`` plies, the
   ``PLY`` counter never exceeds that bound, a running two-row game has
   ``PLY < max_plies`` and a running Omweso game ``TURN < max_turns``;
-- **observation**: the compiled part of both players' observations
-  (``observe_game``) lies within
+- **observation**: both players' observations (the game's compiled
+  ``observe``) lie within
   ``game.observation_bounds()`` and its mask equals the ``LEGAL`` bits for the
   player to move (all zero for the other player, and once the game is over).
   The match-mode entries that the Python side appends (match points, Rio
@@ -40,14 +40,19 @@ position):
   slots, so those slots are checked against the same bounds; the closed-pit
   flags (a bit each) and Modiar's ``first_move`` flag (0 or 1) are not.
 
-Each game ``g`` seeds numba's generator with ``(seed * 0x9E3779B9 + g) mod 2**32``
-and draws its moves with :func:`mancala_envs.rollout.random_legal_action`, so a
-single game can be replayed alone (``--replay NAME:GAME``), whatever the
-chunking. A game stops at its first violating ply (counted in ``aborted``).
-The games run in chunks on ``--workers`` spawned processes (default 2). The
-compiled checker is cached under ``benchmarks/__pycache__/soak-<hash>``, the hash
-taken over every source file of ``mancala_envs`` (numba would otherwise keep
-running the game code it embedded when it was first compiled).
+Each game ``g`` has its own xorshift generator (:mod:`mancala_envs.engine.prng`),
+seeded from ``game_seed(seed, g) = (seed * 0x9E3779B9 + g) mod 2**32``, and
+draws its moves with :func:`mancala_envs.rollout.legal_action_at` of a uniform
+draw, so a single game can be replayed alone (``--replay NAME:GAME``), whatever
+the chunking. A game stops at its first violating ply (counted in ``aborted``).
+The games run in chunks on ``--workers`` spawned processes (default 2).
+
+The checker is written once, as per-game templates
+(:mod:`mancala_envs.engine.kernels`): :func:`compiled_for` compiles its copy for
+one game, whose rules it calls directly. The copies are cached under
+``benchmarks/__pycache__/soak-<hash>``, the hash taken over every source file of
+``mancala_envs`` (numba would otherwise keep running the game code it embedded
+when it was first compiled).
 
 Usage::
 
@@ -103,11 +108,13 @@ from mancala_envs.engine.state import (
     TURN,
     WINNER,
 )
-from mancala_envs.games import modiar, omweso, ouril, rio_kadalis, urim
+from mancala_envs.engine.kernels import game_legal_bits, game_observe, game_reset, game_step, per_game
+from mancala_envs.engine.prng import MASK32, uniform
+from mancala_envs.games import omweso, urim
 from mancala_envs.games.base import Game
-from mancala_envs.games.two_row import HISTORY_START, MAX_PLIES
-from mancala_envs.registration import VARIANTS, EnvVariant
-from mancala_envs.rollout import observe_game, random_legal_action, reset_game, step_game
+from mancala_envs.games.two_row import MAX_PLIES
+from mancala_envs.registration import VARIANTS, EnvVariant, make_game
+from mancala_envs.rollout import legal_action_at
 
 __all__ = [
     "DEFAULT_GAMES",
@@ -119,6 +126,7 @@ __all__ = [
     "SoakTarget",
     "check_position",
     "check_state",
+    "compiled_for",
     "format_table",
     "full_games_for",
     "game_seed",
@@ -189,6 +197,11 @@ STAT_SLOTS = 9
 N_END_REASONS = max(END_REASON_NAMES) + 1
 NO_VIOLATION = -1
 
+# The checks that depend on the game's layout (``SoakTarget.family``): two-row games conserve board and
+# stores; Urim may cap its pits; Rio Kadalis also counts its reserves; Omweso counts the hand, not stores.
+FAMILY_TWO_ROW, FAMILY_URIM, FAMILY_RIO_KADALIS, FAMILY_OMWESO = range(4)
+_FAMILIES = {"urim": FAMILY_URIM, "rio_kadalis": FAMILY_RIO_KADALIS, "omweso": FAMILY_OMWESO}
+
 
 # --- numba's cache, keyed by the engine's sources ------------------------------------------------------
 def _engine_fingerprint() -> str:
@@ -225,6 +238,17 @@ def _compiled(**options: Any) -> Any:
     return decorate
 
 
+def compiled_for(game: Game, template: Any) -> Any:
+    """The copy of one of this script's per-game templates compiled for ``game`` (``game.compiled``),
+    cached in :data:`CACHE_DIR`."""
+    previous = numba.config.CACHE_DIR
+    numba.config.CACHE_DIR = str(CACHE_DIR)  # read when each copy's dispatcher picks its cache locator
+    try:
+        return game.compiled(template)
+    finally:
+        numba.config.CACHE_DIR = previous
+
+
 def _prune_old_caches() -> None:
     """Deletes the caches this script left for earlier versions of the engine's sources."""
     for directory in _CACHE_ROOT.glob("soak-*"):
@@ -232,27 +256,24 @@ def _prune_old_caches() -> None:
             shutil.rmtree(directory, ignore_errors=True)
 
 
-# --- the compiled game switch (numba cannot cache functions taking compiled functions) -----------
-@_compiled()
-def _legal_bits(game_id: int, state: np.ndarray, params: np.ndarray) -> int:
-    if game_id == ouril.GAME_ID:
-        return ouril.legal_bits(state, params)
-    if game_id == urim.GAME_ID:
-        return urim.legal_bits(state, params)
-    if game_id == modiar.GAME_ID:
-        return modiar.legal_bits(state, params)
-    if game_id == rio_kadalis.GAME_ID:
-        return rio_kadalis.legal_bits(state, params)
-    if game_id == omweso.GAME_ID:
-        return omweso.legal_bits(state, params)
-    raise ValueError("no compiled branch for this game id; add one to benchmarks/soak.py")
-
-
-# --- the checks ----------------------------------------------------------------------------------
+# --- the checks (per-game templates: game_step and friends are the game's own compiled rules) ------
 @_compiled()
 def game_seed(seed: int, game: int) -> int:
-    """The seed of numba's generator for game ``game`` of a run seeded with ``seed``."""
+    """The seed of game ``game``'s generator in a run seeded with ``seed``."""
     return (seed * 0x9E3779B9 + game) & 0xFFFFFFFF
+
+
+@_compiled()
+def _seed_words(seed_of_game: int, words: np.ndarray) -> None:
+    """Seeds the xorshift generator ``words`` (four 32-bit words, not all zero) from ``seed_of_game``."""
+    x = seed_of_game
+    for k in range(4):
+        x = (x + 0x9E3779B9) & MASK32
+        z = ((x ^ (x >> 16)) * 0x45D9F3B) & MASK32  # the products stay below 2**59
+        z = ((z ^ (z >> 16)) * 0x45D9F3B) & MASK32
+        words[k] = z ^ (z >> 16)
+    if words[0] == 0 and words[1] == 0 and words[2] == 0 and words[3] == 0:
+        words[3] = 1
 
 
 @_compiled()
@@ -276,11 +297,11 @@ def _first_difference(state: np.ndarray, reference: np.ndarray, end: int) -> int
     return -1
 
 
-@_compiled()
+@per_game()
 def check_position(
-    game_id: int,
     state: np.ndarray,
     params: np.ndarray,
+    family: int,
     n_pits: int,
     n_actions: int,
     total_seeds: int,
@@ -295,7 +316,8 @@ def check_position(
 ) -> tuple[int, int, int, int]:
     """Checks one position; returns ``(kind, a, b, c)`` of the first violation, or ``kind == -1``.
 
-    ``observation`` (size ``low.size``) and ``mask`` (size ``n_actions``) are scratch arrays.
+    ``family`` is the game's ``FAMILY_*`` code; ``observation`` (size ``low.size``) and ``mask``
+    (size ``n_actions``) are scratch arrays.
     """
     status = state[STATUS]
     if status != RUNNING and status != 1 and status != TRUNCATED:
@@ -305,7 +327,7 @@ def check_position(
     if state[WINNER] < -1 or state[WINNER] > 1:
         return BAD_STATUS, WINNER, state[WINNER], 0
     running = status == RUNNING
-    is_omweso = game_id == omweso.GAME_ID
+    is_omweso = family == FAMILY_OMWESO
     placing = is_omweso and state[omweso.PHASE] == omweso.PHASE_PLACEMENT
 
     # Counts: nothing negative; Urim's pit capacity; Omweso's placement cap.
@@ -319,7 +341,7 @@ def check_position(
             return NEGATIVE_COUNT, STORE + player, state[STORE + player], 0
         if state[RESERVE + player] < 0:
             return NEGATIVE_COUNT, RESERVE + player, state[RESERVE + player], 0
-    if game_id == urim.GAME_ID and params[urim.CAPACITY] > 0:
+    if family == FAMILY_URIM and params[urim.CAPACITY] > 0:
         for pit in range(n_pits):
             if state[BOARD + pit] > params[urim.CAPACITY]:
                 return PIT_CAPACITY, BOARD + pit, state[BOARD + pit], 0
@@ -345,7 +367,7 @@ def check_position(
             return SEED_CONSERVATION, seeds + state[omweso.HAND], total_seeds, 0
     else:
         counted = seeds + state[STORE] + state[STORE + 1]
-        if game_id == rio_kadalis.GAME_ID:
+        if family == FAMILY_RIO_KADALIS:
             counted += state[RESERVE] + state[RESERVE + 1]
         if counted != total_seeds:
             return SEED_CONSERVATION, counted, total_seeds, 0
@@ -355,7 +377,7 @@ def check_position(
     if running:
         if legal == 0 or legal < 0 or (legal >> n_actions) != 0:
             return BAD_MASK, legal, n_actions, 0
-        recomputed = _legal_bits(game_id, state, params)
+        recomputed = game_legal_bits(state, params)
         if legal != recomputed:
             return LEGAL_MISMATCH, legal, recomputed, 0
     elif legal != 0:
@@ -376,7 +398,7 @@ def check_position(
     # Both players' observations: the compiled part within its bounds, its mask equal to LEGAL.
     size = low.shape[0]
     for player in range(2):
-        observe_game(game_id, state, params, player, observation, mask)
+        game_observe(state, params, player, observation, mask)
         for i in range(size):
             if observation[i] < low[i] or observation[i] > high[i]:
                 return OBSERVATION_BOUNDS, i, observation[i], player
@@ -425,9 +447,9 @@ def _record(
         stats[S_RECORDS] = row + 1
 
 
-@_compiled()
+@per_game()
 def _refused_action_that_changed(
-    game_id: int, state: np.ndarray, before: np.ndarray, end: int, params: np.ndarray, legal: int, n_actions: int
+    state: np.ndarray, before: np.ndarray, end: int, params: np.ndarray, legal: int, n_actions: int
 ) -> int:
     """After refused actions changed the state: which one did it, replayed from the state before."""
     start = state.copy()
@@ -437,16 +459,16 @@ def _refused_action_that_changed(
         if 0 <= action < n_actions and (legal >> action) & 1:
             continue
         attempt = start.copy()
-        step_game(game_id, attempt, params, action, no_trace)
+        game_step(attempt, params, action, no_trace)
         if _first_difference(attempt, start, attempt.shape[0]) >= 0:
             return action
     return -2
 
 
-@_compiled()
+@per_game()
 def soak_games(
-    game_id: int,
     params: np.ndarray,
+    family: int,
     state_size: int,
     n_pits: int,
     n_actions: int,
@@ -472,8 +494,8 @@ def soak_games(
     """Plays games ``first_game .. first_game + n_games - 1`` of random legal moves, checking every ply.
 
     Args:
-        game_id: The game's compiled branch (``Game.game_id``).
         params: The config array (``Game.params``).
+        family: The game's ``FAMILY_*`` code (which layout checks apply).
         state_size: Length of the state array.
         n_pits: Board slots.
         n_actions: Size of the action space.
@@ -503,16 +525,17 @@ def soak_games(
     no_trace = np.empty(0, np.int64)
     observation = np.zeros(low.shape[0], np.int32)
     mask = np.zeros(n_actions, np.int8)
-    is_omweso = game_id == omweso.GAME_ID
+    words = np.zeros(4, np.int64)
+    is_omweso = family == FAMILY_OMWESO
     for game in range(first_game, first_game + n_games):
         seed_of_game = game_seed(seed, game)
-        np.random.seed(seed_of_game)
-        reset_game(game_id, state, params, game % 2)
+        _seed_words(seed_of_game, words)
+        game_reset(state, params, game % 2)
         stats[S_EPISODES] += 1
         ply = 0
         bad = False
         kind, a, b, c = check_position(
-            game_id, state, params, n_pits, n_actions, total_seeds, max_episode_plies, is_match,
+            state, params, family, n_pits, n_actions, total_seeds, max_episode_plies, is_match,
             low, high, match_points_high, reserve_high, observation, mask,
         )
         if kind != NO_VIOLATION:
@@ -531,7 +554,7 @@ def soak_games(
             for action in range(-1, n_actions + 1):
                 if 0 <= action < n_actions and (legal >> action) & 1:
                     continue
-                code = step_game(game_id, state, params, action, no_trace)
+                code = game_step(state, params, action, no_trace)
                 if code != ILLEGAL:
                     _record(counts, records, stats, game, ply, ILLEGAL_ACCEPTED, action, code, 0, -1, seed_of_game)
                     bad = True
@@ -540,7 +563,7 @@ def soak_games(
                 break
             changed = _first_difference(state, before, max(end, _live_end(state, history_start)))
             if changed >= 0:
-                culprit = _refused_action_that_changed(game_id, state, before, end, params, legal, n_actions)
+                culprit = _refused_action_that_changed(state, before, end, params, legal, n_actions)
                 _record(counts, records, stats, game, ply, REFUSAL_CHANGED_STATE, culprit, changed, 0, -1,
                         seed_of_game)
                 bad = True
@@ -552,14 +575,14 @@ def soak_games(
                     if (legal >> action) & 1 == 0:
                         continue
                     scratch[:] = state
-                    code = step_game(game_id, scratch, params, action, no_trace)
+                    code = game_step(scratch, params, action, no_trace)
                     if code != OK:
                         _record(counts, records, stats, game, ply, LEGAL_REFUSED, action, code, 0, action,
                                 seed_of_game)
                         bad = True
                         break
                     kind, a, b, c = check_position(
-                        game_id, scratch, params, n_pits, n_actions, total_seeds, max_episode_plies, is_match,
+                        scratch, params, family, n_pits, n_actions, total_seeds, max_episode_plies, is_match,
                         low, high, match_points_high, reserve_high, observation, mask,
                     )
                     if kind != NO_VIOLATION:
@@ -569,13 +592,13 @@ def soak_games(
                 if bad:
                     break
             # The random move itself.
-            action = random_legal_action(legal)
+            action = legal_action_at(legal, uniform(words))
             if game == first_game and ply < actions_out.shape[0]:
                 actions_out[ply] = action
             placing = is_omweso and state[omweso.PHASE] == omweso.PHASE_PLACEMENT
             turn_before = state[TURN]
             games_before = state[GAMES_PLAYED]
-            code = step_game(game_id, state, params, action, no_trace)
+            code = game_step(state, params, action, no_trace)
             ply += 1
             if code != OK:
                 _record(counts, records, stats, game, ply - 1, LEGAL_REFUSED, action, code, 0, -1, seed_of_game)
@@ -588,7 +611,7 @@ def soak_games(
                 else:
                     stats[S_TURNS] += state[TURN] - turn_before
             kind, a, b, c = check_position(
-                game_id, state, params, n_pits, n_actions, total_seeds, max_episode_plies, is_match,
+                state, params, family, n_pits, n_actions, total_seeds, max_episode_plies, is_match,
                 low, high, match_points_high, reserve_high, observation, mask,
             )
             if kind != NO_VIOLATION:
@@ -603,7 +626,7 @@ def soak_games(
         end = _live_end(state, history_start)
         before[:end] = state[:end]
         for action in range(-1, n_actions + 1):
-            code = step_game(game_id, state, params, action, no_trace)
+            code = game_step(state, params, action, no_trace)
             if code != GAME_OVER:
                 _record(counts, records, stats, game, ply, GAME_OVER_NOT_REFUSED, action, code, 0, -1, seed_of_game)
                 bad = True
@@ -634,7 +657,8 @@ class SoakTarget:
         variant_id: The registry id it was built from.
         kwargs: The variant's options.
         default: Whether this is the game's default config.
-        game_id: The compiled branch of the game.
+        game: The game (its compiled rules run the games; :func:`compiled_for` compiles the checker for it).
+        family: Which layout checks apply (``FAMILY_*``).
         params: The config array.
         state_size: Length of the state array.
         n_pits: Board slots.
@@ -654,7 +678,8 @@ class SoakTarget:
     variant_id: str
     kwargs: dict[str, Any]
     default: bool
-    game_id: int
+    game: Game
+    family: int
     params: np.ndarray
     state_size: int
     n_pits: int
@@ -671,35 +696,27 @@ class SoakTarget:
 
 
 def _compiled_observation_size(game: Game) -> int:
-    # The whole observation is compiled (rollout.observe_game writes every entry, extras included),
+    # The whole observation is compiled (the game's observe writes every entry, extras included),
     # so the scratch array handed to it must have the full size.
     return game.observation_size
 
 
 def target_from_game(game: Game, variant: EnvVariant | None = None) -> SoakTarget:
-    """Builds the :class:`SoakTarget` of a game object (named after ``variant`` if given).
-
-    Raises:
-        ValueError: the game has no compiled branch in this script.
-    """
-    if game.game_id not in (ouril.GAME_ID, urim.GAME_ID, modiar.GAME_ID, rio_kadalis.GAME_ID, omweso.GAME_ID):
-        raise ValueError(
-            f"{game.env_name} is game id {game.game_id}, which has no compiled branch in benchmarks/soak.py; "
-            "add it to mancala_envs.rollout (reset_game, step_game) and to _legal_bits, _observe and check_position here."
-        )
+    """Builds the :class:`SoakTarget` of a game object (named after ``variant`` if given)."""
     kwargs = dict(variant.kwargs) if variant is not None else {}
     low, high = game.observation_bounds()
     names = game.observation_names()
     size = _compiled_observation_size(game)
     match_points_high = int(high[names.index("own_match_points")]) if "own_match_points" in names else -1
     reserve_high = int(high[names.index("own_reserve")]) if "own_reserve" in names else -1
-    history_start = 0 if game.game_id == omweso.GAME_ID else int(game.params[HISTORY_START])
+    history_start = int(game.history_start)
     return SoakTarget(
         name=variant.id if kwargs else game.env_name,
         variant_id=variant.id if variant is not None else game.env_name,
         kwargs=kwargs,
         default=not kwargs,
-        game_id=int(game.game_id),
+        game=game,
+        family=_FAMILIES.get(game.name, FAMILY_TWO_ROW),
         params=np.ascontiguousarray(game.params, dtype=np.int64),
         state_size=int(game.state_size),
         n_pits=int(game.n_pits),
@@ -717,12 +734,8 @@ def target_from_game(game: Game, variant: EnvVariant | None = None) -> SoakTarge
 
 
 def soak_target(variant: EnvVariant) -> SoakTarget:
-    """Builds the :class:`SoakTarget` of a registered variant from ``make(variant.id).unwrapped.game``.
-
-    Raises:
-        ValueError: the variant's game has no compiled branch in this script.
-    """
-    return target_from_game(mancala_envs.make(variant.id).unwrapped.game, variant)
+    """Builds the :class:`SoakTarget` of a registered variant from ``make_game(variant.id)``."""
+    return target_from_game(make_game(variant.id), variant)
 
 
 def soak_targets() -> list[SoakTarget]:
@@ -752,8 +765,8 @@ def run_chunk(chunk: Chunk) -> dict[str, Any]:
     stats = np.zeros(STAT_SLOTS, np.int64)
     end_reasons = np.zeros(N_END_REASONS, np.int64)
     wall, cpu = time.perf_counter(), time.process_time()
-    soak_games(
-        t.game_id, t.params, t.state_size, t.n_pits, t.n_actions, t.total_seeds, t.max_episode_plies,
+    compiled_for(t.game, soak_games)(
+        t.params, t.family, t.state_size, t.n_pits, t.n_actions, t.total_seeds, t.max_episode_plies,
         t.history_start, t.is_match, t.low, t.high, t.match_points_high, t.reserve_high,
         chunk.first_game, chunk.n_games, chunk.seed, chunk.full_games, chunk.full_every,
         counts, records, stats, end_reasons, np.empty(0, np.int64),
@@ -770,9 +783,12 @@ def run_chunk(chunk: Chunk) -> dict[str, Any]:
 
 
 def _warm_up() -> None:
-    """Loads (or compiles) the checker once per process, outside the timed chunks."""
-    target = soak_target(VARIANTS[0])
-    run_chunk(Chunk(target, 0, 1, 0, 1, 1))
+    """Loads (or compiles) the checker of every game once per process, outside the timed chunks."""
+    first_of_each: dict[str, EnvVariant] = {}
+    for variant in VARIANTS:
+        first_of_each.setdefault(variant.module, variant)
+    for variant in first_of_each.values():
+        run_chunk(Chunk(soak_target(variant), 0, 1, 0, 1, 1))
 
 
 def _ready(_: int) -> int:
@@ -834,7 +850,7 @@ def _summarise(
         "games": int(stats[S_EPISODES]),
         "games_requested": int(n_games),
         "plies": plies,
-        "turns": int(stats[S_TURNS]) if target.game_id == omweso.GAME_ID else None,
+        "turns": int(stats[S_TURNS]) if target.family == FAMILY_OMWESO else None,
         "full_check_games": full_games,
         "plies_fully_checked": int(stats[S_FULL_PLIES]),
         "full_check_share": int(stats[S_FULL_PLIES]) / max(1, plies),
@@ -873,7 +889,7 @@ class Args:
     full_every: int = DEFAULT_FULL_EVERY
     """After them, one ply in this many gets the full check (0: none)."""
     seed: int = 0
-    """Run seed; game ``g`` seeds numba's generator with ``game_seed(seed, g)``."""
+    """Run seed; game ``g`` seeds its generator with ``game_seed(seed, g)``."""
     workers: int = 2
     """Worker processes (spawned)."""
     quick: bool = False
@@ -1041,8 +1057,8 @@ def replay(name: str, game: int, seed: int = 0) -> dict[str, Any]:
     stats = np.zeros(STAT_SLOTS, np.int64)
     end_reasons = np.zeros(N_END_REASONS, np.int64)
     actions = np.full(min(t.max_episode_plies, MAX_REPLAY_ACTIONS), -1, np.int64)
-    soak_games(
-        t.game_id, t.params, t.state_size, t.n_pits, t.n_actions, t.total_seeds, t.max_episode_plies,
+    compiled_for(t.game, soak_games)(
+        t.params, t.family, t.state_size, t.n_pits, t.n_actions, t.total_seeds, t.max_episode_plies,
         t.history_start, t.is_match, t.low, t.high, t.match_points_high, t.reserve_high,
         game, 1, seed, 0, 1, counts, records, stats, end_reasons, actions,
     )
@@ -1070,8 +1086,8 @@ def check_state(game: Game, state: np.ndarray) -> tuple[str, int, int, int] | No
     t = target_from_game(game)
     observation = np.zeros(t.low.size, np.int32)
     mask = np.zeros(t.n_actions, np.int8)
-    kind, a, b, c = check_position(
-        t.game_id, np.ascontiguousarray(state, dtype=np.int64), t.params, t.n_pits, t.n_actions, t.total_seeds,
+    kind, a, b, c = compiled_for(t.game, check_position)(
+        np.ascontiguousarray(state, dtype=np.int64), t.params, t.family, t.n_pits, t.n_actions, t.total_seeds,
         t.max_episode_plies, t.is_match, t.low, t.high, t.match_points_high, t.reserve_high, observation, mask,
     )
     return None if kind == NO_VIOLATION else (KINDS[kind], int(a), int(b), int(c))

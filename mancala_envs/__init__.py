@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from mancala_envs.config import make_from_config
 from mancala_envs.env import MancalaEnv
-from mancala_envs.envs import modiar_v0, omweso_v0, ouril_v0, rio_kadalis_v0, urim_v0
+from mancala_envs.envs import public_modules
 from mancala_envs.errors import GameOverError, IllegalActionError
 from mancala_envs.registration import VARIANTS, list_envs, list_gymnasium_envs, make, register_all
 from mancala_envs.single_agent import SingleAgentEnv
@@ -32,12 +32,11 @@ __all__ = [
     "list_gymnasium_envs",
     "make",
     "make_from_config",
-    "modiar_v0",
-    "omweso_v0",
-    "ouril_v0",
-    "rio_kadalis_v0",
-    "urim_v0",
 ]
+
+# The public game modules (ouril_v0, urim_v0, ...), one per game of mancala_envs.games.GAME_MODULES.
+globals().update(public_modules())
+__all__ += list(public_modules())
 
 __version__ = "0.1.0"
 

@@ -60,15 +60,18 @@ from mancala_envs.engine.state import (
 from mancala_envs.engine.views import borrowed_view
 from mancala_envs.errors import IllegalActionError
 from mancala_envs.games.base import Game
-from mancala_envs.games.two_row import HISTORY_START, TwoRowGame
-from mancala_envs.rollout import RolloutStats, greedy_action, legal_action_at, observe_game, reset_game, step_game
+from mancala_envs.engine.kernels import game_observe, game_reset, game_step, per_game
+from mancala_envs.rollout import RolloutStats, greedy_action, legal_action_at
 
 __all__ = [
     "DEFAULT_HISTORY_CAPACITY",
     "OPPONENT_KINDS",
     "BatchStep",
     "BatchedGames",
+    "FACT_COUNT",
     "FinalInfo",
+    "GameRows",
+    "check_count",
     "play_random",
 ]
 
@@ -82,7 +85,7 @@ _SPILL_KEYS = 160
 OPPONENT_KINDS = {"random": 0, "greedy": 1}
 _WIN_LOSS, _MATCH_POINTS = 0, 1
 _REWARD_MODES = {"win_loss": _WIN_LOSS, "match_points": _MATCH_POINTS}
-_FACTS = 9  # final facts per game: winner, end reason, scores (2), points (2), plies, turns, learner seat
+FACT_COUNT = 9  # final facts per game: winner, end reason, scores (2), points (2), plies, turns, learner seat
 
 
 # --- rows and the spill area --------------------------------------------------------------------------------
@@ -191,9 +194,9 @@ def _settle_row(states: np.ndarray, pools: tuple, spilled: np.ndarray, game: int
             _release(pools, spilled, game)
 
 
-@njit(cache=True, error_model="numpy")
+@per_game()
 def _new_game(
-    game_id: int, params: np.ndarray, states: np.ndarray, pools: tuple, spilled: np.ndarray,
+    params: np.ndarray, states: np.ndarray, pools: tuple, spilled: np.ndarray,
     game: int, words: np.ndarray, first_player: int,
 ) -> None:
     """Starts game ``game`` afresh in its own row (giving back any other row); the first player is
@@ -204,7 +207,7 @@ def _new_game(
     first = first_player
     if first < 0:
         first = 1 if uniform(words[game]) < 0.5 else 0
-    reset_game(game_id, row, params, first)
+    game_reset(row, params, first)
 
 
 @njit(cache=True, inline="always", error_model="numpy")
@@ -230,21 +233,21 @@ def _keep_final(row: np.ndarray, game: int, points_slot: int, facts: np.ndarray)
 
 
 # --- both seats played by the caller ---------------------------------------------------------------------------
-@njit(cache=True, error_model="numpy")
+@per_game()
 def _reset_all(
-    game_id: int, params: np.ndarray, states: np.ndarray, pools: tuple, spilled: np.ndarray,
+    params: np.ndarray, states: np.ndarray, pools: tuple, spilled: np.ndarray,
     words: np.ndarray, first_player: int, observation: np.ndarray, mask: np.ndarray, player: np.ndarray,
 ) -> None:
     for game in range(states.shape[0]):
-        _new_game(game_id, params, states, pools, spilled, game, words, first_player)
+        _new_game(params, states, pools, spilled, game, words, first_player)
         row = states[game]
         player[game] = row[PLAYER]
-        observe_game(game_id, row, params, row[PLAYER], observation[game], mask[game])
+        game_observe(row, params, row[PLAYER], observation[game], mask[game])
 
 
-@njit(cache=True, error_model="numpy")
+@per_game()
 def _step_all(
-    game_id: int, params: np.ndarray, history_start: int, states: np.ndarray, pools: tuple,
+    params: np.ndarray, history_start: int, states: np.ndarray, pools: tuple,
     spilled: np.ndarray, words: np.ndarray, first_player: int, reward_mode: int, points_slot: int,
     actions: np.ndarray, observation: np.ndarray, mask: np.ndarray, player: np.ndarray, rewards: np.ndarray,
     terminated: np.ndarray, truncated: np.ndarray, final_observation: np.ndarray, facts: np.ndarray,
@@ -257,27 +260,27 @@ def _step_all(
     for game in range(states.shape[0]):
         pools = _make_room(states, pools, spilled, game, history_start)
         row = _row(states, pools, spilled, game)
-        step_game(game_id, row, params, actions[game], no_trace)
+        game_step(row, params, actions[game], no_trace)
         if row[STATUS] != RUNNING:
             for seat in range(2):
                 rewards[game, seat] = _reward(row, seat, reward_mode, points_slot)
-                observe_game(game_id, row, params, seat, final_observation[ended, seat], scratch)
+                game_observe(row, params, seat, final_observation[ended, seat], scratch)
             truncated[game] = row[STATUS] == TRUNCATED
             terminated[game] = not truncated[game]
             _keep_final(row, ended, points_slot, facts)
             ended += 1
-            _new_game(game_id, params, states, pools, spilled, game, words, first_player)
+            _new_game(params, states, pools, spilled, game, words, first_player)
             row = states[game]
         else:
             _settle_row(states, pools, spilled, game, history_start)
             row = _row(states, pools, spilled, game)
         player[game] = row[PLAYER]
-        observe_game(game_id, row, params, row[PLAYER], observation[game], mask[game])
+        game_observe(row, params, row[PLAYER], observation[game], mask[game])
     return pools
 
 
-@njit(cache=True, error_model="numpy")
-def _play_out(game_id: int, row: np.ndarray, params: np.ndarray, generator: np.ndarray, room: int,
+@per_game()
+def _play_out(row: np.ndarray, params: np.ndarray, generator: np.ndarray, room: int,
               no_trace: np.ndarray) -> int:
     """Uniformly random legal plies in ``row`` until its game ends or, when ``room`` >= 0, its repetition
     memory holds more than ``room`` keys (the row must grow first). Returns the plies played.
@@ -294,14 +297,14 @@ def _play_out(game_id: int, row: np.ndarray, params: np.ndarray, generator: np.n
     while row[STATUS] == RUNNING:
         if room >= 0 and row[HISTORY_LEN] > room:
             return plies
-        step_game(game_id, row, params, legal_action_at(row[LEGAL], uniform(generator)), no_trace)
+        game_step(row, params, legal_action_at(row[LEGAL], uniform(generator)), no_trace)
         plies += 1
     return plies
 
 
-@njit(cache=True, error_model="numpy")
+@per_game()
 def _play_random(
-    game_id: int, params: np.ndarray, history_start: int, states: np.ndarray, pools: tuple,
+    params: np.ndarray, history_start: int, states: np.ndarray, pools: tuple,
     spilled: np.ndarray, words: np.ndarray, first_player: int, n_games: int, cursor: int, results: np.ndarray,
 ) -> tuple:
     """Plays uniformly random legal plies until ``n_games`` games have ended, one row at a time: the row
@@ -325,7 +328,7 @@ def _play_random(
             row = _row(states, pools, spilled, game)
             # A vault row holds the whole memory: no limit there.
             room = row.shape[0] - history_start - _KEYS_PER_PLY if history_start > 0 and spilled[game] >= -1 else -1
-            plies += _play_out(game_id, row, params, words[game], room, no_trace)
+            plies += _play_out(row, params, words[game], room, no_trace)
             if row[STATUS] != RUNNING:
                 break
             pools = _make_room(states, pools, spilled, game, history_start)
@@ -336,15 +339,15 @@ def _play_random(
         if row[STATUS] == TRUNCATED:
             results[4] += 1
         results[5] = max(results[5], row[PLY])
-        _new_game(game_id, params, states, pools, spilled, game, words, first_player)
+        _new_game(params, states, pools, spilled, game, words, first_player)
     results[0] += plies
     return pools, cursor
 
 
 # --- one learner per game against a compiled opponent (the vector envs) ------------------------------------------
-@njit(cache=True, error_model="numpy")
+@per_game()
 def _opponent_moves(
-    game_id: int, params: np.ndarray, states: np.ndarray, pools: tuple,
+    params: np.ndarray, states: np.ndarray, pools: tuple,
     spilled: np.ndarray, words: np.ndarray, game: int, seat: int, opponent: int, trial: np.ndarray,
     history_start: int,
 ) -> tuple:
@@ -355,19 +358,19 @@ def _opponent_moves(
         pools = _make_room(states, pools, spilled, game, history_start)
         row = _row(states, pools, spilled, game)
         if opponent == 1:
-            action = greedy_action(game_id, row, params, trial[: row.shape[0]], uniform(words[game]))
+            action = greedy_action(row, params, trial[: row.shape[0]], uniform(words[game]))
         else:
             action = legal_action_at(row[LEGAL], uniform(words[game]))
-        step_game(game_id, row, params, action, no_trace)
+        game_step(row, params, action, no_trace)
         if row[STATUS] == RUNNING:
             _settle_row(states, pools, spilled, game, history_start)
             row = _row(states, pools, spilled, game)
     return pools
 
 
-@njit(cache=True, error_model="numpy")
+@per_game()
 def _new_episode(
-    game_id: int, params: np.ndarray, states: np.ndarray, pools: tuple,
+    params: np.ndarray, states: np.ndarray, pools: tuple,
     spilled: np.ndarray, words: np.ndarray, game: int, first_player: int, learner_seat: int,
     seats: np.ndarray, opponent: int, trial: np.ndarray, history_start: int,
 ) -> tuple:
@@ -378,17 +381,17 @@ def _new_episode(
             seats[game] = 1 if uniform(words[game]) < 0.5 else 0
         else:
             seats[game] = learner_seat
-        _new_game(game_id, params, states, pools, spilled, game, words, first_player)
+        _new_game(params, states, pools, spilled, game, words, first_player)
         pools = _opponent_moves(
-            game_id, params, states, pools, spilled, words, game, seats[game], opponent, trial, history_start
+            params, states, pools, spilled, words, game, seats[game], opponent, trial, history_start
         )
         if _row(states, pools, spilled, game)[STATUS] == RUNNING:
             return pools
 
 
-@njit(cache=True, error_model="numpy")
+@per_game()
 def _reset_learners(
-    game_id: int, params: np.ndarray, history_start: int, states: np.ndarray, pools: tuple,
+    params: np.ndarray, history_start: int, states: np.ndarray, pools: tuple,
     spilled: np.ndarray, words: np.ndarray, first_player: int, learner_seat: int, seats: np.ndarray,
     opponent: int, observation: np.ndarray, mask: np.ndarray, waiting: np.ndarray, lengths: np.ndarray,
     returns: np.ndarray,
@@ -396,19 +399,19 @@ def _reset_learners(
     trial = np.empty(pools[3].shape[1], np.int64)
     for game in range(states.shape[0]):
         pools = _new_episode(
-            game_id, params, states, pools, spilled, words, game, first_player, learner_seat, seats,
+            params, states, pools, spilled, words, game, first_player, learner_seat, seats,
             opponent, trial, history_start,
         )
         waiting[game] = 0
         lengths[game] = 0
         returns[game] = 0.0
-        observe_game(game_id, _row(states, pools, spilled, game), params, seats[game], observation[game], mask[game])
+        game_observe(_row(states, pools, spilled, game), params, seats[game], observation[game], mask[game])
     return pools
 
 
-@njit(cache=True, error_model="numpy")
+@per_game()
 def _step_learners(
-    game_id: int, params: np.ndarray, history_start: int, states: np.ndarray, pools: tuple,
+    params: np.ndarray, history_start: int, states: np.ndarray, pools: tuple,
     spilled: np.ndarray, words: np.ndarray, first_player: int, learner_seat: int, seats: np.ndarray,
     opponent: int, reward_mode: int, points_slot: int, same_step: bool, actions: np.ndarray,
     observation: np.ndarray, mask: np.ndarray, rewards: np.ndarray, terminated: np.ndarray,
@@ -425,22 +428,22 @@ def _step_learners(
         seat = seats[game]
         if waiting[game]:
             pools = _new_episode(
-                game_id, params, states, pools, spilled, words, game, first_player, learner_seat, seats,
+                params, states, pools, spilled, words, game, first_player, learner_seat, seats,
                 opponent, trial, history_start,
             )
             waiting[game] = 0
             lengths[game] = 0
             returns[game] = 0.0
-            observe_game(game_id, _row(states, pools, spilled, game), params, seats[game], observation[game],
+            game_observe(_row(states, pools, spilled, game), params, seats[game], observation[game],
                          mask[game])
             continue
         pools = _make_room(states, pools, spilled, game, history_start)
         row = _row(states, pools, spilled, game)
-        step_game(game_id, row, params, actions[game], no_trace)
+        game_step(row, params, actions[game], no_trace)
         if row[STATUS] == RUNNING:
             _settle_row(states, pools, spilled, game, history_start)
         pools = _opponent_moves(
-            game_id, params, states, pools, spilled, words, game, seat, opponent, trial, history_start
+            params, states, pools, spilled, words, game, seat, opponent, trial, history_start
         )
         row = _row(states, pools, spilled, game)
         lengths[game] += 1
@@ -454,10 +457,10 @@ def _step_learners(
             episode_returns[game] = returns[game]
             _keep_final(row, game, points_slot, facts)
             facts[game, 8] = seat
-            observe_game(game_id, row, params, seat, final_observation[game], scratch)
+            game_observe(row, params, seat, final_observation[game], scratch)
             if same_step:
                 pools = _new_episode(
-                    game_id, params, states, pools, spilled, words, game, first_player, learner_seat,
+                    params, states, pools, spilled, words, game, first_player, learner_seat,
                     seats, opponent, trial, history_start,
                 )
                 lengths[game] = 0
@@ -465,7 +468,7 @@ def _step_learners(
             else:
                 waiting[game] = 1
         row = _row(states, pools, spilled, game)
-        observe_game(game_id, row, params, seats[game], observation[game], mask[game])
+        game_observe(row, params, seats[game], observation[game], mask[game])
     return pools
 
 
@@ -478,7 +481,7 @@ class FinalInfo(NamedTuple):
         observation: Their final positions, ``(k, 2, obs_size)`` int32 for :class:`BatchedGames` (each
             seat's egocentric view) or ``(k, obs_size)`` for the vector envs (the learner's view).
         winner: 0, 1, or -1 for a draw (of the match, in match variants).
-        end_reason: The ``END_*`` code (:data:`mancala_envs.engine.state.END_REASON_NAMES` names it).
+        end_reason: The ``END_*`` code (the game's ``end_reason_names`` names it).
         scores: ``(k, 2)``: the final scores of the last game (seeds captured plus seeds collected).
         points: ``(k, 2)``: the match points (match variants) or the points of the game.
         plies: Agent decisions in the last game.
@@ -518,7 +521,7 @@ class BatchStep(NamedTuple):
     final: FinalInfo
 
 
-def _count(name: str, value: Any, low: int, high: int | None = None) -> int:
+def check_count(name: str, value: Any, low: int, high: int | None = None) -> int:
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
         raise TypeError(f"{name} must be an integer (got {type(value).__name__}).")
     if value < low or (high is not None and value > high):
@@ -527,21 +530,31 @@ def _count(name: str, value: Any, low: int, high: int | None = None) -> int:
     return int(value)
 
 
-class _GameRows:
+class GameRows:
     """The rows of ``n_games`` games of one game and config, with their spill area and generators.
 
-    Shared by :class:`BatchedGames` and :class:`mancala_envs.vector.MancalaVectorEnv`.
+    The base of :class:`BatchedGames` and the engine of :class:`mancala_envs.vector.MancalaVectorEnv`,
+    which drives it through :meth:`reset_learners` and :meth:`step_learners`. The compiled loops are
+    this game's copies of the module's per-game templates (:meth:`Game.compiled`), so a batch of one
+    game compiles that game alone.
+
+    Args:
+        env_id: A registered game or variant, or a :class:`~mancala_envs.games.base.Game`.
+        n_games: Games (rows).
+        history_capacity: Repetition keys kept in each game's own row.
+        options: Game options, ``first_player`` and ``reward_mode``.
+        spill_capacity: Repetition keys of a spill row.
     """
 
     def __init__(
         self, env_id: str | Game, n_games: int, history_capacity: int, options: dict[str, Any],
         spill_capacity: int = _SPILL_KEYS,
     ) -> None:
-        from mancala_envs.registration import make
+        from mancala_envs.registration import make_game  # the registry sits above the batch layer
 
-        self.n_games = _count("n_games", n_games, 1)
-        history_capacity = _count("history_capacity", history_capacity, _KEYS_PER_PLY)
-        spill_capacity = _count("spill_capacity", spill_capacity, _KEYS_PER_PLY)
+        self.n_games = check_count("n_games", n_games, 1)
+        history_capacity = check_count("history_capacity", history_capacity, _KEYS_PER_PLY)
+        spill_capacity = check_count("spill_capacity", spill_capacity, _KEYS_PER_PLY)
         for name in ("illegal_action", "render_mode"):
             if name in options:
                 raise TypeError(
@@ -549,7 +562,6 @@ class _GameRows:
                     "(use the action masks), and there is nothing to render; use mancala_envs.make for one game."
                 )
         if isinstance(env_id, Game):
-            raw = None
             self.game = env_id
             self.env_id = env_id.env_name
             first_player = options.pop("first_player", None)
@@ -557,11 +569,10 @@ class _GameRows:
             if options:
                 raise TypeError(f"unknown options {sorted(options)}; with a Game, pass only first_player and reward_mode.")
         else:
-            raw = make(env_id, **options).unwrapped  # validates every option with the env's own messages
-            self.game = raw.game
+            first_player = options.pop("first_player", None)
+            reward_mode = options.pop("reward_mode", "win_loss")
+            self.game = make_game(env_id, **options)  # validates every game option with the config's messages
             self.env_id = env_id
-            first_player = raw.first_player
-            reward_mode = raw.reward_mode
         if first_player not in (None, 0, 1) or isinstance(first_player, bool):
             raise ValueError(f"first_player must be 0, 1 or None (drawn for each game); got {first_player!r}.")
         if reward_mode not in _REWARD_MODES:
@@ -574,11 +585,14 @@ class _GameRows:
         self._points_slot = MATCH if game.is_match else POINTS
         self.n_actions = game.n_actions
         self.observation_size = game.observation_size
-        self._game_id = game.game_id
         self._params = game.params
-        # Only the two-row games keep a repetition memory (params slot HISTORY_START of their layout).
-        history = int(game.params[HISTORY_START]) if isinstance(game, TwoRowGame) else 0
+        history = game.history_start
         self._history_start = history
+        self._reset_all = game.compiled(_reset_all)
+        self._step_all = game.compiled(_step_all)
+        self._play_random = game.compiled(_play_random)
+        self._reset_learners = game.compiled(_reset_learners)
+        self._step_learners = game.compiled(_step_learners)
         full = game.state_size
         width = min(full, history + history_capacity) if history else full
         self.history_capacity = width - history if history else 0
@@ -606,7 +620,7 @@ class _GameRows:
     def state(self, game: int) -> np.ndarray:
         """A copy of game ``game``'s engine state, in the full layout of ``game.new_state`` (what
         ``MancalaEnv.state_array`` holds; memory slots beyond ``HISTORY_LEN`` are 0)."""
-        game = _count("game", game, 0, self.n_games - 1)
+        game = check_count("game", game, 0, self.n_games - 1)
         full = np.zeros(self.game.state_size, np.int64)
         row = self._row_of(game)
         full[: row.shape[0]] = row
@@ -631,7 +645,71 @@ class _GameRows:
             return self._pools[3][-2 - slot]
         return self._states[game]
 
+    # --- the learners' loop (the vector envs) ------------------------------------------------------------------
+    def reset_learners(
+        self, seat_rule: int, seats: np.ndarray, opponent: int, waiting: np.ndarray, lengths: np.ndarray,
+        returns: np.ndarray,
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Starts an episode in every game, played by the opponent until its learner is to move.
+
+        Args:
+            seat_rule: The learner's seat, or -1 to draw it for each episode.
+            seats: ``(n_games,)`` int8, written: each game's learner seat.
+            opponent: A value of :data:`OPPONENT_KINDS`.
+            waiting, lengths, returns: ``(n_games,)`` per-episode counters, cleared.
+
+        Returns:
+            The learners' observations ``(n_games, obs_size)`` int32 and masks ``(n_games, n_actions)`` int8.
+        """
+        observation, mask = self.new_outputs()
+        self._pools = self._reset_learners(
+            self._params, self._history_start, self._states, self._pools, self._spilled, self._words,
+            self._first, seat_rule, seats, opponent, observation, mask, waiting, lengths, returns,
+        )
+        self._has_reset = True
+        return observation, mask
+
+    def step_learners(
+        self, actions: np.ndarray, seat_rule: int, seats: np.ndarray, opponent: int, same_step: bool,
+        rewards: np.ndarray, terminated: np.ndarray, truncated: np.ndarray, final_observation: np.ndarray,
+        facts: np.ndarray, waiting: np.ndarray, lengths: np.ndarray, returns: np.ndarray,
+        episode_lengths: np.ndarray, episode_returns: np.ndarray,
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Plays each learner's action (checked by :meth:`check_actions`), then the opponent's plies until
+        the learner is to move again or the game ends; an ended game is reset at once (``same_step``) or
+        at the next call (``waiting`` marks it, and its action is ignored then).
+
+        The per-game arrays are written in place: rewards and end flags of this step, each ended game's
+        final observation and :data:`FACT_COUNT` facts, the episode counters.
+
+        Returns:
+            The learners' observations and masks, as :meth:`reset_learners`.
+        """
+        observation, mask = self.new_outputs()
+        self._pools = self._step_learners(
+            self._params, self._history_start, self._states, self._pools, self._spilled, self._words,
+            self._first, seat_rule, seats, opponent, self._reward_mode, self._points_slot, same_step, actions,
+            observation, mask, rewards, terminated, truncated, final_observation, facts, waiting, lengths,
+            returns, episode_lengths, episode_returns,
+        )
+        return observation, mask
+
     # --- checks ---------------------------------------------------------------------------------------------
+    def seed(self, seed: int | list[int] | None) -> None:
+        """Seeds the games' generators: an int seeds them all from one stream (game ``i``'s stream
+        depends only on the seed and ``i``), a list gives each game its own seed, ``None`` continues."""
+        if isinstance(seed, (list, tuple)):
+            if len(seed) != self.n_games:
+                raise ValueError(f"a list of seeds needs one per game ({self.n_games}); got {len(seed)}.")
+            words = []
+            for value in seed:
+                if value is None:
+                    raise ValueError("a list of seeds cannot hold None; pass one int per game, or seed=None.")
+                words.append(new_words(np.random.default_rng(check_count("seed", value, 0)), 1)[0])
+            self._words = np.array(words, np.int64)
+            return
+        self._seed(seed)
+
     def _seed(self, seed: int | None) -> None:
         if seed is not None:
             if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
@@ -640,7 +718,7 @@ class _GameRows:
                 raise ValueError(f"seed must be an int >= 0 or None (got {seed}).")
             self._words = new_words(np.random.default_rng(int(seed)), self.n_games)
 
-    def _check_actions(self, actions: Any, skip: np.ndarray | None = None) -> np.ndarray:
+    def check_actions(self, actions: Any, skip: np.ndarray | None = None) -> np.ndarray:
         """The actions as an int64 array, after checking type, shape, range and legality (not in the
         games that ``skip`` marks, whose actions are ignored)."""
         if not self._has_reset:
@@ -672,12 +750,13 @@ class _GameRows:
             )
         return array
 
-    def _outputs(self) -> tuple[np.ndarray, np.ndarray]:
+    def new_outputs(self) -> tuple[np.ndarray, np.ndarray]:
+        """Fresh ``(n_games, obs_size)`` int32 observation and ``(n_games, n_actions)`` int8 mask arrays."""
         n = self.n_games
         return np.empty((n, self.observation_size), np.int32), np.empty((n, self.n_actions), np.int8)
 
 
-class BatchedGames(_GameRows):
+class BatchedGames(GameRows):
     """``n_games`` games of one game and config, both seats played by the caller, stepped together.
 
     Args:
@@ -710,9 +789,9 @@ class BatchedGames(_GameRows):
                 stream depends only on the seed and ``i``. ``None`` continues the generators.
         """
         self._seed(seed)
-        observation, mask = self._outputs()
+        observation, mask = self.new_outputs()
         player = np.empty(self.n_games, np.int8)
-        _reset_all(self._game_id, self._params, self._states, self._pools, self._spilled, self._words,
+        self._reset_all(self._params, self._states, self._pools, self._spilled, self._words,
                    self._first, observation, mask, player)
         self._has_reset = True
         self._cursor = 0
@@ -720,7 +799,7 @@ class BatchedGames(_GameRows):
         zeros = np.zeros(n, bool)
         return BatchStep(observation, mask.view(bool), player, np.zeros((n, 2), np.float32), zeros, zeros.copy(),
                          self._final(np.empty(0, np.int64), np.empty((0, 2, self.observation_size), np.int32),
-                                     np.empty((0, _FACTS), np.int64)))
+                                     np.empty((0, FACT_COUNT), np.int64)))
 
     def step(self, actions: Any) -> BatchStep:
         """Plays one action in every game, for its player to move; ended games start again.
@@ -734,18 +813,18 @@ class BatchedGames(_GameRows):
             ValueError: wrong shape, or an action out of ``0 .. n_actions - 1``.
             IllegalActionError: an action its game does not allow. Nothing is played then.
         """
-        actions = self._check_actions(actions)
+        actions = self.check_actions(actions)
         n = self.n_games
-        observation, mask = self._outputs()
+        observation, mask = self.new_outputs()
         player = np.empty(n, np.int8)
         rewards = np.zeros((n, 2), np.float32)
         terminated = np.zeros(n, bool)
         truncated = np.zeros(n, bool)
         # Written from row 0 up, one row per ended game: untouched pages of these cost no memory.
         final_observation = np.empty((n, 2, self.observation_size), np.int32)
-        facts = np.empty((n, _FACTS), np.int64)
-        self._pools = _step_all(
-            self._game_id, self._params, self._history_start, self._states, self._pools,
+        facts = np.empty((n, FACT_COUNT), np.int64)
+        self._pools = self._step_all(
+            self._params, self._history_start, self._states, self._pools,
             self._spilled, self._words, self._first, self._reward_mode, self._points_slot, actions,
             observation, mask, player, rewards, terminated, truncated, final_observation, facts,
         )
@@ -762,12 +841,12 @@ class BatchedGames(_GameRows):
         stopped (row 0 after ``reset``). The moves come from each game's generator, so a seeded
         ``reset`` makes it reproducible, and the order of the rows changes no game's moves.
         """
-        n_games = _count("n_games", n_games, 0)
+        n_games = check_count("n_games", n_games, 0)
         if not self._has_reset:
             raise RuntimeError("play_random() was called before reset(); call reset(seed) first.")
         results = np.zeros(6, np.int64)
-        self._pools, self._cursor = _play_random(
-            self._game_id, self._params, self._history_start, self._states, self._pools,
+        self._pools, self._cursor = self._play_random(
+            self._params, self._history_start, self._states, self._pools,
             self._spilled, self._words, self._first, n_games, self._cursor, results,
         )
         return RolloutStats(games=n_games, plies=int(results[0]), wins=(int(results[1]), int(results[2])),
@@ -811,6 +890,6 @@ def play_random(
         >>> stats.games, stats.wins[0] + stats.wins[1] + stats.draws
         (100, 100)
     """
-    games = BatchedGames(env_id, _count("batch_size", batch_size, 1), **options)
+    games = BatchedGames(env_id, check_count("batch_size", batch_size, 1), **options)
     games.reset(seed=seed)
     return games.play_random(n_games)

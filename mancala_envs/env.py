@@ -39,7 +39,7 @@ from mancala_envs.engine.trace import new_trace, read_trace
 from mancala_envs.errors import GameOverError, IllegalActionError
 from mancala_envs.games.base import Game, check_choice
 
-__all__ = ["ENV_OPTIONS", "RENDER_MODES", "SNAPSHOT_FORMAT", "MancalaEnv"]
+__all__ = ["AGENTS", "ENV_OPTIONS", "RENDER_MODES", "SNAPSHOT_FORMAT", "MancalaEnv", "unwrap_env"]
 
 AGENTS = ("player_0", "player_1")
 ILLEGAL_ACTION_POLICIES = ("penalty", "raise")
@@ -114,6 +114,21 @@ def _check_bookkeeping(snapshot: dict[str, Any], state: np.ndarray) -> None:
         )
         if not valid:
             raise ValueError("the snapshot's last_move is malformed (player, action, sown, captures).")
+
+
+def unwrap_env(env: Any) -> MancalaEnv:
+    """The :class:`MancalaEnv` under ``env`` (itself, or ``env.unwrapped`` of a wrapper).
+
+    Raises:
+        TypeError: ``env`` is not a mancala_envs AEC environment; the message says how to make one.
+    """
+    raw = getattr(env, "unwrapped", None)
+    if not isinstance(raw, MancalaEnv):
+        raise TypeError(
+            f"an opponent acts on a mancala_envs AEC environment (got {type(env).__name__}); "
+            "pass one such as mancala_envs.make('ouril_v0')."
+        )
+    return raw
 
 
 class MancalaEnv(AECEnv):
@@ -273,6 +288,11 @@ class MancalaEnv(AECEnv):
     def stores(self) -> np.ndarray:
         """A copy of the two stores (seeds captured by player 0 and player 1)."""
         return self.game.stores(self._state)
+
+    @property
+    def has_reset(self) -> bool:
+        """Whether :meth:`reset` has been called (``step``, ``observe`` and ``render`` need it)."""
+        return self._has_reset
 
     @property
     def state_array(self) -> np.ndarray:
@@ -484,6 +504,42 @@ class MancalaEnv(AECEnv):
         self._settle(agent, action)
         if self.render_mode == "human":
             self.render()
+
+    # --- the compiled fast path (SingleAgentEnv's random opponent) ----------------------------------------------
+    @property
+    def legal_bits(self) -> int:
+        """The legal actions of the player to move, as bits (bit ``k`` set: action ``k`` is legal)."""
+        return int(self._state[LEGAL])
+
+    def cumulative_reward(self, agent: str) -> float:
+        """``agent``'s reward accumulated since it last acted (what :meth:`last` reports)."""
+        return self._cumulative_rewards[agent]
+
+    def observe_player(self, player: int) -> tuple[np.ndarray, np.ndarray]:
+        """Player ``player``'s (0 or 1) observation vector and int8 action mask (a view-free fast path of
+        :meth:`observe`, without the dict)."""
+        return self.game.observe_with_mask(self._state, player)
+
+    def run_kernel(self, kernel: Any, *args: Any) -> Any:
+        """Runs a compiled kernel that plays legal plies on this env's game in place.
+
+        ``kernel(state, params, *args, trace)`` is a per-game kernel compiled for this env's game
+        (``env.game.compiled(template)``, e.g. :func:`mancala_envs.rollout.play_random_replies`); it
+        records its last ply in ``trace``. The env's record of the last move is untouched until
+        :meth:`commit_plies`, which must follow whenever the kernel played a ply.
+
+        Returns:
+            What the kernel returns.
+        """
+        return kernel(self._state, self._params, *args, self._spare_trace)
+
+    def commit_plies(self, first_player: int, last_player: int, action: int) -> None:
+        """Brings the PettingZoo bookkeeping up to date after :meth:`run_kernel` played plies, as
+        :meth:`step` would have after each: ``first_player`` moved first, ``last_player`` played the
+        last ply, ``action``."""
+        self._spare_trace, self._trace = self._trace, self._spare_trace
+        self._cumulative_rewards[AGENTS[first_player]] = 0
+        self._settle(AGENTS[last_player], action)
 
     def _settle(self, agent: str, action: int) -> None:
         """Brings the PettingZoo bookkeeping up to date after ``agent`` played ``action``: the engine has

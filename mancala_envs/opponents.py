@@ -25,15 +25,14 @@ Example:
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
 from mancala_envs.agents import Agent, make_agent
-from mancala_envs.env import MancalaEnv
+from mancala_envs.agents.sb3 import PolicyOpponent, policy_encoder
+from mancala_envs.env import unwrap_env
 
 __all__ = [
     "CallableOpponent",
@@ -56,16 +55,6 @@ class Opponent(Protocol):
 
     def reseed(self, seed: int) -> None:
         """Restarts the opponent's own random generator from ``seed``."""
-
-
-def _raw_env(env: Any) -> MancalaEnv:
-    raw = getattr(env, "unwrapped", None)
-    if not isinstance(raw, MancalaEnv):
-        raise TypeError(
-            f"an opponent acts on a mancala_envs AEC environment (got {type(env).__name__}); "
-            "pass one such as mancala_envs.make('ouril_v0')."
-        )
-    return raw
 
 
 def _seed_agent(agent: Any, seed: int) -> None:
@@ -110,7 +99,7 @@ class CallableOpponent:
         self.name = name or getattr(policy, "__name__", "callable")
 
     def act(self, env: Any) -> int:
-        raw = _raw_env(env)
+        raw = unwrap_env(env)
         observation = raw.observe(raw.agent_selection)
         answer = self.policy(observation["observation"], observation["action_mask"])
         if isinstance(answer, np.ndarray) and answer.shape == () and np.issubdtype(answer.dtype, np.integer):
@@ -134,149 +123,6 @@ class CallableOpponent:
 
     def __repr__(self) -> str:
         return f"CallableOpponent({self.name!r})"
-
-
-class PolicyOpponent:
-    """Plays a Stable-Baselines3 policy (PPO or MaskablePPO, or a frozen snapshot of one).
-
-    The policy's logits are masked with the legal actions, so it never plays an
-    illegal move. Its observation is the mover's egocentric vector encoded as the
-    policy expects: ``observation`` names the encoding (as ``apply_wrappers``
-    takes it, e.g. ``"flat"`` or ``{"name": "one_hot", "cap": 8}``), or ``None``
-    to find the one encoding whose space equals the policy's observation space.
-
-    Args:
-        policy: An SB3 model (``model.policy`` is used) or policy.
-        observation: The encoding, or ``None`` to infer it when first used.
-        deterministic: Play the most likely legal action instead of sampling.
-        name: Shown in evaluation tables.
-    """
-
-    def __init__(
-        self,
-        policy: Any,
-        observation: str | dict[str, Any] | None = None,
-        deterministic: bool = False,
-        name: str = "policy",
-    ) -> None:
-        self.policy = getattr(policy, "policy", policy)
-        if not hasattr(self.policy, "get_distribution") or not hasattr(self.policy, "obs_to_tensor"):
-            raise TypeError(
-                f"PolicyOpponent needs a Stable-Baselines3 on-policy model or policy (got {type(policy).__name__})."
-            )
-        self.observation = observation
-        self.deterministic = bool(deterministic)
-        self.name = name
-        self.rng = np.random.default_rng()
-        self._encoder: Any = None
-
-    @classmethod
-    def load(cls, path: str | Path, **kwargs: Any) -> PolicyOpponent:
-        """Loads a model saved by ``model.save(path)`` (MaskablePPO or PPO) onto the CPU.
-
-        Raises:
-            FileNotFoundError: there is no such file.
-            ImportError: stable-baselines3 is not installed (``pip install 'mancala-envs[train]'``).
-        """
-        path = Path(path)
-        if not path.is_file():
-            raise FileNotFoundError(f"no saved model at {str(path)!r}; pass the .zip that model.save() wrote.")
-        try:
-            from sb3_contrib import MaskablePPO
-            from stable_baselines3 import PPO
-        except ImportError as error:  # pragma: no cover - depends on the installed extras
-            raise ImportError(
-                "a model opponent needs stable-baselines3 and sb3-contrib: pip install 'mancala-envs[train]'"
-            ) from error
-        errors = []
-        for algorithm in (MaskablePPO, PPO):
-            try:
-                model = algorithm.load(path, device="cpu")
-            except (KeyError, ValueError, TypeError, AttributeError, RuntimeError) as error:
-                errors.append(f"{algorithm.__name__}: {error}")
-                continue
-            kwargs.setdefault("name", path.stem)
-            return cls(model, **kwargs)
-        raise ValueError(f"{str(path)!r} is neither a MaskablePPO nor a PPO model ({'; '.join(errors)}).")
-
-    def _encoder_for(self, raw: MancalaEnv) -> Any:
-        if self._encoder is None:
-            self._encoder = policy_encoder(raw.game, self.policy.observation_space, self.observation)
-        return self._encoder
-
-    def act(self, env: Any) -> int:
-        import torch
-
-        raw = _raw_env(env)
-        observation = raw.observe(raw.agent_selection)
-        mask = observation["action_mask"].astype(bool)
-        encoded = self._encoder_for(raw)(observation["observation"])
-        tensor, _ = self.policy.obs_to_tensor(encoded)
-        with torch.no_grad():
-            logits = self.policy.get_distribution(tensor).distribution.logits[0].cpu().numpy()
-        logits = np.where(mask, logits.astype(np.float64), -np.inf)
-        if self.deterministic:
-            return int(np.argmax(logits))
-        weights = np.exp(logits - logits.max())
-        return int(self.rng.choice(mask.size, p=weights / weights.sum()))
-
-    def reseed(self, seed: int) -> None:
-        self.rng = np.random.default_rng(seed)
-
-    def frozen(self) -> PolicyOpponent:
-        """A deep copy that later training of the original does not change (for self-play)."""
-        return copy.deepcopy(self)
-
-    def __repr__(self) -> str:
-        return f"PolicyOpponent({self.name!r})"
-
-
-def _identity(observation: np.ndarray) -> np.ndarray:
-    return observation
-
-
-def policy_encoder(game: Any, space: Any, observation: str | dict[str, Any] | None = None) -> Callable[[np.ndarray], np.ndarray]:
-    """The function that turns the raw egocentric observation into what a policy with ``space`` expects.
-
-    Args:
-        game: The game.
-        space: The policy's observation space.
-        observation: ``"raw"`` (no encoding), an encoding as ``apply_wrappers`` names it (``"flat"``,
-            ``{"name": "one_hot", "cap": 8}``), or ``None``: the one encoding (raw, or any encoding
-            with its default options) whose space equals ``space``.
-
-    Raises:
-        ValueError: the encoding's space differs from ``space``, or no encoding matches it.
-    """
-    from gymnasium import spaces
-
-    from mancala_envs.wrappers import make_encoder
-
-    low, high = game.observation_bounds()
-    raw_space = spaces.Box(low, high, dtype=np.int32)
-    if observation is None:
-        candidates: list[Any] = ["raw", "flat", {"name": "flat", "normalize": False}, "one_hot", "thermometer", "planes"]
-    else:
-        candidates = [observation]
-    for candidate in candidates:
-        if candidate == "raw":
-            encoder, candidate_space = _identity, raw_space
-        else:
-            name, options = (candidate, {}) if isinstance(candidate, str) else (
-                candidate["name"], {k: v for k, v in candidate.items() if k != "name"})
-            built = make_encoder(name, game, **options)
-            encoder, candidate_space = built.encode, built.space
-        if candidate_space == space:
-            return encoder
-    if observation is not None:
-        raise ValueError(
-            f"the policy's observation space {space} is not the space of the {observation!r} encoding "
-            f"of {game.env_name}; pass the encoding the policy was trained with."
-        )
-    raise ValueError(
-        f"no encoding of {game.env_name} gives the policy's observation space {space}; pass observation= "
-        "with the encoding it was trained on (e.g. {'name': 'one_hot', 'cap': 8})."
-    )
 
 
 class OpponentPool:

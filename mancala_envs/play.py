@@ -46,20 +46,18 @@ At the end the final board and one result line are printed (winner, scores, end 
 
 from __future__ import annotations
 
-import argparse
 import re
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TextIO
 
 import numpy as np
 
-from mancala_envs.cli import _fail, _key_value, _options, _Parser, _quiet_broken_pipe, _seed, _UsageError
 from mancala_envs.engine.state import PLAYER
 from mancala_envs.games.base import Game
 
-__all__ = ["add_play_arguments", "play_human", "play_main", "run_play"]
+__all__ = ["INTERRUPTED", "play_human"]
 
 PROG = "mancala-envs play"
 #: options the terminal game sets itself; ``--option`` may not change them
@@ -339,7 +337,7 @@ def play_human(
     """
     import mancala_envs
     from mancala_envs.agents import make_agent
-    from mancala_envs.cli import _game_id
+    from mancala_envs.registration import resolve_env_id
 
     out = sys.stdout if out is None else out
     _check_arguments(seat, seed)
@@ -350,7 +348,7 @@ def play_human(
         raise TypeError(
             f"start_position must be a position string or a dict of reset options (got {type(start_position).__name__})."
         )
-    env_id = _game_id(game)
+    env_id = resolve_env_id(game)
     env = mancala_envs.make(env_id, render_mode="ansi", illegal_action="raise", **game_options)
     agent = make_agent(opponent, seed=seed)
     if seat is None:
@@ -374,68 +372,3 @@ def play_human(
     final["human"] = int(seat)
     final["stopped"] = stopped
     return final
-
-
-# --- the command line ----------------------------------------------------------------------------------
-def _seat(text: str) -> int | None:
-    if text in ("0", "1"):
-        return int(text)
-    if text == "random":
-        return None
-    raise argparse.ArgumentTypeError(f"invalid seat {text!r} (use 0, 1 or random)")
-
-
-def add_play_arguments(parser: argparse.ArgumentParser) -> None:
-    """Adds the arguments of ``mancala-envs play`` to ``parser`` (a subcommand's parser, say)."""
-    parser.add_argument("game", help="game name or registry id: ouril, omweso, ouril_v0, mancala/urim7-v0 ...")
-    parser.add_argument(
-        "--opponent", default="greedy", help="the agent you play against: random, greedy, alphabeta:3 ... (default: greedy)"
-    )
-    parser.add_argument(
-        "--seat", type=_seat, default=0, metavar="{0,1,random}",
-        help="your seat: 0 = player_0, 1 = player_1, random = drawn from the seed (default: 0)",
-    )
-    parser.add_argument("--seed", type=_seed, default=0, help="seeds who moves first and the opponent (default: 0)")
-    parser.add_argument(
-        "--option", type=_key_value, action="append", default=[], metavar="KEY=VALUE",
-        help="a game or environment option, repeatable: --option first_player=0 --option setup=placement",
-    )
-
-
-def run_play(args: argparse.Namespace, input_fn: Callable[[str], str] = input, out: TextIO | None = None) -> int:
-    """Runs ``mancala-envs play`` from parsed arguments; returns the exit status (0, or 130 after Ctrl-C).
-
-    Raises:
-        ValueError, TypeError: bad arguments (see :func:`play_human`); the caller prints them.
-    """
-    options = _options(args.option)
-    final = play_human(args.game, args.opponent, args.seat, args.seed, input_fn=input_fn, out=out, **options)
-    return INTERRUPTED if final["stopped"] == "interrupt" else 0
-
-
-def play_main(
-    argv: Sequence[str] | None = None, input_fn: Callable[[str], str] = input, out: TextIO | None = None
-) -> int:
-    """``mancala-envs play GAME [--opponent NAME] [--seat 0|1|random] [--seed N] [--option key=value ...]``.
-
-    Returns the exit status: 0 when the game is over, quit (``q``) or ends with the input; 130
-    after Ctrl-C; 2 for bad arguments (an unknown game or agent, a malformed option ...), printed
-    as one line ``mancala-envs play: error: ...`` on stderr, without usage text or traceback.
-    ``--help`` prints the usage and exits with 0.
-    """
-    parser = _Parser(prog=PROG, description="Play a mancala game in the terminal against an agent.")
-    add_play_arguments(parser)
-    try:
-        args = parser.parse_args(argv)
-    except _UsageError as error:
-        return _fail(str(error), PROG)
-    try:
-        return run_play(args, input_fn=input_fn, out=out)
-    except (ValueError, TypeError) as error:
-        return _fail(str(error), PROG)
-    except BrokenPipeError:
-        return _quiet_broken_pipe()
-
-
-if __name__ == "__main__":
-    sys.exit(play_main())

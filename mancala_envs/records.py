@@ -39,6 +39,7 @@ from typing import Any
 import numpy as np
 
 from mancala_envs.engine.state import END_REASON_NAMES, OK
+from mancala_envs.games import game_classes
 from mancala_envs.env import MancalaEnv
 from mancala_envs.games.base import Game, config_from_kwargs
 from mancala_envs.registration import VARIANTS, make
@@ -52,7 +53,9 @@ RESULT_KEYS = ("winner", "scores", "match_points", "end_reason")
 RENDER_EXTRA = "pip install 'mancala-envs[render]'"
 
 _AGENTS = ("player_0", "player_1")
-_END_REASONS = frozenset(name for name in END_REASON_NAMES.values() if name is not None)
+_END_REASONS = frozenset(
+    name for cls in game_classes() for name in {**END_REASON_NAMES, **cls.end_reasons}.values() if name is not None
+)
 _FIELDS = ("format", "env", "options", "start", "moves", "result", "players", "seed")
 _MOVE_KEYS = frozenset({"player", "action", "move", "illegal"})
 _JSON_SCALARS = (str, int, float, bool, type(None))

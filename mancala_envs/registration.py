@@ -14,12 +14,30 @@ from a fresh interpreter (Gymnasium imports ``mancala_envs`` first).
 
 from __future__ import annotations
 
+import importlib
+
 from dataclasses import dataclass, field
 from typing import Any
 
 from pettingzoo.env_registry.registration import aec_registry, register
 
-__all__ = ["NAMESPACE", "VARIANTS", "EnvVariant", "gymnasium_id", "list_envs", "list_gymnasium_envs", "make", "register_all"]
+from mancala_envs.games import game_classes
+from mancala_envs.games.base import Game, config_from_kwargs
+
+__all__ = [
+    "NAMESPACE",
+    "VARIANTS",
+    "EnvVariant",
+    "find_variant",
+    "game_names",
+    "gymnasium_id",
+    "list_envs",
+    "list_gymnasium_envs",
+    "make",
+    "make_game",
+    "register_all",
+    "resolve_env_id",
+]
 
 NAMESPACE = "mancala"
 
@@ -51,96 +69,22 @@ class EnvVariant:
         return gymnasium_id(self.id)
 
 
-VARIANTS: tuple[EnvVariant, ...] = (
-    EnvVariant("mancala/ouril-v0", "mancala_envs.envs.ouril_v0", {}, "Ouril, 2x6, 4 seeds per pit"),
-    EnvVariant(
-        "mancala/ouril-mini-v0",
-        "mancala_envs.envs.ouril_v0",
-        {"pits_per_row": 4},
-        "Ouril on the 2x4 board for children and beginners",
-    ),
-    EnvVariant("mancala/urim-v0", "mancala_envs.envs.urim_v0", {}, "Urim, 2x6, 3 seeds per pit (T = 36)"),
-    EnvVariant(
-        "mancala/urim7-v0",
-        "mancala_envs.envs.urim_v0",
-        {"pits_per_row": 7},
-        "Urim on the 2x7 board, 3 seeds per pit (T = 42)",
-    ),
-    EnvVariant(
-        "mancala/urim48-v0",
-        "mancala_envs.envs.urim_v0",
-        {"seeds_per_pit": 4},
-        "Urim with 4 seeds per pit (T = 48, the Mancala World reading)",
-    ),
-    EnvVariant(
-        "mancala/urim-match-v0",
-        "mancala_envs.envs.urim_v0",
-        {"match_target": 10},
-        "Urim match: games until a player has 10 match points",
-    ),
-    EnvVariant("mancala/modiar-v0", "mancala_envs.envs.modiar_v0", {}, "Modiar, 2x3, 7 stones per pit (T = 42)"),
-    EnvVariant(
-        "mancala/rio-kadalis-v0",
-        "mancala_envs.envs.rio_kadalis_v0",
-        {},
-        "Rio Kadalis, 2x6, 4 seeds per pit, relay sowing, fours",
-    ),
-    EnvVariant(
-        "mancala/rio-kadalis5-v0",
-        "mancala_envs.envs.rio_kadalis_v0",
-        {"pits_per_row": 5},
-        "Rio Kadalis on the 2x5 board (Habr Awal, T = 40)",
-    ),
-    EnvVariant(
-        "mancala/rio-kadalis-cw-v0",
-        "mancala_envs.envs.rio_kadalis_v0",
-        {"direction": "cw"},
-        "Rio Kadalis sown clockwise",
-    ),
-    EnvVariant(
-        "mancala/rio-kadalis-match-v0",
-        "mancala_envs.envs.rio_kadalis_v0",
-        {"match": True},
-        "Rio Kadalis match: refill, closed pits, until a player cannot fill a pit",
-    ),
-    EnvVariant(
-        "mancala/omweso-v0",
-        "mancala_envs.envs.omweso_v0",
-        {},
-        "Omweso, 4x8, 64 seeds, 4 in each outer pit, relay sowing, reverse captures",
-    ),
-    EnvVariant(
-        "mancala/omweso-two-each-v0",
-        "mancala_envs.envs.omweso_v0",
-        {"setup": "two_each"},
-        "Omweso starting with 2 seeds in every pit",
-    ),
-    EnvVariant(
-        "mancala/omweso-placement-v0",
-        "mancala_envs.envs.omweso_v0",
-        {"setup": "placement"},
-        "Omweso with a placement phase: each player arranges 32 seeds (at most 10 per pit)",
-    ),
-    EnvVariant(
-        "mancala/omweso-no-midturn-reverse-v0",
-        "mancala_envs.envs.omweso_v0",
-        {"midturn_reverse": False},
-        "Omweso where only the opening lap may be clockwise (no mid-turn choices)",
-    ),
-    EnvVariant(
-        "mancala/omweso-match-v0",
-        "mancala_envs.envs.omweso_v0",
-        {"match_target": 12},
-        "Omweso match: games until a player has 12 points (akawumbi wins at once)",
-    ),
-)
+def _variants() -> tuple[EnvVariant, ...]:
+    variants = []
+    for cls in game_classes():
+        module = f"mancala_envs.envs.{cls.name}_v{cls.version}"
+        for variant in cls.variants:
+            variants.append(EnvVariant(f"{NAMESPACE}/{variant.name}-v{cls.version}", module, dict(variant.options),
+                                       variant.description))
+    return tuple(variants)
 
+
+#: every registered id, derived from the games' declared variants (:data:`mancala_envs.games.GAME_MODULES`)
+VARIANTS: tuple[EnvVariant, ...] = _variants()
+
+#: the plain game names (``"ouril_v0"``) and the id of each game's first variant
 _GAME_NAMES = {
-    "ouril_v0": "mancala/ouril-v0",
-    "urim_v0": "mancala/urim-v0",
-    "modiar_v0": "mancala/modiar-v0",
-    "rio_kadalis_v0": "mancala/rio-kadalis-v0",
-    "omweso_v0": "mancala/omweso-v0",
+    f"{cls.name}_v{cls.version}": f"{NAMESPACE}/{cls.variants[0].name}-v{cls.version}" for cls in game_classes()
 }
 
 
@@ -183,7 +127,14 @@ def list_gymnasium_envs() -> list[str]:
     return [variant.gymnasium_id for variant in VARIANTS]
 
 
-def _find(env_id: str) -> EnvVariant:
+def find_variant(env_id: str) -> EnvVariant:
+    """The registered variant of ``env_id``: a game name (``"ouril_v0"``) or an id, with or without the
+    ``mancala/`` namespace (``"ouril-mini-v0"``, ``"mancala/ouril-mini-v0"``).
+
+    Raises:
+        TypeError: ``env_id`` is not a string.
+        ValueError: no such id; the message lists them.
+    """
     if not isinstance(env_id, str):
         raise TypeError(f"env id must be a string such as 'ouril_v0' (got {type(env_id).__name__}).")
     wanted = _GAME_NAMES.get(env_id, env_id)
@@ -214,12 +165,40 @@ def make(env_id: str, **kwargs: Any):
         >>> env.agent_selection
         'player_0'
     """
-    import importlib
-
-    variant = _find(env_id)
+    variant = find_variant(env_id)
     module = importlib.import_module(variant.module)
     options = {**variant.kwargs, **kwargs}
     return module.env(**options)
+
+
+def resolve_env_id(name: str) -> str:
+    """A game's short name as its plain env name (``"ouril"`` -> ``"ouril_v0"``); any other name is
+    returned as given, for :func:`make` to check."""
+    for cls in game_classes():
+        if name == cls.name:
+            return f"{cls.name}_v{cls.version}"
+    return name
+
+
+def game_names() -> list[str]:
+    """The plain game names, one per game: ``["ouril_v0", "urim_v0", ...]``."""
+    return list(_GAME_NAMES)
+
+
+def make_game(env_id: str, **options: Any) -> Game:
+    """The :class:`~mancala_envs.games.base.Game` of a registered id, with game options (no env options).
+
+    What :class:`~mancala_envs.batch.BatchedGames` builds instead of an env: the variant's options, then
+    ``options`` (config fields, or a whole ``config=``), checked by the game's config.
+
+    Raises:
+        ValueError / TypeError: an unknown id, an unknown option or an invalid value (the config's messages).
+    """
+    variant = find_variant(env_id)
+    module = importlib.import_module(variant.module)
+    game_class = module.GAME
+    config = config_from_kwargs(game_class.config_class, options.pop("config", None), **{**variant.kwargs, **options})
+    return game_class(config)
 
 
 def list_envs(verbose: bool = False) -> list[str]:

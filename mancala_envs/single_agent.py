@@ -52,7 +52,6 @@ import numpy as np
 from gymnasium import spaces
 
 from mancala_envs.agents import RandomAgent
-from mancala_envs.engine.state import LEGAL
 from mancala_envs.env import MancalaEnv
 from mancala_envs.errors import GameOverError, IllegalActionError
 from mancala_envs.opponents import AgentOpponent, Opponent, OpponentPool, make_opponent
@@ -123,6 +122,9 @@ class SingleAgentEnv(gymnasium.Env):
         self._over = True
         self._has_reset = False
         self._compiled_random = False
+        # The random baseline's compiled replies, for this game only (compiled at their first call).
+        self._random_replies = self.game.compiled(play_random_replies)
+        self._turn_against_random = self.game.compiled(play_turn_against_random)
 
     # --- opponents ------------------------------------------------------------------
     def set_opponent(self, opponent: Any) -> None:
@@ -193,7 +195,7 @@ class SingleAgentEnv(gymnasium.Env):
             raise GameOverError("step() was called after the episode ended; call reset() to start a new one.")
         action = self._check_action(action)
         raw = self.aec_env
-        if not (int(raw._state[LEGAL]) >> action) & 1:
+        if not (raw.legal_bits >> action) & 1:
             return self._illegal(action)
         if self._compiled_random:
             self._play_turn_compiled(action)
@@ -202,7 +204,7 @@ class SingleAgentEnv(gymnasium.Env):
         if raw.agent_selection != self.learner:
             self._play_opponent_or_end()
         observation, mask = self._observe()
-        reward = float(raw._cumulative_rewards[self.learner])
+        reward = float(raw.cumulative_reward(self.learner))
         terminated = bool(raw.terminations[self.learner])
         truncated = bool(raw.truncations[self.learner])
         self._over = terminated or truncated
@@ -253,13 +255,10 @@ class SingleAgentEnv(gymnasium.Env):
         other = AGENTS[1 - self.seat]
         while raw.agents and raw.agent_selection == other and not (raw.terminations[other] or raw.truncations[other]):
             if self._compiled_random:
-                trace = raw._spare_trace
                 draws = opponent.agent.rng.random(REPLY_DRAWS)
-                plies, action = play_random_replies(self.game.game_id, raw._state, raw._params, 1 - self.seat,
-                                                    draws, trace)
+                plies, action = raw.run_kernel(self._random_replies, 1 - self.seat, draws)
                 if plies:
-                    raw._spare_trace, raw._trace = raw._trace, trace
-                    raw._settle(other, action)
+                    raw.commit_plies(1 - self.seat, 1 - self.seat, action)
                     continue
             raw.step(opponent.act(raw))
         self._over = not raw.agents or raw.terminations[self.learner] or raw.truncations[self.learner]
@@ -268,19 +267,16 @@ class SingleAgentEnv(gymnasium.Env):
         """The learner's (legal) action and the random baseline's replies in one compiled call; the AEC env's
         bookkeeping is then settled as its ``step`` would have left it after the last of these plies."""
         raw = self.aec_env
-        trace = raw._spare_trace
         draws = self.opponent.agent.rng.random(REPLY_DRAWS)
-        _, plies, reply = play_turn_against_random(self.game.game_id, raw._state, raw._params, action, draws, trace)
-        raw._spare_trace, raw._trace = raw._trace, trace
-        raw._cumulative_rewards[self.learner] = 0
+        _, plies, reply = raw.run_kernel(self._turn_against_random, action, draws)
         if plies:
-            raw._settle(AGENTS[1 - self.seat], reply)
+            raw.commit_plies(self.seat, 1 - self.seat, reply)
         else:
-            raw._settle(self.learner, action)
+            raw.commit_plies(self.seat, self.seat, action)
 
     def _illegal(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         """An illegal learner action: raises, or ends the episode with -1 and the board unchanged."""
-        legal = self.game.legal_actions(self.aec_env._state).tolist()
+        legal = [a for a in range(self._n_actions) if (self.aec_env.legal_bits >> a) & 1]
         if self.illegal_action == "raise":
             raise IllegalActionError(
                 f"action {action} is illegal for the learner here; legal actions are {legal}. "
@@ -293,7 +289,7 @@ class SingleAgentEnv(gymnasium.Env):
         return observation, -1.0, True, False, info
 
     def _observe(self) -> tuple[np.ndarray, np.ndarray]:
-        observation, mask = self.game.observe_with_mask(self.aec_env._state, self.seat)
+        observation, mask = self.aec_env.observe_player(self.seat)
         if self._over:
             mask = np.zeros(self._n_actions, dtype=np.int8)
         self._mask = mask  # what action_masks() reads until the next step or reset

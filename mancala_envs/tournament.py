@@ -88,14 +88,12 @@ Example:
 
 from __future__ import annotations
 
-import argparse
 import csv
 import itertools
 import json
 import math
 import os
 import sys
-import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from functools import cached_property
@@ -105,6 +103,7 @@ from typing import Any
 
 import numpy as np
 
+from mancala_envs.registration import resolve_env_id
 from mancala_envs.stats import Tally
 
 __all__ = [
@@ -138,7 +137,7 @@ CSV_COLUMNS = (
 """The columns of :meth:`TournamentResult.to_csv`, in order (see the module docstring)."""
 
 
-def _require(module: str, purpose: str) -> Any:
+def require(module: str, purpose: str) -> Any:
     """Imports ``module`` or raises an ``ImportError`` that names the extra to install."""
     import importlib
 
@@ -335,7 +334,7 @@ def fit_ratings(
         >>> round(ratings.difference(0, 1)[0], 2)            # 75% score: ln 3 units, 190.85 Elo
         190.85
     """
-    optimize = _require("scipy.optimize", "fitting the ratings")
+    optimize = require("scipy.optimize", "fitting the ratings")
     points = np.asarray(points, dtype=float)
     games = np.asarray(games, dtype=float)
     size = points.shape[0] if points.ndim == 2 else 0
@@ -669,7 +668,7 @@ class TournamentResult:
         Raises:
             ImportError: matplotlib is missing.
         """
-        matplotlib = _require("matplotlib", "the tournament plot")
+        matplotlib = require("matplotlib", "the tournament plot")
         from matplotlib.figure import Figure
 
         ratings = self.ratings
@@ -733,19 +732,12 @@ def _rates(record: Record) -> dict[str, float | None]:
 
 
 # --- running ------------------------------------------------------------------------------
-def _resolve_game(name: str) -> str:
-    """``"ouril"`` -> ``"ouril_v0"``; other names are returned as given (and checked by ``make``)."""
-    import mancala_envs
-
-    return f"{name}_v0" if f"{name}_v0" in mancala_envs.list_envs() else name
-
-
 def _is_int(value: Any) -> bool:
     return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
 
 
 def _progress_bar(total: int, description: str) -> Any:
-    tqdm = _require("tqdm", "the progress bar (progress=True; --no-progress goes without)").tqdm
+    tqdm = require("tqdm", "the progress bar (progress=True; --no-progress goes without)").tqdm
     return tqdm(total=total, unit="game", desc=description, file=sys.stderr)
 
 
@@ -815,7 +807,7 @@ def run_tournament(
     import mancala_envs
     from mancala_envs.agents import make_agent
 
-    game = _resolve_game(game)
+    game = resolve_env_id(game)
     mancala_envs.make(game, first_player=0, **game_options).reset(seed=0)  # an unknown game or option fails here
     for name in agents:
         make_agent(name, seed=0)  # an unknown agent fails here, before any process starts
@@ -863,87 +855,3 @@ def run_tournament(
     return TournamentResult(
         game=game, agents=agents, games_per_pair=games_per_pair, seed=seed, games=results, game_options=options
     )
-
-
-# --- command line ---------------------------------------------------------------------------
-def _parser() -> argparse.ArgumentParser:
-    from mancala_envs.agents import AGENT_FORMS, AGENT_NAMES
-    from mancala_envs.cli import _integer_at_least, _key_value, _Parser
-
-    parser = _Parser(
-        prog=PROG,
-        description="Round robin between agents: win/draw/loss with confidence intervals, Bradley-Terry ratings "
-        "(Elo scale), first-player advantage; JSON, CSV and PNG output.",
-    )
-    parser.add_argument("--game", default="ouril", help="game name or registry id (default: ouril)")
-    parser.add_argument(
-        "--agents", nargs="+", default=["random", "greedy"], metavar="AGENT",
-        help=f"two or more agents, named as {', '.join([*AGENT_NAMES, *AGENT_FORMS])} (default: random greedy)",
-    )
-    parser.add_argument(
-        "--games", type=_integer_at_least(1), default=200,
-        help="games per pair, seats alternated (default: 200; even numbers balance the seats)",
-    )
-    parser.add_argument("--seed", type=_integer_at_least(0, "seed"), default=0, help="seeds every game (default: 0)")
-    parser.add_argument(
-        "--workers", type=_integer_at_least(1), default=None,
-        help="processes playing games (default: one per core; 1 plays in this process)",
-    )
-    parser.add_argument("--json", default=None, metavar="PATH", help="write everything, every game included, as JSON")
-    parser.add_argument("--csv", default=None, metavar="PATH", help="write the per-agent and per-pair rows as CSV")
-    parser.add_argument("--plot", default=None, metavar="PATH", help="write a PNG: ratings and a pairwise heatmap")
-    parser.add_argument(
-        "--record", default=None, metavar="DIR",
-        help="also write every game as a JSON game record into DIR (replay one with mancala-envs replay)",
-    )
-    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
-    parser.add_argument(
-        "--option", type=_key_value, action="append", default=[], metavar="KEY=VALUE",
-        help="a game option, e.g. --option grand_slam=forbidden; values are read as JSON when they parse "
-        "(4, true, null), as text otherwise; may be repeated",
-    )
-    return parser
-
-
-def tournament_main(argv: Sequence[str] | None = None, out: Any = None) -> int:
-    """``mancala-envs tournament``: runs the round robin, prints the tables, writes the files.
-
-    Bad input (an unknown game, option or agent, fewer than two agents, ``--games`` below 1, a
-    folder for an output file that does not exist, a missing extra) prints one line
-    ``mancala-envs tournament: error: ...`` on stderr and returns 2. ``--help`` exits with 0.
-
-    Returns:
-        The exit status.
-    """
-    from mancala_envs.cli import _fail, _options, _UsageError
-
-    out = sys.stdout if out is None else out
-    try:
-        args = _parser().parse_args(argv)
-        options = _options(args.option)
-        for flag, path in (("--json", args.json), ("--csv", args.csv), ("--plot", args.plot)):
-            if path is not None and not Path(path).resolve().parent.is_dir():
-                raise _UsageError(f"argument {flag}: the folder of {path!r} does not exist.", PROG)
-        _require("scipy.optimize", "fitting the ratings")
-        if args.plot is not None:
-            _require("matplotlib", "--plot")
-        start = time.perf_counter()
-        result = run_tournament(
-            args.game, args.agents, args.games, seed=args.seed, workers=args.workers,
-            progress=not args.no_progress, record_dir=args.record, **options,
-        )
-        seconds = time.perf_counter() - start
-        print(result.format_table(), file=out)
-        print(f"\nPlayed {len(result.games)} games in {seconds:.1f} s", file=out)
-        for path, write in ((args.json, result.to_json), (args.csv, result.to_csv), (args.plot, result.plot)):
-            if path is not None:
-                print(f"Wrote {write(path)}", file=out)
-    except (_UsageError, ValueError, TypeError, ImportError) as error:
-        return _fail(str(error), PROG)
-    except OSError as error:
-        return _fail(f"cannot write {error.filename!r}: {error.strerror or error}", PROG)
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(tournament_main())

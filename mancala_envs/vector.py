@@ -48,8 +48,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
-from mancala_envs.batch import _FACTS, OPPONENT_KINDS, _count, _GameRows, _reset_learners, _step_learners
-from mancala_envs.engine.prng import new_words
+from mancala_envs.batch import FACT_COUNT, OPPONENT_KINDS, GameRows
 
 __all__ = ["AUTORESET_MODES", "MancalaVectorEnv"]
 
@@ -98,7 +97,7 @@ class MancalaVectorEnv(gymnasium.vector.VectorEnv):
         modes = {**AUTORESET_MODES, **{mode: mode for mode in AUTORESET_MODES.values()}}
         if autoreset_mode not in modes:
             raise ValueError(f"autoreset_mode must be one of {list(AUTORESET_MODES)} (got {autoreset_mode!r}).")
-        self._rows = rows = _GameRows(env_id, num_envs, history_capacity, dict(options))
+        self._rows = rows = GameRows(env_id, num_envs, history_capacity, dict(options))
         self.env_id = env_id
         self.num_envs = rows.n_games
         self.opponent = opponent
@@ -122,7 +121,7 @@ class MancalaVectorEnv(gymnasium.vector.VectorEnv):
         self._episode_lengths = np.zeros(n, np.int64)
         self._episode_returns = np.zeros(n, np.float64)
         self._final_observation = np.zeros((n, rows.observation_size), np.int32)
-        self._facts = np.zeros((n, _FACTS), np.int64)
+        self._facts = np.zeros((n, FACT_COUNT), np.int64)
         self._mask = np.zeros((n, rows.n_actions), np.int8)
         self._has_reset = False
 
@@ -138,24 +137,11 @@ class MancalaVectorEnv(gymnasium.vector.VectorEnv):
             options: Not used (accepted for the Gymnasium API).
         """
         rows = self._rows
-        if isinstance(seed, (list, tuple)):
-            if len(seed) != self.num_envs:
-                raise ValueError(f"a list of seeds needs one per env ({self.num_envs}); got {len(seed)}.")
-            words = []
-            for value in seed:
-                if value is None:
-                    raise ValueError("a list of seeds cannot hold None; pass one int per env, or seed=None.")
-                words.append(new_words(np.random.default_rng(_count("seed", value, 0)), 1)[0])
-            rows._words = np.array(words, np.int64)
-        else:
-            rows._seed(seed)
-        observation, mask = rows._outputs()
-        rows._pools = _reset_learners(
-            rows._game_id, rows._params, rows._history_start, rows._states, rows._pools, rows._spilled,
-            rows._words, rows._first, self._seat_rule, self._seats, self._opponent, observation, mask,
-            self._waiting, self._lengths, self._returns,
+        rows.seed(seed)
+        observation, mask = rows.reset_learners(
+            self._seat_rule, self._seats, self._opponent, self._waiting, self._lengths, self._returns
         )
-        rows._has_reset = self._has_reset = True
+        self._has_reset = True
         self._mask = mask
         return observation, self._infos(mask)
 
@@ -173,17 +159,14 @@ class MancalaVectorEnv(gymnasium.vector.VectorEnv):
             IllegalActionError: an action its game does not allow; nothing is played.
         """
         rows = self._rows
-        actions = rows._check_actions(actions, skip=self._waiting.astype(bool))
+        actions = rows.check_actions(actions, skip=self._waiting.astype(bool))
         n = self.num_envs
-        observation, mask = rows._outputs()
         rewards = np.zeros(n, np.float64)
         terminated = np.zeros(n, bool)
         truncated = np.zeros(n, bool)
-        rows._pools = _step_learners(
-            rows._game_id, rows._params, rows._history_start, rows._states, rows._pools, rows._spilled,
-            rows._words, rows._first, self._seat_rule, self._seats, self._opponent, rows._reward_mode,
-            rows._points_slot, self.autoreset_mode == AutoresetMode.SAME_STEP, actions, observation, mask, rewards,
-            terminated, truncated, self._final_observation, self._facts, self._waiting, self._lengths,
+        observation, mask = rows.step_learners(
+            actions, self._seat_rule, self._seats, self._opponent, self.autoreset_mode == AutoresetMode.SAME_STEP,
+            rewards, terminated, truncated, self._final_observation, self._facts, self._waiting, self._lengths,
             self._returns, self._episode_lengths, self._episode_returns,
         )
         if self._waiting.any():  # any action is accepted (and ignored) by a game waiting for its reset

@@ -13,7 +13,7 @@ from mancala_envs.agents import GreedyAgent, RandomAgent, make_agent
 from mancala_envs.cli import main, play_demo
 from mancala_envs.games.ouril import Ouril
 from mancala_envs.games.urim import Urim, UrimConfig
-from mancala_envs.rollout import play_random_games
+from mancala_envs.batch import play_random
 
 
 @pytest.mark.parametrize("env_id", ["ouril_v0", "urim_v0", "mancala/ouril-mini-v0", "mancala/urim7-v0"])
@@ -71,9 +71,9 @@ def test_unknown_agent_name() -> None:
 
 @pytest.mark.parametrize("game", [Ouril(), Urim(), Urim(UrimConfig(pits_per_row=7, seeds_per_pit=4))])
 def test_compiled_random_play_is_deterministic(game) -> None:
-    first = play_random_games(game, 200, seed=5)
-    again = play_random_games(game, 200, seed=5)
-    other = play_random_games(game, 200, seed=6)
+    first = play_random(game, 200, seed=5)
+    again = play_random(game, 200, seed=5)
+    other = play_random(game, 200, seed=6)
     assert first == again
     assert first != other
     assert first.wins[0] + first.wins[1] + first.draws == 200

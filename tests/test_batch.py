@@ -17,7 +17,7 @@ from batch_reference import (
 )
 
 from mancala_envs.batch import DEFAULT_HISTORY_CAPACITY, BatchedGames, BatchStep, play_random
-from mancala_envs.engine.state import END_REASON_NAMES, HISTORY_LEN, MATCH, POINTS, RUNNING, SCORE, STATUS, TURN, WINNER
+from mancala_envs.engine.state import HISTORY_LEN, MATCH, POINTS, RUNNING, SCORE, STATUS, TURN, WINNER
 from mancala_envs.errors import IllegalActionError
 from mancala_envs.games.ouril import Ouril
 from mancala_envs.registration import VARIANTS
@@ -104,7 +104,7 @@ class Mirror:
         info = raw.infos["player_0"]
         winner = -1 if info["winner"] is None else info["winner"]
         assert int(step.final.winner[k]) == winner == int(state[WINNER])
-        assert END_REASON_NAMES[int(step.final.end_reason[k])] == info["end_reason"]
+        assert self.game.end_reason_names[int(step.final.end_reason[k])] == info["end_reason"]
         assert int(step.final.plies[k]) == info["ply"]
         assert int(step.final.turns[k]) == int(state[TURN])
         assert step.final.scores[k].tolist() == info["scores"] == state[SCORE : SCORE + 2].tolist()

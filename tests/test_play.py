@@ -9,7 +9,8 @@ import pytest
 
 import mancala_envs
 from mancala_envs.agents import make_agent
-from mancala_envs.play import HELP, play_human, play_main
+from mancala_envs.cli.play import play_main
+from mancala_envs.play import HELP, play_human
 
 MODIAR_OPENING = """\
 modiar_v0  ply 0  player_0 to move, legal actions [0, 1, 2]

@@ -52,7 +52,7 @@ from mancala_envs.engine.trace import new_trace
 from mancala_envs.errors import IllegalActionError
 from mancala_envs.games.ouril import Ouril, OurilConfig
 from mancala_envs.games.urim import Urim, UrimConfig
-from mancala_envs.rollout import play_random_games
+from mancala_envs.batch import play_random
 
 from reference import Referee, Rules, make_rules
 
@@ -545,8 +545,8 @@ test_pickle_and_deepcopy_mid_game_continue_identically, test_pickle_and_deepcopy
 def check_random_play(game_name: str, data: st.DataObject, seed: int, n_games: int) -> None:
     options = data.draw(OPTIONS[game_name], label="options")
     game, _ = build(game_name, options)
-    stats = play_random_games(game, n_games, seed)
-    assert play_random_games(game, n_games, seed) == stats
+    stats = play_random(game, n_games, seed=seed)
+    assert play_random(game, n_games, seed=seed) == stats
     assert stats.games == n_games
     assert stats.wins[0] + stats.wins[1] + stats.draws == n_games
     assert 0 <= stats.truncated <= n_games

@@ -257,7 +257,7 @@ def test_alphabeta_1_plays_greedys_unique_best_move(env_id: str) -> None:
             child = state.copy()
             game.step(child, int(action), NO_TRACE)
             children_end |= bool(child[STATUS] != RUNNING or child[GAMES_PLAYED] != state[GAMES_PLAYED])
-        gains = greedy_gains(game.game_id, state, game.params, legal)
+        gains = game.compiled(greedy_gains)(state, game.params, legal)
         if children_end or (gains == gains.max()).sum() != 1:
             continue  # the evaluation differs from greedy's score (a game ends) or greedy has a tie
         greedy = int(legal[np.argmax(gains)])

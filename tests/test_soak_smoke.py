@@ -20,8 +20,10 @@ import numpy as np
 import pytest
 
 from mancala_envs.engine.state import BOARD, LEGAL, STORE
+from mancala_envs.games import game_classes
 from mancala_envs.games.modiar import Modiar
 from mancala_envs.games.omweso import HAND, Omweso, OmwesoConfig
+from mancala_envs.games.kalah import Kalah, KalahConfig
 from mancala_envs.games.ouril import Ouril
 from mancala_envs.games.rio_kadalis import RioKadalis, RioKadalisConfig
 from mancala_envs.games.urim import Urim, UrimConfig
@@ -34,7 +36,7 @@ pytestmark = pytest.mark.skipif(
     os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0"),
     reason="the soak is compiled code; its quick run would take many minutes as plain Python",
 )
-DEFAULT_NAMES = {"ouril_v0", "urim_v0", "modiar_v0", "rio_kadalis_v0", "omweso_v0"}
+DEFAULT_NAMES = {f"{cls.name}_v{cls.version}" for cls in game_classes()}
 CONFIG_FIELDS = (
     "variant", "kwargs", "default_config", "is_match", "games", "games_requested", "plies", "turns",
     "full_check_games", "plies_fully_checked", "aborted_games", "longest_episode_plies", "max_episode_plies",
@@ -108,6 +110,8 @@ OPENINGS = {
     "omweso_placement": Omweso(OmwesoConfig(setup="placement")),
     "urim_match": Urim(UrimConfig(match_target=10)),
     "rio_kadalis_match": RioKadalis(RioKadalisConfig(match=True)),
+    "kalah": Kalah(),
+    "kalah_empty_capture": Kalah(KalahConfig(empty_capture=True)),
 }
 
 
@@ -158,8 +162,8 @@ def test_observation_outside_its_bounds_is_reported(soak: ModuleType) -> None:
     state = _state(Ouril())
     observation = np.zeros(target.low.size, np.int32)
     mask = np.zeros(target.n_actions, np.int8)
-    kind, index, value, player = soak.check_position(
-        target.game_id, state, target.params, target.n_pits, target.n_actions, target.total_seeds,
+    kind, index, value, player = soak.compiled_for(target.game, soak.check_position)(
+        state, target.params, target.family, target.n_pits, target.n_actions, target.total_seeds,
         target.max_episode_plies, target.is_match, target.low, high, target.match_points_high,
         target.reserve_high, observation, mask,
     )

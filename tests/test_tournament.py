@@ -14,6 +14,7 @@ import pytest
 pytest.importorskip("scipy", reason="the tournament needs the tournament extra (scipy)")
 
 import mancala_envs.agents
+from mancala_envs.cli.tournament import tournament_main
 from mancala_envs.tournament import (
     CSV_COLUMNS,
     ELO_PER_UNIT,
@@ -22,7 +23,6 @@ from mancala_envs.tournament import (
     fit_ratings,
     play_games,
     run_tournament,
-    tournament_main,
 )
 
 NUMBER = re.compile(r"[-+]?\d+(?:\.\d+)?")

@@ -63,7 +63,7 @@ class ReferenceGame:
         while env.agents and env.agent_selection == other and env._state[STATUS] == RUNNING:
             state = env._state
             if self.opponent == "greedy":
-                action = greedy_action(env.game.game_id, state, env.game.params, np.empty_like(state), self.draw())
+                action = env.game.compiled(greedy_action)(state, env.game.params, np.empty_like(state), self.draw())
             else:
                 action = legal_action_at(state[LEGAL], self.draw())
             env.step(int(action))

@@ -66,7 +66,7 @@ class Replay:
                and not env.truncations[opponent]):
             state, draw = env._state, uniform(self.words)
             if self.opponent == "greedy":
-                action = greedy_action(env.game.game_id, state, env.game.params, np.empty_like(state), draw)
+                action = env.game.compiled(greedy_action)(state, env.game.params, np.empty_like(state), draw)
             else:
                 action = legal_action_at(state[LEGAL], draw)
             env.step(int(action))

@@ -14,7 +14,7 @@ takes are the ones the CLI, configs and the single-agent env's ``opponent=`` acc
                               with alpha-beta pruning to ``D`` plies (1 to 64)
 ``"mcts:N"``                  :class:`~mancala_envs.agents.search.MCTSAgent`: UCT with ``N``
                               simulations and random rollouts (1 to 1,000,000)
-``"sb3:path/to/model.zip"``   :class:`~mancala_envs.agents.search.SB3Agent`: a saved
+``"sb3:path/to/model.zip"``   :class:`~mancala_envs.agents.sb3.SB3Agent`: a saved
                               MaskablePPO or PPO model (the train extra)
 ============================  ===========================================================
 
@@ -31,15 +31,10 @@ Example:
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
-from typing import Any
-
-import numpy as np
-
-from mancala_envs.engine.state import LEGAL, RUNNING, STATUS
-from mancala_envs.env import MancalaEnv
-from mancala_envs.games.base import Game
-from mancala_envs.rollout import greedy_action
+from mancala_envs.agents.base import Agent
+from mancala_envs.agents.baselines import GreedyAgent, RandomAgent
+from mancala_envs.agents.sb3 import SB3Agent
+from mancala_envs.agents.search import MAX_DEPTH, MAX_SIMULATIONS, AlphaBetaAgent, MCTSAgent
 
 __all__ = [
     "AGENT_FORMS",
@@ -52,126 +47,6 @@ __all__ = [
     "SB3Agent",
     "make_agent",
 ]
-
-
-class Agent(ABC):
-    """Chooses the action of the player to move.
-
-    Args:
-        seed: Seed of the agent's own generator (ties and random choices):
-            ``None`` or a non-negative integer.
-
-    Raises:
-        TypeError: ``seed`` is neither ``None`` nor an integer.
-        ValueError: ``seed`` is negative.
-    """
-
-    name: str = "agent"
-
-    def __init__(self, seed: int | None = None) -> None:
-        if seed is not None:
-            if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
-                raise TypeError(
-                    f"agent seed must be None or a non-negative integer (got {type(seed).__name__} {seed!r})."
-                )
-            if seed < 0:
-                raise ValueError(f"agent seed {seed} is negative; use None or an integer >= 0.")
-        self.rng = np.random.default_rng(seed)
-
-    @abstractmethod
-    def act(self, env: Any) -> int:
-        """Returns a legal action for ``env.agent_selection`` (the env is not changed).
-
-        Raises:
-            TypeError: ``env`` is not a mancala_envs environment (wrapped or raw).
-            RuntimeError: ``env`` has not been reset.
-            ValueError: the game is over (the player to move has no legal action).
-        """
-
-    def act_on_state(self, game: Game, state: np.ndarray) -> int:
-        """Returns a legal action for the player to move in ``state``, a state array of ``game``
-        (``env.unwrapped.state_array``); neither is changed.
-
-        Raises:
-            TypeError: ``game`` is not a mancala_envs Game, or ``state`` is not one of its states.
-            ValueError: the game in ``state`` is over.
-            NotImplementedError: the agent only acts on environments.
-        """
-        raise NotImplementedError(f"{type(self).__name__} only acts on environments; call act(env).")
-
-    @staticmethod
-    def _legal_actions(env: Any) -> np.ndarray:
-        raw = getattr(env, "unwrapped", None)
-        if not isinstance(raw, MancalaEnv):
-            raise TypeError(
-                "act() needs a mancala_envs environment, e.g. mancala_envs.make('ouril_v0') "
-                f"(got {type(env).__name__})."
-            )
-        if not raw._has_reset:
-            raise RuntimeError("act() was called before reset(); call env.reset() first.")
-        legal = raw.game.legal_actions(raw._state)
-        if legal.size == 0:
-            raise ValueError("the player to move has no legal action: the game is over; call reset().")
-        return legal
-
-    @staticmethod
-    def _legal_actions_of_state(game: Game, state: np.ndarray) -> np.ndarray:
-        if not isinstance(game, Game):
-            raise TypeError(f"game must be a mancala_envs Game such as Ouril() (got {type(game).__name__}).")
-        if not isinstance(state, np.ndarray) or state.dtype != np.int64 or state.shape != (game.state_size,):
-            raise TypeError(
-                f"state must be an int64 array of shape ({game.state_size},), a state of {game.env_name} "
-                f"such as env.unwrapped.state_array (got {type(state).__name__})."
-            )
-        if state[STATUS] != RUNNING or state[LEGAL] == 0:
-            raise ValueError("the player to move has no legal action: the game is over; call reset().")
-        return game.legal_actions(state)
-
-
-class RandomAgent(Agent):
-    """Plays a uniformly random legal action."""
-
-    name = "random"
-
-    def act(self, env: Any) -> int:
-        legal = self._legal_actions(env)
-        return int(legal[self.rng.integers(legal.size)])
-
-    def act_on_state(self, game: Game, state: np.ndarray) -> int:
-        legal = self._legal_actions_of_state(game, state)
-        return int(legal[self.rng.integers(legal.size)])
-
-
-class GreedyAgent(Agent):
-    """Plays the action that maximises its store minus the opponent's after the move.
-
-    Each legal move is tried on a copy of the engine state; ties are broken by
-    the agent's seeded generator.
-    """
-
-    name = "greedy"
-
-    def act(self, env: Any) -> int:
-        legal = self._legal_actions(env)
-        raw = env.unwrapped
-        return self._best(raw.game, raw._state, legal)
-
-    def act_on_state(self, game: Game, state: np.ndarray) -> int:
-        return self._best(game, state, self._legal_actions_of_state(game, state))
-
-    def _best(self, game: Game, state: np.ndarray, legal: np.ndarray) -> int:
-        # The compiled rule the vector envs' greedy opponent plays too; a uniform draw breaks ties.
-        return int(greedy_action(game.game_id, state, game.params, np.empty_like(state), self.rng.random()))
-
-
-# The search agents subclass Agent, so they are imported once it exists.
-from mancala_envs.agents.search import (
-    MAX_DEPTH,
-    MAX_SIMULATIONS,
-    AlphaBetaAgent,
-    MCTSAgent,
-    SB3Agent,
-)
 
 #: The agents whose name is complete as it stands, by name (each built as ``AGENT_NAMES[name](seed)``).
 AGENT_NAMES: dict[str, type[Agent]] = {"random": RandomAgent, "greedy": GreedyAgent}

@@ -1,8 +1,7 @@
-"""Search agents: alpha-beta (``"alphabeta:D"``), UCT Monte Carlo tree search (``"mcts:N"``) and a
-saved Stable-Baselines3 model (``"sb3:path/to/model.zip"``).
+"""Search agents: alpha-beta (``"alphabeta:D"``) and UCT Monte Carlo tree search (``"mcts:N"``).
 
-Both searches run in compiled code on the engine's state array, through the game-id switch of
-:func:`mancala_envs.rollout.step_game`, never through the PettingZoo environment. A node is a
+Both searches run in compiled code on the engine's state array: they are per-game templates
+(:mod:`mancala_envs.engine.kernels`) that call the game's compiled ``step``, never the PettingZoo environment. A node is a
 state; a ply is one agent decision, so an Omweso mid-turn choice (the same player moves again)
 is a ply like any other: the searches read the player to move from ``state[PLAYER]`` at every
 node and never assume that the sides alternate.
@@ -29,13 +28,12 @@ the MCTS generator, a small xorshift128 that runs without integer overflow).
 from __future__ import annotations
 
 import math
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 from numba import njit
 
-from mancala_envs.agents import Agent
+from mancala_envs.agents.base import Agent
 from mancala_envs.engine.prng import MASK32, uniform
 from mancala_envs.engine.state import (
     GAMES_PLAYED,
@@ -50,10 +48,9 @@ from mancala_envs.engine.state import (
     STORE,
     WINNER,
 )
-from mancala_envs.games import modiar, ouril, rio_kadalis, urim
 from mancala_envs.games.base import Game
-from mancala_envs.games.two_row import HISTORY_START
-from mancala_envs.rollout import legal_action_at, step_game
+from mancala_envs.engine.kernels import game_step, per_game
+from mancala_envs.rollout import legal_action_at
 
 __all__ = [
     "DEPTH_BONUS",
@@ -64,7 +61,6 @@ __all__ = [
     "WIN",
     "AlphaBetaAgent",
     "MCTSAgent",
-    "SB3Agent",
     "alphabeta_search",
     "mcts_search",
 ]
@@ -110,15 +106,12 @@ def _leaf_value(state: np.ndarray, root: int, games: int, depth_left: int) -> in
 
 # --- copying a node ---------------------------------------------------------------------------------------------
 @njit(cache=True, error_model="numpy")
-def _live_length(game_id: int, state: np.ndarray, params: np.ndarray) -> int:
+def _live_length(state: np.ndarray, history_start: int) -> int:
     """How many leading slots of ``state`` a ply can read: everything but the unused tail of a two-row
     game's repetition history (``step`` reads the ``HISTORY_LEN`` stored keys and writes the next
     slot, nothing beyond). Copying only these makes a node about twice as cheap to make."""
-    two_row = game_id in (ouril.GAME_ID, urim.GAME_ID, modiar.GAME_ID, rio_kadalis.GAME_ID)
-    if two_row:
-        start = params[HISTORY_START]
-        if start > 0:
-            return min(start + state[HISTORY_LEN], state.shape[0])
+    if history_start > 0:
+        return min(history_start + state[HISTORY_LEN], state.shape[0])
     return state.shape[0]
 
 
@@ -129,9 +122,9 @@ def _copy_node(target: np.ndarray, node: np.ndarray, live: int) -> None:
 
 
 # --- alpha-beta -----------------------------------------------------------------------------------------------
-@njit(cache=True, error_model="numpy")
+@per_game()
 def _expand(
-    game_id: int,
+    history_start: int,
     params: np.ndarray,
     node: np.ndarray,
     ply: int,
@@ -153,7 +146,7 @@ def _expand(
     """
     no_trace = np.empty(0, np.int64)
     maximising = node[PLAYER] == root
-    live = _live_length(game_id, node, params)
+    live = _live_length(node, history_start)
     bits = node[LEGAL]
     action = 0
     n = 0
@@ -161,7 +154,7 @@ def _expand(
         if bits & 1:
             child = children[ply, n]
             _copy_node(child, node, live)
-            step_game(game_id, child, params, action, no_trace)
+            game_step(child, params, action, no_trace)
             nodes[0] += 1
             actions[ply, n] = action
             values[ply, n] = _leaf_value(child, root, games, depth - 1)
@@ -181,9 +174,9 @@ def _expand(
     return n
 
 
-@njit(cache=True, error_model="numpy")
+@per_game()
 def _best_leaf(
-    game_id: int,
+    history_start: int,
     params: np.ndarray,
     node: np.ndarray,
     scratch: np.ndarray,
@@ -198,13 +191,13 @@ def _best_leaf(
     no_trace = np.empty(0, np.int64)
     maximising = node[PLAYER] == root
     best = -INFINITY if maximising else INFINITY
-    live = _live_length(game_id, node, params)
+    live = _live_length(node, history_start)
     bits = node[LEGAL]
     action = 0
     while bits:
         if bits & 1:
             _copy_node(scratch, node, live)
-            step_game(game_id, scratch, params, action, no_trace)
+            game_step(scratch, params, action, no_trace)
             nodes[0] += 1
             value = _leaf_value(scratch, root, games, 0)
             if maximising:
@@ -220,9 +213,9 @@ def _best_leaf(
     return best
 
 
-@njit(cache=True, error_model="numpy")
+@per_game()
 def _search(
-    game_id: int,
+    history_start: int,
     params: np.ndarray,
     start: np.ndarray,
     start_ply: int,
@@ -249,7 +242,7 @@ def _search(
     ``cursor[p]`` is the next one.
     """
     if horizon - start_ply == 1:
-        return _best_leaf(game_id, params, start, children[start_ply, 0], alpha, beta, root, games, nodes)
+        return _best_leaf(history_start, params, start, children[start_ply, 0], alpha, beta, root, games, nodes)
     count = np.zeros(horizon, np.int64)
     cursor = np.zeros(horizon, np.int64)
     alphas = np.zeros(horizon, np.int64)
@@ -265,7 +258,7 @@ def _search(
         maximising[p] = node[PLAYER] == root
         bests[p] = -INFINITY if maximising[p] else INFINITY
         count[p] = _expand(
-            game_id, params, node, p, horizon - p, root, games, children, actions, values, leaves, order, nodes
+            history_start, params, node, p, horizon - p, root, games, children, actions, values, leaves, order, nodes
         )
         cursor[p] = 0
         # Take the children's values in order until a child must be opened or the node is done.
@@ -278,7 +271,7 @@ def _search(
                     value = values[p, i]
                 else:
                     value = _best_leaf(
-                        game_id, params, children[p, i], children[p + 1, 0], alphas[p], betas[p], root, games, nodes
+                        history_start, params, children[p, i], children[p + 1, 0], alphas[p], betas[p], root, games, nodes
                     )
             else:
                 # Done (all children seen, or a cut-off): the value goes to the parent.
@@ -299,9 +292,9 @@ def _search(
         p += 1
 
 
-@njit(cache=True, error_model="numpy")
+@per_game()
 def _alphabeta_root(
-    game_id: int,
+    history_start: int,
     state: np.ndarray,
     params: np.ndarray,
     depth: int,
@@ -315,14 +308,14 @@ def _alphabeta_root(
 ) -> tuple[int, int]:
     root = state[PLAYER]
     games = state[GAMES_PLAYED]
-    n = _expand(game_id, params, state, 0, depth, root, games, children, actions, values, leaves, order, nodes)
+    n = _expand(history_start, params, state, 0, depth, root, games, children, actions, values, leaves, order, nodes)
     best = -INFINITY
     for j in range(n):
         i = order[0, j]
         if not leaves[0, i] and depth > 1:
             # alpha = best - 1: a move as good as the best so far gets its exact value (a tie).
             values[0, i] = _search(
-                game_id, params, children[0, i], 1, depth, best - 1, INFINITY, root, games,
+                history_start, params, children[0, i], 1, depth, best - 1, INFINITY, root, games,
                 children, actions, values, leaves, order, nodes,
             )
         best = max(best, values[0, i])
@@ -349,7 +342,7 @@ def alphabeta_search(
     ``int(draw * ties)``-th in action order).
 
     Args:
-        game: The game whose state it is (its ``game_id`` and ``params``).
+        game: The game whose state it is (its compiled rules and ``params``).
         state: A running state of ``game`` (not changed).
         depth: Plies to search, 1 to ``MAX_DEPTH``.
         draw: A uniform number in [0, 1) that breaks ties between root moves.
@@ -370,7 +363,7 @@ def alphabeta_search(
         >>> action, value
         (5, 12)
     """
-    Agent._legal_actions_of_state(game, state)
+    Agent.state_legal_actions(game, state)
     depth = _check_count("alphabeta depth", depth, 1, MAX_DEPTH)
     n_actions = game.n_actions
     children = np.empty((depth, n_actions, state.shape[0]), np.int64)
@@ -379,8 +372,8 @@ def alphabeta_search(
     leaves = np.empty((depth, n_actions), np.bool_)
     order = np.empty((depth, n_actions), np.int64)
     nodes = np.zeros(1, np.int64)
-    action, value = _alphabeta_root(
-        game.game_id, state, game.params, int(depth), float(draw), children, actions, values, leaves, order, nodes
+    action, value = game.compiled(_alphabeta_root)(
+        game.history_start, state, game.params, int(depth), float(draw), children, actions, values, leaves, order, nodes
     )
     return int(action), int(value), int(nodes[0])
 
@@ -404,9 +397,9 @@ def _outcome(state: np.ndarray, root: int, games: int) -> float:
     return 0.5
 
 
-@njit(cache=True, error_model="numpy")
+@per_game()
 def _rollout(
-    game_id: int, state: np.ndarray, params: np.ndarray, root: int, games: int, cap: int, words: np.ndarray
+    history_start: int, state: np.ndarray, params: np.ndarray, root: int, games: int, cap: int, words: np.ndarray
 ) -> tuple[float, int]:
     """Uniformly random plies until the game (of a match: the current game) ends, at most ``cap``.
 
@@ -416,14 +409,14 @@ def _rollout(
     no_trace = np.empty(0, np.int64)
     plies = 0
     while not _game_boundary(state, games) and plies < cap:
-        step_game(game_id, state, params, legal_action_at(state[LEGAL], uniform(words)), no_trace)
+        game_step(state, params, legal_action_at(state[LEGAL], uniform(words)), no_trace)
         plies += 1
     return _outcome(state, root, games), plies
 
 
-@njit(cache=True, error_model="numpy")
+@per_game()
 def _mcts(
-    game_id: int,
+    history_start: int,
     state: np.ndarray,
     params: np.ndarray,
     n_actions: int,
@@ -452,7 +445,7 @@ def _mcts(
     untried[0] = state[LEGAL]
     n_nodes = 1
     rollout_plies = 0
-    live = _live_length(game_id, state, params)
+    live = _live_length(state, history_start)
     for _ in range(simulations):
         _copy_node(work, state, live)
         node = 0
@@ -468,7 +461,7 @@ def _mcts(
                 action = legal_action_at(untried[node], uniform(words))
                 untried[node] &= ~(np.int64(1) << action)
                 player = work[PLAYER]
-                step_game(game_id, work, params, action, no_trace)
+                game_step(work, params, action, no_trace)
                 new = n_nodes
                 n_nodes += 1
                 child[node, action] = new
@@ -482,7 +475,7 @@ def _mcts(
                 else:
                     legal[new] = work[LEGAL]
                     untried[new] = work[LEGAL]
-                    result, plies = _rollout(game_id, work, params, root, games, cap, words)
+                    result, plies = _rollout(history_start, work, params, root, games, cap, words)
                     rollout_plies += plies
                 break
             # Selection: UCB1 over the children, for the player to move at the node.
@@ -500,7 +493,7 @@ def _mcts(
                         best_action = action
                 bits >>= 1
                 action += 1
-            step_game(game_id, work, params, best_action, no_trace)
+            game_step(work, params, best_action, no_trace)
             node = child[node, best_action]
             path[length] = node
             length += 1
@@ -565,7 +558,7 @@ def mcts_search(
         TypeError: ``game`` is not a Game, ``state`` not one of its states, or a count not an integer.
         ValueError: the game in ``state`` is over, a count is out of range, or ``words`` is unusable.
     """
-    Agent._legal_actions_of_state(game, state)
+    Agent.state_legal_actions(game, state)
     simulations = _check_count("mcts simulations", simulations, 1, MAX_SIMULATIONS)
     if (
         not isinstance(words, np.ndarray) or words.dtype != np.int64 or words.shape != (4,)
@@ -579,8 +572,8 @@ def mcts_search(
         rollout_cap = game.max_episode_plies
     rollout_cap = _check_count("rollout_cap", rollout_cap, 1, 2**62)
     visits = np.zeros(game.n_actions, np.int64)
-    action, plies = _mcts(
-        game.game_id, state, game.params, game.n_actions, int(simulations), float(c), int(rollout_cap),
+    action, plies = game.compiled(_mcts)(
+        game.history_start, state, game.params, game.n_actions, int(simulations), float(c), int(rollout_cap),
         words, float(draw), visits,
     )
     return int(action), visits, int(plies)
@@ -599,15 +592,15 @@ class _StateSearchAgent(Agent):
     """An agent whose choice is a compiled search on the engine state (``act`` and ``act_on_state``)."""
 
     def act(self, env: Any) -> int:
-        legal = self._legal_actions(env)
+        legal = self.env_legal_actions(env)
         raw = env.unwrapped
         if legal.size == 1:
             self._record_trivial()
             return int(legal[0])
-        return self._choose(raw.game, raw._state)
+        return self._choose(raw.game, raw.state_array)
 
     def act_on_state(self, game: Game, state: np.ndarray) -> int:
-        legal = self._legal_actions_of_state(game, state)
+        legal = self.state_legal_actions(game, state)
         if legal.size == 1:
             self._record_trivial()
             return int(legal[0])
@@ -709,65 +702,3 @@ class MCTSAgent(_StateSearchAgent):
 
     def __repr__(self) -> str:
         return f"MCTSAgent(simulations={self.simulations})"
-
-
-class SB3Agent(Agent):
-    """Plays a saved Stable-Baselines3 model (MaskablePPO or PPO) (``"sb3:path/to/model.zip"``).
-
-    The model is loaded as :meth:`mancala_envs.opponents.PolicyOpponent.load` loads model
-    opponents (CPU, the observation encoding found from the policy's observation space); its
-    logits are masked with the legal actions. It samples from the masked policy with the agent's
-    generator, or plays the most likely legal action with ``deterministic=True``.
-
-    Args:
-        path: The ``.zip`` written by ``model.save(path)``.
-        seed: Seed of the agent's generator (sampling).
-        deterministic: Play the most likely legal action.
-
-    Raises:
-        FileNotFoundError: there is no such file.
-        ImportError: stable-baselines3 or sb3-contrib is missing (``pip install 'mancala-envs[train]'``).
-        ValueError: the file is neither a MaskablePPO nor a PPO model.
-    """
-
-    def __init__(self, path: str | Path, seed: int | None = None, deterministic: bool = False) -> None:
-        super().__init__(seed)
-        from mancala_envs.opponents import PolicyOpponent  # opponents imports this package
-
-        self.path = str(path)
-        self.opponent = PolicyOpponent.load(path, deterministic=bool(deterministic))
-        self.deterministic = bool(deterministic)
-        self.name = f"sb3:{self.path}"
-        self._encoder: Any = None
-        self._encoder_game: Game | None = None
-
-    def act(self, env: Any) -> int:
-        self._legal_actions(env)
-        raw = env.unwrapped
-        return self._choose(raw.game, raw._state)
-
-    def act_on_state(self, game: Game, state: np.ndarray) -> int:
-        self._legal_actions_of_state(game, state)
-        return self._choose(game, state)
-
-    def _choose(self, game: Game, state: np.ndarray) -> int:
-        """The masked policy's action for the player to move (as ``PolicyOpponent.act`` plays it)."""
-        import torch
-
-        from mancala_envs.opponents import policy_encoder
-
-        if self._encoder is None or self._encoder_game is not game:
-            self._encoder = policy_encoder(game, self.opponent.policy.observation_space, self.opponent.observation)
-            self._encoder_game = game
-        observation, mask = game.observe_with_mask(state, int(state[PLAYER]))
-        tensor, _ = self.opponent.policy.obs_to_tensor(self._encoder(observation))
-        with torch.no_grad():
-            logits = self.opponent.policy.get_distribution(tensor).distribution.logits[0].cpu().numpy()
-        logits = np.where(mask.astype(bool), logits.astype(np.float64), -np.inf)
-        if self.deterministic:
-            return int(np.argmax(logits))
-        weights = np.exp(logits - logits.max())
-        return int(self.rng.choice(mask.size, p=weights / weights.sum()))
-
-    def __repr__(self) -> str:
-        return f"SB3Agent({self.path!r})"

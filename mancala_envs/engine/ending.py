@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from mancala_envs.engine.repetition import history_clear, history_repeats, position_key, position_key_at
+from mancala_envs.engine.repetition import history_clear, history_repeats, position_key_at
 from mancala_envs.engine.state import (
     BOARD,
     END_MATCH_TARGET,

@@ -26,23 +26,17 @@ __all__ = [
     "BOARD",
     "CLOSED",
     "ENDLESS",
-    "END_AKAKYALA",
-    "END_AKAWUMBI",
-    "END_CANNOT_REFILL",
-    "END_EMITWE_EBIRI",
     "END_ENDLESS_MOVE",
-    "END_FRONT_ROW_CLEAR",
     "END_ILLEGAL_ACTION",
     "END_MATCH_TARGET",
     "END_MAX_GAMES",
     "END_MAX_PLIES",
-    "END_MAX_ROUNDS",
-    "END_MAX_TURNS",
     "END_NONE",
     "END_NO_FEEDING_MOVE",
     "END_NO_LEGAL_MOVE",
     "END_REASON",
     "END_REASON_NAMES",
+    "FIRST_GAME_END_REASON",
     "END_REPETITION",
     "END_THRESHOLD",
     "FIRST_MOVE_DONE",
@@ -119,14 +113,10 @@ END_ILLEGAL_ACTION = 6  # an agent played an illegal action under the "penalty" 
 END_MAX_GAMES = 7  # the game cap truncated a match
 END_MATCH_TARGET = 8  # a player reached the match target
 END_ENDLESS_MOVE = 9  # a turn was found to never end (in-turn repetition or the lap cap)
-END_MAX_ROUNDS = 10  # the round cap truncated a match
-END_CANNOT_REFILL = 11  # a player could not fill a single pit for the next round (match lost)
-END_AKAWUMBI = 12  # Omweso: the opponent was emptied by a capture at an end column (12 points)
-END_EMITWE_EBIRI = 13  # Omweso: captures at both end columns in one turn (2 points)
-END_FRONT_ROW_CLEAR = 14  # Omweso: a capturing turn left the opponent's inner row empty (2 points)
-END_AKAKYALA = 15  # Omweso option: captures on two turns before the opponent's first capture (2 points)
-END_MAX_TURNS = 16  # the turn cap truncated the game (Omweso)
+#: a game numbers its own end reasons from here, in its rules module (``Game.end_reasons`` names them)
+FIRST_GAME_END_REASON = 10
 
+#: the end reasons every game shares (a game adds its own: ``Game.end_reason_names``)
 END_REASON_NAMES: dict[int, str | None] = {
     END_NONE: None,
     END_THRESHOLD: "threshold",
@@ -138,13 +128,6 @@ END_REASON_NAMES: dict[int, str | None] = {
     END_MAX_GAMES: "max_games",
     END_MATCH_TARGET: "match_target",
     END_ENDLESS_MOVE: "endless_move",
-    END_MAX_ROUNDS: "max_rounds",
-    END_CANNOT_REFILL: "cannot_refill",
-    END_AKAWUMBI: "akawumbi",
-    END_EMITWE_EBIRI: "emitwe_ebiri",
-    END_FRONT_ROW_CLEAR: "front_row_clear",
-    END_AKAKYALA: "akakyala",
-    END_MAX_TURNS: "max_turns",
 }
 
 # --- return codes of a game's compiled ``step`` ---------------------------------

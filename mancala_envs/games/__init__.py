@@ -1,0 +1,41 @@
+"""The games. This is the one place where a game is registered.
+
+:data:`GAME_MODULES` names each game's rules module (``mancala_envs/games/<module>.py``), and every
+other list of games derives from it: the ids and variants of both registries
+(:mod:`mancala_envs.registration`), ``list_envs``, the public modules ``mancala_envs.envs.<name>_v0``,
+the CLI's game names, the docs tables and the tests' parametrisation. A rules module exposes its
+:class:`~mancala_envs.games.base.Game` subclass as ``GAME``; ``docs/architecture.md`` ("Adding a game")
+lists what that class declares.
+"""
+
+from __future__ import annotations
+
+import importlib
+from functools import cache
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from mancala_envs.games.base import Game
+
+__all__ = ["GAME_MODULES", "game_class", "game_classes"]
+
+#: the rules modules of the games, in the order the docs and ``list_envs`` show them
+GAME_MODULES: tuple[str, ...] = ("ouril", "urim", "modiar", "rio_kadalis", "omweso")
+
+
+@cache
+def game_classes() -> tuple[type[Game], ...]:
+    """The Game class of every game, in :data:`GAME_MODULES` order (imports the rules modules; compiles nothing)."""
+    return tuple(importlib.import_module(f"{__name__}.{module}").GAME for module in GAME_MODULES)
+
+
+def game_class(name: str) -> type[Game]:
+    """The Game class of the game called ``name`` (``"ouril"``, ``"rio_kadalis"``...).
+
+    Raises:
+        ValueError: no game has that name; the message lists the names.
+    """
+    for cls in game_classes():
+        if cls.name == name:
+            return cls
+    raise ValueError(f"unknown game {name!r}; choose one of {[cls.name for cls in game_classes()]}.")

@@ -15,6 +15,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from mancala_envs.engine.kernels import specialise
 from mancala_envs.engine.state import (
     BOARD,
     END_REASON,
@@ -41,7 +42,23 @@ from mancala_envs.engine.state import (
     WINNER,
 )
 
-__all__ = ["Game", "check_bool", "check_choice", "check_count_set", "check_counts", "check_int", "config_from_kwargs"]
+__all__ = ["Game", "Variant", "check_bool", "check_choice", "check_count_set", "check_counts", "check_int", "config_from_kwargs"]
+
+
+@dataclasses.dataclass(frozen=True)
+class Variant:
+    """A registered variant of a game: the game with some options fixed, under an id of its own.
+
+    Attributes:
+        name: The id's stem, e.g. ``"ouril-mini"`` (registered as ``mancala/ouril-mini-v0`` with the game's
+            version, and with Gymnasium as ``mancala/OurilMini-v0``).
+        options: The config fields it fixes (plain JSON values), e.g. ``{"pits_per_row": 4}``.
+        description: One line for ``list_envs(verbose=True)`` and the docs tables.
+    """
+
+    name: str
+    options: dict[str, Any]
+    description: str
 
 
 def _same_kind(value: Any, allowed: Any) -> bool:
@@ -149,6 +166,12 @@ class Game(ABC):
 
     name: ClassVar[str]
     version: ClassVar[int] = 0
+    #: the registered ids of the game, the plain game first (see :mod:`mancala_envs.registration`)
+    variants: ClassVar[tuple[Variant, ...]] = ()
+    #: the game's own end reasons (codes from ``FIRST_GAME_END_REASON``) and their names in ``infos``
+    end_reasons: ClassVar[dict[int, str]] = {}
+    #: the docstring of the game's public module ``mancala_envs.envs.<name>_v<version>`` (its spec table)
+    env_doc: ClassVar[str] = ""
     #: extra keys of ``reset(options=...)`` passed on to ``load_position`` (beyond board, stores,
     #: player), with their kind in the position notation: ``"int"``, ``"bool"``, ``"ints"`` or ``"text"``
     position_options: ClassVar[dict[str, str]] = {}
@@ -171,6 +194,14 @@ class Game(ABC):
         self.config = config
 
     @property
+    def end_reason_names(self) -> dict[int, str | None]:
+        """Every end reason of this game by code: the shared ones and the game's own (``end_reasons``)."""
+        names = self.__dict__.get("_end_reason_names")
+        if names is None:
+            names = self._end_reason_names = {**END_REASON_NAMES, **self.end_reasons}
+        return names
+
+    @property
     def env_name(self) -> str:
         """The PettingZoo-style name, e.g. ``"ouril_v0"``."""
         return f"{self.name}_v{self.version}"
@@ -185,12 +216,29 @@ class Game(ABC):
     #   reset_function(state, params, first_player) -> None
     #   step_function(state, params, action, trace) -> return code (OK, ILLEGAL, GAME_OVER)
     #   legal_bits_function(state, params) -> bit mask of the legal actions
+    #   observe_function(state, params, player, observation, mask) -> None: the egocentric
+    #       observation (the game's documented index table) and the 0/1 action mask
     #   game_over_function(state, params) -> None: optional, run when a loaded
     #       position is already over (a match scores the game and goes on)
     reset_function: ClassVar[Any]
     step_function: ClassVar[Any]
     legal_bits_function: ClassVar[Any]
+    observe_function: ClassVar[Any]
     game_over_function: ClassVar[Any] = None
+
+    def compiled(self, template: Any) -> Any:
+        """The copy of a per-game template (:mod:`mancala_envs.engine.kernels`) compiled for this game.
+
+        This is the public fast path of the batched games, the opponents and the search agents:
+        ``game.compiled(play_random_replies)(state, game.params, ...)`` compiles this game's rules
+        alone, once (and loads them from numba's cache after that).
+        """
+        return specialise(template, self)
+
+    @property
+    def history_start(self) -> int:
+        """First state slot of the repetition history; 0 for a game that keeps none."""
+        return 0
 
     def reset_state(self, state: np.ndarray, first_player: int) -> None:
         """Writes the initial position with ``first_player`` to move into ``state``."""
@@ -235,14 +283,12 @@ class Game(ABC):
     def observe_with_mask(self, state: np.ndarray, player: int) -> tuple[np.ndarray, np.ndarray]:
         """Returns ``player``'s observation and int8 action mask (all zero unless ``player`` is to move).
 
-        Both come from the compiled :func:`mancala_envs.rollout.observe_game`, which the batched
-        games and vector envs call too.
+        Both come from the game's compiled ``observe``, which the batched games and vector envs
+        call too.
         """
-        from mancala_envs.rollout import observe_game  # the game switch imports every game module
-
         observation = np.empty(self.observation_size, dtype=np.int32)
         mask = np.empty(self.n_actions, dtype=np.int8)
-        observe_game(self.game_id, state, self.params, player, observation, mask)
+        self.observe_function(state, self.params, player, observation, mask)
         return observation, mask
 
     @abstractmethod
@@ -293,7 +339,7 @@ class Game(ABC):
         return {
             "scores": header[scores : scores + 2],
             "match_points": header[points : points + 2],
-            "end_reason": END_REASON_NAMES[header[END_REASON]],
+            "end_reason": self.end_reason_names[header[END_REASON]],
             "winner": None if running or winner < 0 else winner,
             "ply": header[PLY],
             "passes": header[PASSES],
@@ -327,7 +373,7 @@ class Game(ABC):
             raise ValueError(f"the state must have {self.state_size} entries (got {state.shape}).")
         if state[PLAYER] not in (0, 1) or state[STATUS] not in (RUNNING, 1, 2) or state[WINNER] not in (-1, 0, 1):
             raise ValueError("the state's player, status or winner slot is out of range.")
-        if int(state[END_REASON]) not in END_REASON_NAMES:
+        if int(state[END_REASON]) not in self.end_reason_names:
             raise ValueError(f"the state's end reason {int(state[END_REASON])} is unknown.")
         if (state[END_REASON] == 0) != (state[STATUS] == RUNNING):
             raise ValueError("the state's end reason does not match its status (set while running, or missing).")

@@ -46,11 +46,12 @@ from mancala_envs.engine.state import (
     LEGAL,
     OK,
     PLAYER,
+    RUNNING,
     STATUS,
     STORE,
 )
 from mancala_envs.engine.trace import trace_clear
-from mancala_envs.games.base import check_bool, check_int
+from mancala_envs.games.base import Variant, check_bool, check_int
 from mancala_envs.games.two_row import (
     HISTORY_START,
     MAX_PLIES,
@@ -58,11 +59,11 @@ from mancala_envs.games.two_row import (
     SEEDS_PER_PIT,
     TOTAL_SEEDS,
     TwoRowGame,
+    observe_two_row,
 )
 
-__all__ = ["Modiar", "ModiarConfig", "legal_bits", "reset_state", "step"]
+__all__ = ["Modiar", "ModiarConfig", "legal_bits", "observe", "reset_state", "step"]
 
-GAME_ID = 3  # the branch of the compiled game switch (mancala_envs.rollout)
 PITS_PER_ROW = 3
 STONES_PER_PIT = 7
 SMALLEST_MOVE = 2  # rule 1: singletons never move
@@ -216,6 +217,13 @@ def step(state: np.ndarray, params: np.ndarray, action: int, trace: np.ndarray) 
     return OK
 
 
+@njit(cache=True, error_model="numpy")
+def observe(state: np.ndarray, params: np.ndarray, player: int, observation: np.ndarray, mask: np.ndarray) -> None:
+    """Writes ``player``'s egocentric observation (see ``Modiar.observation_names``) and action mask."""
+    observe_two_row(state, player, params[ROW_SIZE], params[MAX_PLIES], observation, mask)
+    observation[2 * params[ROW_SIZE] + 5] = 1 if state[STATUS] == RUNNING and state[FIRST_MOVE_DONE] == 0 else 0
+
+
 class Modiar(TwoRowGame):
     """Modiar, 2x3 pits, 7 stones per pit, origin-first sowing, captures on 2, 4 and 6.
 
@@ -230,10 +238,23 @@ class Modiar(TwoRowGame):
     name = "modiar"
     version = 0
     config_class = ModiarConfig
-    game_id = GAME_ID
+    variants = (
+        Variant('modiar', {}, 'Modiar, 2x3, 7 stones per pit (T = 42)'),
+    )
+    env_doc = """Modiar as a PettingZoo environment; the full page is ``docs/rules/modiar.md``.
+
+| Import      | ``from mancala_envs.envs import modiar_v0``                               |
+|-------------|---------------------------------------------------------------------------|
+| Ids         | ``mancala/modiar-v0`` (2x3, 7 stones per pit, T = 42)                     |
+| Actions     | Discrete(3): sow own local pit k                                          |
+| Agents      | ``player_0``, ``player_1``                                                |
+| Observation | Dict(observation=Box(int32, (12,)), action_mask=Box(0, 1, (3,), int8))    |
+| Rewards     | +1 win, -1 loss, 0 draw, at the end                                       |
+"""
     reset_function = staticmethod(reset_state)
     step_function = staticmethod(step)
     legal_bits_function = staticmethod(legal_bits)
+    observe_function = staticmethod(observe)
 
     def __init__(self, config: ModiarConfig | None = None) -> None:
         super().__init__(config)
@@ -258,3 +279,6 @@ class Modiar(TwoRowGame):
 
     def extra_features(self) -> list[tuple[str, int]]:
         return [("first_move", 1)]
+
+
+GAME = Modiar

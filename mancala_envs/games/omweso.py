@@ -89,22 +89,18 @@ from mancala_envs.engine.setup import refusal_code, start_game, start_match
 from mancala_envs.engine.sowing import CCW, CW
 from mancala_envs.engine.state import (
     BOARD,
-    END_AKAKYALA,
-    END_AKAWUMBI,
-    END_EMITWE_EBIRI,
     END_ENDLESS_MOVE,
-    END_FRONT_ROW_CLEAR,
-    END_MAX_TURNS,
     END_NO_LEGAL_MOVE,
     END_NONE,
     END_REASON,
-    END_REASON_NAMES,
+    FIRST_GAME_END_REASON,
     ENDLESS,
     FIRST_MOVE_DONE,
     HEADER_SIZE,
     LAPS,
     LAST_ACTION,
     LEGAL,
+    MATCH,
     OK,
     PLAYER,
     PLY,
@@ -120,7 +116,21 @@ from mancala_envs.engine.state import (
     WINNER,
 )
 from mancala_envs.engine.trace import trace_capture, trace_clear, trace_sow
-from mancala_envs.games.base import Game, check_bool, check_choice, check_counts, check_int
+from mancala_envs.games.base import Game, Variant, check_bool, check_choice, check_counts, check_int
+
+#: Omweso's own end reasons: its winning results and the turn cap
+END_AKAWUMBI = FIRST_GAME_END_REASON + 2  # the opponent was emptied by a capture at an end column (12 points)
+END_EMITWE_EBIRI = FIRST_GAME_END_REASON + 3  # captures at both end columns in one turn (2 points)
+END_FRONT_ROW_CLEAR = FIRST_GAME_END_REASON + 4  # a capturing turn left the opponent's inner row empty (2 points)
+END_AKAKYALA = FIRST_GAME_END_REASON + 5  # option: captures on two turns before the opponent's first capture (2 points)
+END_MAX_TURNS = FIRST_GAME_END_REASON + 6  # the turn cap truncated the game
+END_REASONS = {
+    END_AKAWUMBI: "akawumbi",
+    END_EMITWE_EBIRI: "emitwe_ebiri",
+    END_FRONT_ROW_CLEAR: "front_row_clear",
+    END_AKAKYALA: "akakyala",
+    END_MAX_TURNS: "max_turns",
+}
 
 __all__ = [
     "END_COLUMN_PITS",
@@ -129,11 +139,11 @@ __all__ = [
     "OmwesoConfig",
     "game_over",
     "legal_bits",
+    "observe",
     "reset_state",
     "step",
 ]
 
-GAME_ID = 5  # the branch of the compiled game switch (mancala_envs.rollout)
 RING = 16  # pits per player
 N_PITS = 32
 N_ACTIONS = 48
@@ -728,7 +738,7 @@ OBSERVATION_FLAGS = (
 
 
 @njit(cache=True, error_model="numpy")
-def observe_omweso(
+def observe(
     state: np.ndarray, params: np.ndarray, player: int, observation: np.ndarray, mask: np.ndarray
 ) -> None:
     """Writes ``player``'s egocentric observation (see ``Omweso.observation_names``) and mask."""
@@ -773,6 +783,10 @@ def observe_omweso(
     legal = state[LEGAL] if to_move else 0
     for action in range(N_ACTIONS):
         mask[action] = (legal >> action) & 1
+    if params[P_MATCH_TARGET] > 0:
+        size = N_PITS + len(OBSERVATION_FLAGS) + 1
+        observation[size] = state[MATCH + player]
+        observation[size + 1] = state[MATCH + 1 - player]
 
 
 class Omweso(Game):
@@ -785,10 +799,30 @@ class Omweso(Game):
     name = "omweso"
     version = 0
     config_class = OmwesoConfig
-    game_id = GAME_ID
+    end_reasons = END_REASONS
+    variants = (
+        Variant('omweso', {}, 'Omweso, 4x8, 64 seeds, 4 in each outer pit, relay sowing, reverse captures'),
+        Variant('omweso-two-each', {'setup': 'two_each'}, 'Omweso starting with 2 seeds in every pit'),
+        Variant('omweso-placement', {'setup': 'placement'}, 'Omweso with a placement phase: each player arranges 32 seeds (at most 10 per pit)'),
+        Variant('omweso-no-midturn-reverse', {'midturn_reverse': False}, 'Omweso where only the opening lap may be clockwise (no mid-turn choices)'),
+        Variant('omweso-match', {'match_target': 12}, 'Omweso match: games until a player has 12 points (akawumbi wins at once)'),
+    )
+    env_doc = """Omweso as a PettingZoo environment; the full page is ``docs/rules/omweso.md``.
+
+| Import      | ``from mancala_envs.envs import omweso_v0``                                               |
+|-------------|-------------------------------------------------------------------------------------------|
+| Ids         | ``mancala/omweso-v0``, ``mancala/omweso-two-each-v0``, ``mancala/omweso-placement-v0``,    |
+|             | ``mancala/omweso-no-midturn-reverse-v0``, ``mancala/omweso-match-v0`` (to 12 points)       |
+| Actions     | Discrete(48): ``mode * 16 + k``; mode 0 sow own pit k counter-clockwise, 1 clockwise,      |
+|             | 2 the three-seed special; while placing, action k adds a seed to own pit k                 |
+| Agents      | ``player_0``, ``player_1`` (the same agent acts again at a mid-turn decision point)        |
+| Observation | Dict(observation=Box(int32, (48,)) (match: (50,)), action_mask=Box(0, 1, (48,), int8))    |
+| Rewards     | +1 win, -1 loss, 0 draw or annulled, at the end (``reward_mode="match_points"``: points)   |
+"""
     reset_function = staticmethod(reset_state)
     step_function = staticmethod(step)
     legal_bits_function = staticmethod(legal_bits)
+    observe_function = staticmethod(observe)
     game_over_function = staticmethod(game_over)
     #: extra keys that ``reset(options=...)`` passes to :meth:`load_position`
     position_options: ClassVar[dict[str, str]] = {
@@ -1031,7 +1065,7 @@ class Omweso(Game):
             for slot, name, low, high in ranges:
                 if not low <= values[slot] <= high:
                     raise ValueError(f"the state's {name} slot holds {values[slot]}, outside {low}..{high}.")
-            if values[GAME_RESULT] not in END_REASON_NAMES:
+            if values[GAME_RESULT] not in self.end_reason_names:
                 raise ValueError(f"the state's last game result {values[GAME_RESULT]} is unknown.")
             if values[HAND] and values[PENDING] != PENDING_RESOW and values[END_REASON] != END_ENDLESS_MOVE:
                 raise ValueError("the state has seeds in hand without a re-sow waiting (or an annulled turn).")
@@ -1117,7 +1151,7 @@ class Omweso(Game):
         info["laps"] = values[LAPS]
         info["annulled"] = result == END_ENDLESS_MOVE
         info["win_type"] = WIN_TYPES.get(result)
-        info["last_game_end"] = END_REASON_NAMES[result]
+        info["last_game_end"] = self.end_reason_names[result]
         info["seeds_on_side"] = [sum(board[:RING]), sum(board[RING:])]
         info["seeds_in_hand"] = values[HAND]
         info["captures_enabled"] = values[TURN] >= self.config.no_capture_turns
@@ -1210,3 +1244,6 @@ class Omweso(Game):
 
 
 assert STATE_SIZE > HEADER_SIZE + N_PITS
+
+
+GAME = Omweso

@@ -40,7 +40,7 @@ from mancala_envs.engine.setup import refusal_code, start_game, start_match
 from mancala_envs.engine.sowing import ORIGIN_SKIPPED, ORIGIN_SKIPPED_FIRST_CIRCUIT
 from mancala_envs.engine.state import LEGAL, OK, PLAYER, RUNNING, STATUS
 from mancala_envs.engine.trace import trace_clear
-from mancala_envs.games.base import check_bool, check_choice, check_int
+from mancala_envs.games.base import Variant, check_bool, check_choice, check_int
 from mancala_envs.games.two_row import (
     HISTORY_START,
     MAX_PLIES,
@@ -49,11 +49,11 @@ from mancala_envs.games.two_row import (
     SEEDS_PER_PIT,
     TOTAL_SEEDS,
     TwoRowGame,
+    observe_two_row,
 )
 
-__all__ = ["Ouril", "OurilConfig", "legal_bits", "reset_state", "step"]
+__all__ = ["Ouril", "OurilConfig", "legal_bits", "observe", "reset_state", "step"]
 
-GAME_ID = 1  # the branch of the compiled game switch (mancala_envs.rollout)
 SEEDS_PER_PIT_OURIL = 4
 GRAND_SLAM_RULES = {"allowed": 0, "forbidden": 1, "no_capture": 2}
 SKIP_ORIGIN_RULES = {"always": ORIGIN_SKIPPED, "first_circuit_only": ORIGIN_SKIPPED_FIRST_CIRCUIT}
@@ -178,6 +178,12 @@ def step(state: np.ndarray, params: np.ndarray, action: int, trace: np.ndarray) 
     return OK
 
 
+@njit(cache=True, error_model="numpy")
+def observe(state: np.ndarray, params: np.ndarray, player: int, observation: np.ndarray, mask: np.ndarray) -> None:
+    """Writes ``player``'s egocentric observation (see ``Ouril.observation_names``) and action mask."""
+    observe_two_row(state, player, params[ROW_SIZE], params[MAX_PLIES], observation, mask)
+
+
 class Ouril(TwoRowGame):
     """Ouril, 2x6 (or 2x4) pits, 4 seeds per pit, stores, captures on 2 and 3.
 
@@ -188,10 +194,24 @@ class Ouril(TwoRowGame):
     name = "ouril"
     version = 0
     config_class = OurilConfig
-    game_id = GAME_ID
+    variants = (
+        Variant('ouril', {}, 'Ouril, 2x6, 4 seeds per pit'),
+        Variant('ouril-mini', {'pits_per_row': 4}, 'Ouril on the 2x4 board for children and beginners'),
+    )
+    env_doc = """Ouril as a PettingZoo environment; the full page is ``docs/rules/ouril.md``.
+
+| Import      | ``from mancala_envs.envs import ouril_v0``                                |
+|-------------|---------------------------------------------------------------------------|
+| Ids         | ``mancala/ouril-v0`` (2x6), ``mancala/ouril-mini-v0`` (2x4)                |
+| Actions     | Discrete(n): sow own local pit k (n = 6, or 4 on 2x4)                     |
+| Agents      | ``player_0``, ``player_1``                                                |
+| Observation | Dict(observation=Box(int32, (2n+5,)), action_mask=Box(0, 1, (n,), int8))  |
+| Rewards     | +1 win, -1 loss, 0 draw, at the end                                       |
+"""
     reset_function = staticmethod(reset_state)
     step_function = staticmethod(step)
     legal_bits_function = staticmethod(legal_bits)
+    observe_function = staticmethod(observe)
 
     def __init__(self, config: OurilConfig | None = None) -> None:
         super().__init__(config)
@@ -210,3 +230,6 @@ class Ouril(TwoRowGame):
             dtype=np.int64,
         )
 
+
+
+GAME = Ouril

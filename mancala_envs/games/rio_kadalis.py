@@ -52,12 +52,11 @@ from mancala_envs.engine.sowing import CCW, CW
 from mancala_envs.engine.state import (
     BOARD,
     CLOSED,
-    END_CANNOT_REFILL,
     END_ENDLESS_MOVE,
-    END_MAX_ROUNDS,
     END_NO_FEEDING_MOVE,
     END_NO_LEGAL_MOVE,
     END_REASON,
+    FIRST_GAME_END_REASON,
     ENDLESS,
     FOURS,
     GAMES_PLAYED,
@@ -79,7 +78,7 @@ from mancala_envs.engine.state import (
     WINNER,
 )
 from mancala_envs.engine.trace import trace_clear
-from mancala_envs.games.base import check_bool, check_choice, check_counts, check_int
+from mancala_envs.games.base import Variant, check_bool, check_choice, check_counts, check_int
 from mancala_envs.games.two_row import (
     HISTORY_START,
     MAX_PLIES,
@@ -88,11 +87,15 @@ from mancala_envs.games.two_row import (
     SEEDS_PER_PIT,
     TOTAL_SEEDS,
     TwoRowGame,
+    observe_two_row,
 )
 
-__all__ = ["RioKadalis", "RioKadalisConfig", "game_over", "legal_bits", "reset_state", "step"]
+#: Rio Kadalis's own end reasons (a match's end)
+END_MAX_ROUNDS = FIRST_GAME_END_REASON  # the round cap truncated a match
+END_CANNOT_REFILL = FIRST_GAME_END_REASON + 1  # a player could not fill a single pit for the next round (match lost)
 
-GAME_ID = 4  # the branch of the compiled game switch (mancala_envs.rollout)
+__all__ = ["RioKadalis", "RioKadalisConfig", "game_over", "legal_bits", "observe", "reset_state", "step"]
+
 SEEDS_PER_PIT_RIO_KADALIS = 4
 FOUR = 4  # the count that makes a group (en passant) or a binikh (last seed)
 DIRECTIONS = {"ccw": CCW, "cw": CW}
@@ -304,6 +307,20 @@ def game_over(state: np.ndarray, params: np.ndarray) -> None:
     state[LEGAL] = legal_bits(state, params)
 
 
+@njit(cache=True, error_model="numpy")
+def observe(state: np.ndarray, params: np.ndarray, player: int, observation: np.ndarray, mask: np.ndarray) -> None:
+    """Writes ``player``'s egocentric observation (see ``RioKadalis.observation_names``) and action mask."""
+    observe_two_row(state, player, params[ROW_SIZE], params[MAX_PLIES], observation, mask)
+    if params[MATCH_MODE] != 0:
+        n = params[ROW_SIZE]
+        extra = 2 * n + 5
+        closed = state[CLOSED]
+        for i in range(2 * n):
+            observation[extra + i] = (closed >> ((player * n + i) % (2 * n))) & 1
+        observation[extra + 2 * n] = state[RESERVE + player]
+        observation[extra + 2 * n + 1] = state[RESERVE + 1 - player]
+
+
 class RioKadalis(TwoRowGame):
     """Rio Kadalis, 2x6 (or 2x5) pits, 4 seeds per pit, relay sowing, fours.
 
@@ -314,10 +331,28 @@ class RioKadalis(TwoRowGame):
     name = "rio_kadalis"
     version = 0
     config_class = RioKadalisConfig
-    game_id = GAME_ID
+    end_reasons = {END_MAX_ROUNDS: "max_rounds", END_CANNOT_REFILL: "cannot_refill"}
+    variants = (
+        Variant('rio-kadalis', {}, 'Rio Kadalis, 2x6, 4 seeds per pit, relay sowing, fours'),
+        Variant('rio-kadalis5', {'pits_per_row': 5}, 'Rio Kadalis on the 2x5 board (Habr Awal, T = 40)'),
+        Variant('rio-kadalis-cw', {'direction': 'cw'}, 'Rio Kadalis sown clockwise'),
+        Variant('rio-kadalis-match', {'match': True}, 'Rio Kadalis match: refill, closed pits, until a player cannot fill a pit'),
+    )
+    env_doc = """Rio Kadalis as a PettingZoo environment; the full page is ``docs/rules/rio_kadalis.md``.
+
+| Import      | ``from mancala_envs.envs import rio_kadalis_v0``                                     |
+|-------------|--------------------------------------------------------------------------------------|
+| Ids         | ``mancala/rio-kadalis-v0`` (2x6), ``mancala/rio-kadalis5-v0`` (2x5),                  |
+|             | ``mancala/rio-kadalis-cw-v0`` (clockwise), ``mancala/rio-kadalis-match-v0`` (match)   |
+| Actions     | Discrete(n): sow own local pit k (n = 6, or 5 on 2x5)                                |
+| Agents      | ``player_0``, ``player_1``                                                           |
+| Observation | Dict(observation=Box(int32, (2n+5,)) (match: (4n+7,)), action_mask=Box(0, 1, (n,), int8)) |
+| Rewards     | +1 win, -1 loss, 0 draw, at the end (of the round, or of the match)                  |
+"""
     reset_function = staticmethod(reset_state)
     step_function = staticmethod(step)
     legal_bits_function = staticmethod(legal_bits)
+    observe_function = staticmethod(observe)
     game_over_function = staticmethod(game_over)
 
     def __init__(self, config: RioKadalisConfig | None = None) -> None:
@@ -432,3 +467,6 @@ class RioKadalis(TwoRowGame):
                 f"reserves {state[RESERVE : RESERVE + 2].tolist()}"
             )
         return text
+
+
+GAME = RioKadalis

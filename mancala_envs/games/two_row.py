@@ -44,6 +44,7 @@ from mancala_envs.engine.state import (
 from mancala_envs.games.base import Game, check_counts, check_int
 
 __all__ = [
+    "observe_two_row",
     "HISTORY_START",
     "MAX_PLIES",
     "PARAM_COMMON",
@@ -120,6 +121,11 @@ class TwoRowGame(Game):
     @property
     def state_size(self) -> int:
         return self._state_size
+
+    @property
+    def history_start(self) -> int:
+        """First state slot of the repetition history; 0 when ``repetition=False``."""
+        return int(self.params[HISTORY_START])
 
     def load_position(
         self,

@@ -38,9 +38,9 @@ from mancala_envs.engine.capture import GRAND_SLAM_ALLOWED, GRAND_SLAM_FORBIDDEN
 from mancala_envs.engine.ending import check_end, close_match_game, end_ply
 from mancala_envs.engine.setup import refusal_code, start_game, start_match
 from mancala_envs.engine.sowing import ORIGIN_SKIPPED
-from mancala_envs.engine.state import LEGAL, OK, PLAYER, RUNNING, STARTER, STATUS
+from mancala_envs.engine.state import LEGAL, MATCH, OK, PLAYER, RUNNING, STARTER, STATUS
 from mancala_envs.engine.trace import trace_clear
-from mancala_envs.games.base import check_bool, check_choice, check_count_set, check_int
+from mancala_envs.games.base import Variant, check_bool, check_choice, check_count_set, check_int
 from mancala_envs.games.two_row import (
     HISTORY_START,
     MAX_PLIES,
@@ -49,11 +49,11 @@ from mancala_envs.games.two_row import (
     SEEDS_PER_PIT,
     TOTAL_SEEDS,
     TwoRowGame,
+    observe_two_row,
 )
 
-__all__ = ["Urim", "UrimConfig", "game_over", "legal_bits", "reset_state", "step"]
+__all__ = ["Urim", "UrimConfig", "game_over", "legal_bits", "observe", "reset_state", "step"]
 
-GAME_ID = 2  # the branch of the compiled game switch (mancala_envs.rollout)
 GRAND_SLAM_RULES = {"allowed": 0, "forbidden": 1, "no_capture": 2}
 
 # params slots after the common two-row ones
@@ -215,6 +215,16 @@ def game_over(state: np.ndarray, params: np.ndarray) -> None:
         _start_game(state, params, 1 - state[STARTER])
 
 
+@njit(cache=True, error_model="numpy")
+def observe(state: np.ndarray, params: np.ndarray, player: int, observation: np.ndarray, mask: np.ndarray) -> None:
+    """Writes ``player``'s egocentric observation (see ``Urim.observation_names``) and action mask."""
+    observe_two_row(state, player, params[ROW_SIZE], params[MAX_PLIES], observation, mask)
+    if params[MATCH_TARGET] > 0:
+        extra = 2 * params[ROW_SIZE] + 5
+        observation[extra] = state[MATCH + player]
+        observation[extra + 1] = state[MATCH + 1 - player]
+
+
 class Urim(TwoRowGame):
     """Urim, 2x6 (or 2x7) pits, 3 (or 4) seeds per pit, stores, 17-seed pits.
 
@@ -225,10 +235,26 @@ class Urim(TwoRowGame):
     name = "urim"
     version = 0
     config_class = UrimConfig
-    game_id = GAME_ID
+    variants = (
+        Variant('urim', {}, 'Urim, 2x6, 3 seeds per pit (T = 36)'),
+        Variant('urim7', {'pits_per_row': 7}, 'Urim on the 2x7 board, 3 seeds per pit (T = 42)'),
+        Variant('urim48', {'seeds_per_pit': 4}, 'Urim with 4 seeds per pit (T = 48, the Mancala World reading)'),
+        Variant('urim-match', {'match_target': 10}, 'Urim match: games until a player has 10 match points'),
+    )
+    env_doc = """Urim as a PettingZoo environment; the full page is ``docs/rules/urim.md``.
+
+| Import      | ``from mancala_envs.envs import urim_v0``                                         |
+|-------------|-----------------------------------------------------------------------------------|
+| Ids         | ``mancala/urim-v0``, ``urim7-v0`` (2x7), ``urim48-v0`` (4 seeds), ``urim-match-v0`` |
+| Actions     | Discrete(n): sow own local pit k (n = 6, or 7 on 2x7)                             |
+| Agents      | ``player_0``, ``player_1``                                                        |
+| Observation | Dict(observation=Box(int32, (2n+5,) or (2n+7,) in a match), action_mask=(n,) int8) |
+| Rewards     | +1 win, -1 loss, 0 draw at the end; or match points (``reward_mode``)             |
+"""
     reset_function = staticmethod(reset_state)
     step_function = staticmethod(step)
     legal_bits_function = staticmethod(legal_bits)
+    observe_function = staticmethod(observe)
     game_over_function = staticmethod(game_over)
 
     def __init__(self, config: UrimConfig | None = None) -> None:
@@ -265,3 +291,6 @@ class Urim(TwoRowGame):
         # A game's points can take a player past the target by at most the largest award.
         top = self.config.match_target + max(self.config.points_three_quarters, 1) - 1
         return [("own_match_points", top), ("opponent_match_points", top)]
+
+
+GAME = Urim

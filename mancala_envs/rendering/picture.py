@@ -154,6 +154,14 @@ class BoardPicture:
             for c, pit in enumerate(row):
                 self.centres[pit] = (x0 + c * cell + cell // 2, y)
         self._board_x = x0 - self.margin - self.store_width
+        # centre of each store, as ``n_pits + player``: where a game whose stores take part in sowing
+        # (Kalah) records a seed dropped into a store in ``last_move["sown"]``
+        self.store_centres: dict[int, tuple[int, int]] = {}
+        if game.has_stores:
+            _, top, width, height = self.board_rect
+            middle = top + self.margin // 2 + (height - self.margin) // 2
+            self.store_centres[game.n_pits + 1] = (self._board_x + self.margin // 2 + self.store_width // 2, middle)
+            self.store_centres[game.n_pits] = (self._board_x + width - self.margin // 2 - self.store_width // 2, middle)
         self._background: Any = None
 
     # --- public -------------------------------------------------------------------------
@@ -217,6 +225,9 @@ class BoardPicture:
             pit = game.played_pit(int(state[PLAYER]), pending["actions"][0])
             pygame.draw.circle(surface, PENDING, self.centres[pit], self.radius + 7, width=4)
         self._draw_stores(pygame, surface, state)
+        for store, centre in self.store_centres.items():
+            if sown_counts.get(store):
+                self._badge(surface, centre, f"+{sown_counts[store]}", PATH, left=False)
         self._draw_names(pygame, surface, state, running)
         self._draw_header(surface, state, info, last_move, running)
         return surface
@@ -287,7 +298,8 @@ class BoardPicture:
 
     def _draw_path(self, pygame: Any, surface: Any, played: int | None, sown: list[int]) -> None:
         """A line from the pit played through every sown pit in order, with an arrowhead on the last."""
-        points = [self.centres[pit] for pit in ([played] if played is not None else []) + list(sown)]
+        where = {**self.centres, **self.store_centres}
+        points = [where[pit] for pit in ([played] if played is not None else []) + list(sown)]
         points = [p for i, p in enumerate(points) if i == 0 or p != points[i - 1]]
         if len(points) < 2:
             return

@@ -7,8 +7,8 @@ two agents and prints it turn by turn (``--record game.json`` also saves it as a
 record); ``mancala-envs replay game.json`` prints a recorded game move by move, and
 ``--out game.gif`` (or ``.mp4``, or PNG frames) animates it (the ``render`` extra);
 ``mancala-envs play omweso --opponent alphabeta:3`` plays a game in the terminal
-(:mod:`mancala_envs.play`); ``mancala-envs tournament --game ouril --agents random greedy``
-runs a round robin with ratings (:mod:`mancala_envs.tournament`, the ``tournament`` extra);
+(:mod:`mancala_envs.play`, parsed by :mod:`mancala_envs.cli.play`); ``mancala-envs tournament --game ouril --agents random greedy``
+runs a round robin with ratings (:mod:`mancala_envs.tournament`, parsed by :mod:`mancala_envs.cli.tournament`; the ``tournament`` extra);
 ``mancala-envs list`` lists the ids. ``python -m mancala_envs`` is the same command.
 Bad input is reported as one line, ``mancala-envs: error: ...``, with exit status 2
 (see docs/contract.md).
@@ -20,15 +20,26 @@ import argparse
 import json
 import os
 import sys
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, NoReturn
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from mancala_envs.cli.common import (
+    COUNT,
+    POSITIVE,
+    PROG,
+    SEED,
+    Parser,
+    UsageError,
+    fail,
+    quiet_broken_pipe,
+)
+from mancala_envs.registration import resolve_env_id
 
 if TYPE_CHECKING:
     from mancala_envs.records import GameRecord
 
-__all__ = ["main", "play_demo", "print_replay", "run_replay", "run_train"]
+__all__ = ["PROG", "main", "play_demo", "print_replay", "run_replay", "run_train"]
 
-PROG = "mancala-envs"
 
 
 def play_demo(
@@ -72,7 +83,7 @@ def play_demo(
     if record is not None and not os.path.isdir(os.path.dirname(os.path.abspath(record))):
         raise ValueError(f"cannot write {os.fspath(record)!r}: its directory does not exist.")
 
-    env_id = _game_id(env_id)
+    env_id = resolve_env_id(env_id)
     env = mancala_envs.make(env_id, render_mode="ansi", **options)
     if record is not None:
         from mancala_envs.wrappers import RecordGames
@@ -170,21 +181,13 @@ def run_replay(args: argparse.Namespace, out=None) -> int:
     return 0
 
 
-def _game_id(name: str) -> str:
-    """``"ouril"`` -> ``"ouril_v0"``; other names are returned as given (and checked by ``make``)."""
-    import mancala_envs
-
-    return f"{name}_v0" if f"{name}_v0" in mancala_envs.list_envs() else name
-
-
 def run_train(args: argparse.Namespace, out=None) -> dict:
     """``mancala-envs train``: trains, saves, evaluates and prints the table; returns the figures."""
-    import json
 
     out = sys.stdout if out is None else out
     import mancala_envs
 
-    game = _game_id(args.game)
+    game = resolve_env_id(args.game)
     mancala_envs.make(game)  # an unknown game fails here, before torch is imported
     try:
         from mancala_envs import training
@@ -251,70 +254,8 @@ def run_train(args: argparse.Namespace, out=None) -> dict:
     return figures
 
 
-def _integer_at_least(minimum: int, what: str = "value") -> Callable[[str], int]:
-    """An argparse type: an integer >= ``minimum``; anything else is reported as ``invalid <what> '<text>'``."""
-
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            value = minimum - 1
-        if value < minimum:
-            raise argparse.ArgumentTypeError(f"invalid {what} {text!r} (use an integer >= {minimum})")
-        return value
-
-    return parse
-
-
-_positive = _integer_at_least(1)
-_count = _integer_at_least(0)
-_seed = _integer_at_least(0, "seed")
-
-
-class _UsageError(Exception):
-    """A command line that argparse rejects; the command prints it as one line."""
-
-    def __init__(self, message: str, prog: str) -> None:
-        super().__init__(message)
-        self.prog = prog
-
-
-class _Parser(argparse.ArgumentParser):
-    """An ``ArgumentParser`` whose errors reach the command instead of printing usage and exiting."""
-
-    def error(self, message: str) -> NoReturn:
-        raise _UsageError(f"{message}; see '{self.prog} --help'.", self.prog)
-
-
-def _key_value(text: str) -> tuple[str, Any]:
-    """``--option`` values: ``"max_turns=50"`` -> ``("max_turns", 50)``. Values are read as JSON
-    (numbers, true/false, null, lists); Python's ``True`` / ``False`` / ``None`` are accepted too;
-    anything else is a string."""
-    key, sep, value = text.partition("=")
-    key = key.strip()
-    if not sep or not key.isidentifier():
-        raise argparse.ArgumentTypeError(f"invalid option {text!r} (use key=value, e.g. --option max_turns=50)")
-    words = {"True": True, "False": False, "None": None}
-    if value in words:
-        return key, words[value]
-    try:
-        return key, json.loads(value)
-    except ValueError:
-        return key, value
-
-
-def _options(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    """The ``--option`` pairs as keyword arguments; an option given twice is a ``ValueError``."""
-    options: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in options:
-            raise ValueError(f"--option {key} is given twice; give each option once.")
-        options[key] = value
-    return options
-
-
 def _parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog=PROG, description="Mancala games as RL environments.")
+    parser = Parser(prog=PROG, description="Mancala games as RL environments.")
     commands = parser.add_subparsers(dest="command", required=True)
     demo = commands.add_parser("demo", help="play one game between two agents, printed turn by turn")
     demo.add_argument("--game", default="ouril", help="game name or registry id (default: ouril)")
@@ -325,7 +266,7 @@ def _parser() -> argparse.ArgumentParser:
         metavar=("P0", "P1"),
         help="agent names for player_0 and player_1 (default: random greedy)",
     )
-    demo.add_argument("--seed", type=_seed, default=0, help="seeds the first player and the agents (default: 0)")
+    demo.add_argument("--seed", type=SEED, default=0, help="seeds the first player and the agents (default: 0)")
     demo.add_argument("--record", default=None, metavar="PATH", help="also save the game as a JSON game record")
     replay = commands.add_parser(
         "replay", help="replay a recorded game: print it move by move, or write a GIF, MP4 or PNG frames"
@@ -336,7 +277,7 @@ def _parser() -> argparse.ArgumentParser:
         help="write an animation instead of printing: game.gif, game.mp4, a directory or frames/move-*.png "
         "(needs the render extra)",
     )
-    replay.add_argument("--fps", type=_positive, default=2, help="positions per second in the animation (default: 2)")
+    replay.add_argument("--fps", type=POSITIVE, default=2, help="positions per second in the animation (default: 2)")
     commands.add_parser("list", help="list the registered environment ids")
     # Listed here for --help; their arguments are parsed by their own modules (see main).
     commands.add_parser(
@@ -356,39 +297,23 @@ def _parser() -> argparse.ArgumentParser:
         help="training opponent(s): baseline names or model:path.zip; several = one drawn per episode "
         "(default: random greedy)",
     )
-    train.add_argument("--timesteps", type=_positive, default=100_000, help="learner steps to train (default: 100000)")
-    train.add_argument("--n-envs", type=_positive, default=8, help="environments stepped together (default: 8)")
-    train.add_argument("--seed", type=_seed, default=0, help="seeds envs, opponents, policy and evaluation (default: 0)")
+    train.add_argument("--timesteps", type=POSITIVE, default=100_000, help="learner steps to train (default: 100000)")
+    train.add_argument("--n-envs", type=POSITIVE, default=8, help="environments stepped together (default: 8)")
+    train.add_argument("--seed", type=SEED, default=0, help="seeds envs, opponents, policy and evaluation (default: 0)")
     train.add_argument(
         "--encoding", default="flat", choices=["flat", "one_hot", "thermometer"],
         help="observation encoding (default: flat, normalised)",
     )
-    train.add_argument("--torch-threads", type=_positive, default=1, help="torch CPU threads (default: 1)")
+    train.add_argument("--torch-threads", type=POSITIVE, default=1, help="torch CPU threads (default: 1)")
     train.add_argument("--save", default=None, help="model path (default: models/<game>-maskable-ppo.zip)")
     train.add_argument("--tensorboard", default=None, metavar="DIR", help="log to TensorBoard in DIR")
-    train.add_argument("--eval-games", type=_count, default=200, help="evaluation games per opponent (default: 200)")
+    train.add_argument("--eval-games", type=COUNT, default=200, help="evaluation games per opponent (default: 200)")
     train.add_argument(
         "--eval-opponents", nargs="+", default=["random", "greedy"], help="evaluation opponents (default: random greedy)"
     )
     train.add_argument("--json", default=None, metavar="PATH", help="also write the figures as JSON to PATH")
     train.add_argument("--no-progress", action="store_true", help="no progress bar")
     return parser
-
-
-def _fail(message: str, prog: str = PROG) -> int:
-    """Prints ``message`` as the one line ``<prog>: error: ...`` on stderr; returns the status 2."""
-    print(f"{prog}: error: {' '.join(message.split())}", file=sys.stderr)
-    return 2
-
-
-def _quiet_broken_pipe() -> int:
-    """The reader of stdout went away (``mancala-envs demo | head``): stop quietly, status 1."""
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())  # so that the flush at exit does not fail again
-    except (OSError, ValueError):
-        pass
-    return 1
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -401,16 +326,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv and argv[0] in ("play", "tournament"):  # commands with parsers of their own
         if argv[0] == "play":
-            from mancala_envs.play import play_main
+            from mancala_envs.cli.play import play_main
 
             return play_main(argv[1:])
-        from mancala_envs.tournament import tournament_main
+        from mancala_envs.cli.tournament import tournament_main
 
         return tournament_main(argv[1:])
     try:
         args = _parser().parse_args(argv)
-    except _UsageError as error:
-        return _fail(str(error))
+    except UsageError as error:
+        return fail(str(error))
     try:
         if args.command == "list":
             import mancala_envs
@@ -423,11 +348,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         else:
             play_demo(args.game, args.agents, args.seed, record=args.record)
     except (ValueError, TypeError) as error:
-        return _fail(str(error))
+        return fail(str(error))
     except BrokenPipeError:
-        return _quiet_broken_pipe()
+        return quiet_broken_pipe()
     except OSError as error:  # demo --record into a place that cannot be written
-        return _fail(f"cannot write {error.filename!r}: {error.strerror or error}")
+        return fail(f"cannot write {error.filename!r}: {error.strerror or error}")
     return 0
 
 

@@ -1,0 +1,90 @@
+"""The agent protocol: :class:`Agent` chooses the action of the player to move."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import Any
+
+import numpy as np
+
+from mancala_envs.engine.state import LEGAL, RUNNING, STATUS
+from mancala_envs.env import MancalaEnv
+from mancala_envs.games.base import Game
+
+__all__ = ["Agent"]
+
+
+class Agent(ABC):
+    """Chooses the action of the player to move.
+
+    Args:
+        seed: Seed of the agent's own generator (ties and random choices):
+            ``None`` or a non-negative integer.
+
+    Raises:
+        TypeError: ``seed`` is neither ``None`` nor an integer.
+        ValueError: ``seed`` is negative.
+    """
+
+    name: str = "agent"
+
+    def __init__(self, seed: int | None = None) -> None:
+        if seed is not None:
+            if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
+                raise TypeError(
+                    f"agent seed must be None or a non-negative integer (got {type(seed).__name__} {seed!r})."
+                )
+            if seed < 0:
+                raise ValueError(f"agent seed {seed} is negative; use None or an integer >= 0.")
+        self.rng = np.random.default_rng(seed)
+
+    @abstractmethod
+    def act(self, env: Any) -> int:
+        """Returns a legal action for ``env.agent_selection`` (the env is not changed).
+
+        Raises:
+            TypeError: ``env`` is not a mancala_envs environment (wrapped or raw).
+            RuntimeError: ``env`` has not been reset.
+            ValueError: the game is over (the player to move has no legal action).
+        """
+
+    def act_on_state(self, game: Game, state: np.ndarray) -> int:
+        """Returns a legal action for the player to move in ``state``, a state array of ``game``
+        (``env.unwrapped.state_array``); neither is changed.
+
+        Raises:
+            TypeError: ``game`` is not a mancala_envs Game, or ``state`` is not one of its states.
+            ValueError: the game in ``state`` is over.
+            NotImplementedError: the agent only acts on environments.
+        """
+        raise NotImplementedError(f"{type(self).__name__} only acts on environments; call act(env).")
+
+    @staticmethod
+    def env_legal_actions(env: Any) -> np.ndarray:
+        """The legal actions of ``env``'s player to move (checks that ``env`` is a reset mancala_envs env)."""
+        raw = getattr(env, "unwrapped", None)
+        if not isinstance(raw, MancalaEnv):
+            raise TypeError(
+                "act() needs a mancala_envs environment, e.g. mancala_envs.make('ouril_v0') "
+                f"(got {type(env).__name__})."
+            )
+        if not raw.has_reset:
+            raise RuntimeError("act() was called before reset(); call env.reset() first.")
+        legal = raw.game.legal_actions(raw.state_array)
+        if legal.size == 0:
+            raise ValueError("the player to move has no legal action: the game is over; call reset().")
+        return legal
+
+    @staticmethod
+    def state_legal_actions(game: Game, state: np.ndarray) -> np.ndarray:
+        """The legal actions of the player to move in ``state`` (checks that it is a running state of ``game``)."""
+        if not isinstance(game, Game):
+            raise TypeError(f"game must be a mancala_envs Game such as Ouril() (got {type(game).__name__}).")
+        if not isinstance(state, np.ndarray) or state.dtype != np.int64 or state.shape != (game.state_size,):
+            raise TypeError(
+                f"state must be an int64 array of shape ({game.state_size},), a state of {game.env_name} "
+                f"such as env.unwrapped.state_array (got {type(state).__name__})."
+            )
+        if state[STATUS] != RUNNING or state[LEGAL] == 0:
+            raise ValueError("the player to move has no legal action: the game is over; call reset().")
+        return game.legal_actions(state)

@@ -1,0 +1,49 @@
+"""The baselines: :class:`RandomAgent` (``"random"``) and :class:`GreedyAgent` (``"greedy"``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from mancala_envs.agents.base import Agent
+from mancala_envs.games.base import Game
+from mancala_envs.rollout import greedy_action
+
+__all__ = ["GreedyAgent", "RandomAgent"]
+
+
+class RandomAgent(Agent):
+    """Plays a uniformly random legal action."""
+
+    name = "random"
+
+    def act(self, env: Any) -> int:
+        legal = self.env_legal_actions(env)
+        return int(legal[self.rng.integers(legal.size)])
+
+    def act_on_state(self, game: Game, state: np.ndarray) -> int:
+        legal = self.state_legal_actions(game, state)
+        return int(legal[self.rng.integers(legal.size)])
+
+
+class GreedyAgent(Agent):
+    """Plays the action that maximises its store minus the opponent's after the move.
+
+    Each legal move is tried on a copy of the engine state; ties are broken by
+    the agent's seeded generator.
+    """
+
+    name = "greedy"
+
+    def act(self, env: Any) -> int:
+        legal = self.env_legal_actions(env)
+        raw = env.unwrapped
+        return self._best(raw.game, raw.state_array, legal)
+
+    def act_on_state(self, game: Game, state: np.ndarray) -> int:
+        return self._best(game, state, self.state_legal_actions(game, state))
+
+    def _best(self, game: Game, state: np.ndarray, legal: np.ndarray) -> int:
+        # The compiled rule the vector envs' greedy opponent plays too; a uniform draw breaks ties.
+        return int(game.compiled(greedy_action)(state, game.params, np.empty_like(state), self.rng.random()))

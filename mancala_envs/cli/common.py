@@ -1,0 +1,106 @@
+"""What the ``mancala-envs`` subcommands share: a parser whose errors come back to the command, the
+argument types, ``--option`` pairs, and the one-line error report (exit status 2).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Callable
+from typing import Any, NoReturn
+
+__all__ = [
+    "COUNT",
+    "POSITIVE",
+    "PROG",
+    "SEED",
+    "Parser",
+    "UsageError",
+    "collect_options",
+    "fail",
+    "integer_at_least",
+    "key_value",
+    "quiet_broken_pipe",
+]
+
+PROG = "mancala-envs"
+
+
+def integer_at_least(minimum: int, what: str = "value") -> Callable[[str], int]:
+    """An argparse type: an integer >= ``minimum``; anything else is reported as ``invalid <what> '<text>'``."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = minimum - 1
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"invalid {what} {text!r} (use an integer >= {minimum})")
+        return value
+
+    return parse
+
+
+POSITIVE = integer_at_least(1)
+COUNT = integer_at_least(0)
+SEED = integer_at_least(0, "seed")
+
+
+class UsageError(Exception):
+    """A command line that argparse rejects; the command prints it as one line."""
+
+    def __init__(self, message: str, prog: str) -> None:
+        super().__init__(message)
+        self.prog = prog
+
+
+class Parser(argparse.ArgumentParser):
+    """An ``ArgumentParser`` whose errors reach the command instead of printing usage and exiting."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"{message}; see '{self.prog} --help'.", self.prog)
+
+
+def key_value(text: str) -> tuple[str, Any]:
+    """``--option`` values: ``"max_turns=50"`` -> ``("max_turns", 50)``. Values are read as JSON
+    (numbers, true/false, null, lists); Python's ``True`` / ``False`` / ``None`` are accepted too;
+    anything else is a string."""
+    key, sep, value = text.partition("=")
+    key = key.strip()
+    if not sep or not key.isidentifier():
+        raise argparse.ArgumentTypeError(f"invalid option {text!r} (use key=value, e.g. --option max_turns=50)")
+    words = {"True": True, "False": False, "None": None}
+    if value in words:
+        return key, words[value]
+    try:
+        return key, json.loads(value)
+    except ValueError:
+        return key, value
+
+
+def collect_options(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """The ``--option`` pairs as keyword arguments; an option given twice is a ``ValueError``."""
+    options: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in options:
+            raise ValueError(f"--option {key} is given twice; give each option once.")
+        options[key] = value
+    return options
+
+
+def fail(message: str, prog: str = PROG) -> int:
+    """Prints ``message`` as the one line ``<prog>: error: ...`` on stderr; returns the status 2."""
+    print(f"{prog}: error: {' '.join(message.split())}", file=sys.stderr)
+    return 2
+
+
+def quiet_broken_pipe() -> int:
+    """The reader of stdout went away (``mancala-envs demo | head``): stop quietly, status 1."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # so that the flush at exit does not fail again
+    except (OSError, ValueError):
+        pass
+    return 1

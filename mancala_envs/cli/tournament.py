@@ -1,0 +1,95 @@
+"""``mancala-envs tournament``: the arguments of the round robin (:func:`mancala_envs.tournament.run_tournament`)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from mancala_envs.cli.common import Parser, UsageError, collect_options, fail, integer_at_least, key_value
+from mancala_envs.tournament import PROG, require, run_tournament
+
+__all__ = ["tournament_main", "tournament_parser"]
+
+
+def tournament_parser() -> argparse.ArgumentParser:
+    from mancala_envs.agents import AGENT_FORMS, AGENT_NAMES
+
+    parser = Parser(
+        prog=PROG,
+        description="Round robin between agents: win/draw/loss with confidence intervals, Bradley-Terry ratings "
+        "(Elo scale), first-player advantage; JSON, CSV and PNG output.",
+    )
+    parser.add_argument("--game", default="ouril", help="game name or registry id (default: ouril)")
+    parser.add_argument(
+        "--agents", nargs="+", default=["random", "greedy"], metavar="AGENT",
+        help=f"two or more agents, named as {', '.join([*AGENT_NAMES, *AGENT_FORMS])} (default: random greedy)",
+    )
+    parser.add_argument(
+        "--games", type=integer_at_least(1), default=200,
+        help="games per pair, seats alternated (default: 200; even numbers balance the seats)",
+    )
+    parser.add_argument("--seed", type=integer_at_least(0, "seed"), default=0, help="seeds every game (default: 0)")
+    parser.add_argument(
+        "--workers", type=integer_at_least(1), default=None,
+        help="processes playing games (default: one per core; 1 plays in this process)",
+    )
+    parser.add_argument("--json", default=None, metavar="PATH", help="write everything, every game included, as JSON")
+    parser.add_argument("--csv", default=None, metavar="PATH", help="write the per-agent and per-pair rows as CSV")
+    parser.add_argument("--plot", default=None, metavar="PATH", help="write a PNG: ratings and a pairwise heatmap")
+    parser.add_argument(
+        "--record", default=None, metavar="DIR",
+        help="also write every game as a JSON game record into DIR (replay one with mancala-envs replay)",
+    )
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    parser.add_argument(
+        "--option", type=key_value, action="append", default=[], metavar="KEY=VALUE",
+        help="a game option, e.g. --option grand_slam=forbidden; values are read as JSON when they parse "
+        "(4, true, null), as text otherwise; may be repeated",
+    )
+    return parser
+
+
+def tournament_main(argv: Sequence[str] | None = None, out: Any = None) -> int:
+    """``mancala-envs tournament``: runs the round robin, prints the tables, writes the files.
+
+    Bad input (an unknown game, option or agent, fewer than two agents, ``--games`` below 1, a
+    folder for an output file that does not exist, a missing extra) prints one line
+    ``mancala-envs tournament: error: ...`` on stderr and returns 2. ``--help`` exits with 0.
+
+    Returns:
+        The exit status.
+    """
+    out = sys.stdout if out is None else out
+    try:
+        args = tournament_parser().parse_args(argv)
+        options = collect_options(args.option)
+        for flag, path in (("--json", args.json), ("--csv", args.csv), ("--plot", args.plot)):
+            if path is not None and not Path(path).resolve().parent.is_dir():
+                raise UsageError(f"argument {flag}: the folder of {path!r} does not exist.", PROG)
+        require("scipy.optimize", "fitting the ratings")
+        if args.plot is not None:
+            require("matplotlib", "--plot")
+        start = time.perf_counter()
+        result = run_tournament(
+            args.game, args.agents, args.games, seed=args.seed, workers=args.workers,
+            progress=not args.no_progress, record_dir=args.record, **options,
+        )
+        seconds = time.perf_counter() - start
+        print(result.format_table(), file=out)
+        print(f"\nPlayed {len(result.games)} games in {seconds:.1f} s", file=out)
+        for path, write in ((args.json, result.to_json), (args.csv, result.to_csv), (args.plot, result.plot)):
+            if path is not None:
+                print(f"Wrote {write(path)}", file=out)
+    except (UsageError, ValueError, TypeError, ImportError) as error:
+        return fail(str(error), PROG)
+    except OSError as error:
+        return fail(f"cannot write {error.filename!r}: {error.strerror or error}", PROG)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(tournament_main())

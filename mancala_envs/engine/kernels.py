@@ -1,0 +1,183 @@
+"""Per-game compiled kernels: generic loops compiled for one game at a time.
+
+The loops that drive games (random play, the batched games' step, the opponents'
+replies, alpha-beta and MCTS) are written once, as plain Python *templates*
+marked with :func:`per_game`. A template calls the rules of "the game" through
+four placeholder names, :func:`game_reset`, :func:`game_step`,
+:func:`game_observe` and :func:`game_legal_bits`. :func:`specialise` turns a
+template into a numba-compiled function for one game: a copy of the template
+whose placeholders are that game's compiled ``reset_state``, ``step``,
+``observe`` and ``legal_bits``, and whose calls to other templates are their
+copies for the same game.
+
+So using one game compiles that game's rules alone, once, whatever the entry
+point (the PettingZoo env, the single-agent env, the vector envs, the batched
+games, the search agents), and every game keeps one implementation of each
+rule. Each copy is cached on disk by numba under its own name
+(``<template>[<rules module>]``), so warm starts load it instead of compiling.
+
+Caching note for developers: numba keys a cache entry on the template's own
+source file. After editing a game's rules module or an engine function that a
+template inlines, delete the caches (``find . -name '*.nb[ic]' -delete``);
+installed users never meet this, since their files do not change.
+
+Example:
+    >>> import numpy as np
+    >>> from mancala_envs.engine.kernels import game_step, per_game, specialise
+    >>> @per_game()
+    ... def first_legal_ply(state, params, trace):
+    ...     legal = state[5]
+    ...     action = 0
+    ...     while not (legal >> action) & 1:
+    ...         action += 1
+    ...     return game_step(state, params, action, trace)
+    >>> from mancala_envs.games.ouril import Ouril
+    >>> game = Ouril()
+    >>> state = game.new_state(0)
+    >>> int(specialise(first_legal_ply, game)(state, game.params, np.empty(0, np.int64)))
+    0
+"""
+
+from __future__ import annotations
+
+import types
+from collections.abc import Callable
+from typing import Any, Protocol, TypeVar
+
+import numpy as np
+from numba import njit
+
+__all__ = [
+    "GameRules",
+    "game_legal_bits",
+    "game_observe",
+    "game_reset",
+    "game_step",
+    "is_template",
+    "per_game",
+    "specialise",
+]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class GameRules(Protocol):
+    """What :func:`specialise` needs from a game: its name and its compiled rules.
+
+    Every :class:`~mancala_envs.games.base.Game` is one.
+    """
+
+    name: str
+    reset_function: Callable[..., None]
+    step_function: Callable[..., int]
+    observe_function: Callable[..., None]
+    legal_bits_function: Callable[..., int]
+
+
+# --- the placeholders a template calls ------------------------------------------------------------------------------
+def game_reset(state: np.ndarray, params: np.ndarray, first_player: int) -> None:
+    """The game's ``reset_state`` (a placeholder: only specialised copies of a template call it)."""
+    raise NotImplementedError("a per-game template was called directly; call specialise(template, game)(...).")
+
+
+def game_step(state: np.ndarray, params: np.ndarray, action: int, trace: np.ndarray) -> int:
+    """The game's ``step`` (a placeholder: only specialised copies of a template call it)."""
+    raise NotImplementedError("a per-game template was called directly; call specialise(template, game)(...).")
+
+
+def game_observe(
+    state: np.ndarray, params: np.ndarray, player: int, observation: np.ndarray, mask: np.ndarray
+) -> None:
+    """The game's ``observe`` (a placeholder: only specialised copies of a template call it)."""
+    raise NotImplementedError("a per-game template was called directly; call specialise(template, game)(...).")
+
+
+def game_legal_bits(state: np.ndarray, params: np.ndarray) -> int:
+    """The game's ``legal_bits`` (a placeholder: only specialised copies of a template call it)."""
+    raise NotImplementedError("a per-game template was called directly; call specialise(template, game)(...).")
+
+
+_OPTIONS = "__per_game_options__"
+_COPIES: dict[tuple[Any, ...], Callable[..., Any]] = {}
+
+
+def per_game(**options: Any) -> Callable[[F], F]:
+    """Marks a function as a per-game template; ``options`` are numba's (``inline="always"``...).
+
+    The function stays plain Python: :func:`specialise` compiles a copy of it per game, with
+    ``cache=True`` and ``error_model="numpy"`` unless ``options`` say otherwise.
+    """
+
+    def mark(function: F) -> F:
+        setattr(function, _OPTIONS, {"cache": True, "error_model": "numpy", **options})
+        return function
+
+    return mark
+
+
+def is_template(value: Any) -> bool:
+    """Whether ``value`` is a function marked with :func:`per_game`."""
+    return isinstance(value, types.FunctionType) and hasattr(value, _OPTIONS)
+
+
+def specialise(template: Callable[..., Any], game: GameRules) -> Callable[..., Any]:
+    """The compiled copy of ``template`` for ``game`` (made once per template and rules module).
+
+    Nothing is compiled here: numba compiles the copy at its first call, or loads it from its cache.
+
+    Args:
+        template: A function marked with :func:`per_game`.
+        game: A game (anything with the attributes of :class:`GameRules`).
+
+    Raises:
+        TypeError: ``template`` is not marked with :func:`per_game`, or ``game`` lacks a rule.
+    """
+    if not is_template(template):
+        raise TypeError(f"{getattr(template, '__qualname__', template)!r} is not a per-game template; mark it with @per_game().")
+    rules = {
+        "game_reset": _rule(game, "reset_function"),
+        "game_step": _rule(game, "step_function"),
+        "game_observe": _rule(game, "observe_function"),
+        "game_legal_bits": _rule(game, "legal_bits_function"),
+    }
+    return _copy(template, rules)
+
+
+def _rule(game: Any, attribute: str) -> Callable[..., Any]:
+    function = getattr(game, attribute, None)
+    if function is None:
+        raise TypeError(f"{type(game).__name__} has no {attribute}; a game names its compiled rules as class attributes.")
+    return function
+
+
+def _copy(template: Callable[..., Any], rules: dict[str, Callable[..., Any]]) -> Callable[..., Any]:
+    owner = rules["game_step"]
+    owner_module = getattr(getattr(owner, "py_func", owner), "__module__", "game")
+    key = (template, *(id(function) for function in rules.values()))
+    copy = _COPIES.get(key)
+    if copy is not None:
+        return copy
+    namespace = dict(template.__globals__)
+    namespace.update(rules)
+    function = types.FunctionType(
+        template.__code__, namespace, template.__name__, template.__defaults__, template.__closure__
+    )
+    function.__qualname__ = f"{template.__qualname__}[{owner_module}]"
+    function.__module__ = template.__module__
+    function.__doc__ = template.__doc__
+    copy = njit(**getattr(template, _OPTIONS))(function)
+    _COPIES[key] = copy
+    # The templates it calls, for the same game (after registering this copy, so recursion terminates).
+    for name in _called_names(template.__code__):
+        value = namespace.get(name)
+        if is_template(value):
+            namespace[name] = _copy(value, rules)
+    return copy
+
+
+def _called_names(code: types.CodeType) -> set[str]:
+    names = set(code.co_names)
+    for constant in code.co_consts:
+        if isinstance(constant, types.CodeType):
+            names |= _called_names(constant)
+    return names
