@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 __all__ = ["GAME_MODULES", "game_class", "game_classes"]
 
 #: the rules modules of the games, in the order the docs and ``list_envs`` show them
-GAME_MODULES: tuple[str, ...] = ("ouril", "urim", "modiar", "rio_kadalis", "omweso")
+GAME_MODULES: tuple[str, ...] = ("ouril", "urim", "modiar", "rio_kadalis", "omweso", "kalah")
 
 
 @cache
