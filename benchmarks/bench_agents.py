@@ -1,7 +1,7 @@
 """Speed of the search agents: alpha-beta nodes per second and MCTS simulations per second, per game.
 
 For each game's default env (``ouril_v0``, ``urim_v0``, ``modiar_v0``, ``rio_kadalis_v0``,
-``omweso_v0``) the same positions are searched: the opening (player 0 to move) and positions
+``omweso_v0``, ``kalah_v0``) the same positions are searched: the opening (player 0 to move) and positions
 reached by seeded uniformly random play (``--positions`` of them, after 4 to 60 plies). For each:
 
 1. **Alpha-beta** (``mancala_envs.agents.search.alphabeta_search``) to each depth of ``--depths``:
@@ -46,7 +46,7 @@ from mancala_envs.engine.state import RUNNING, STATUS
 
 __all__ = ["GAMES", "bench_alphabeta", "bench_mcts", "main", "positions", "run_all"]
 
-GAMES = ("ouril_v0", "urim_v0", "modiar_v0", "rio_kadalis_v0", "omweso_v0")
+GAMES = ("ouril_v0", "urim_v0", "modiar_v0", "rio_kadalis_v0", "omweso_v0", "kalah_v0")
 DEFAULT_JSON = Path(__file__).resolve().parent / "results" / "bench_agents.json"
 
 

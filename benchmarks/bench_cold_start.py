@@ -302,20 +302,22 @@ def run_child(kind: str, arg: str, n: int, cpu: int, environment: dict[str, str]
 
     Returns:
         The child's JSON (its :data:`PHASES` and extras) and ``process_s``, the child's whole wall time
-        as seen from here; or ``{"error": ...}`` (a non-zero exit, no JSON or a timeout, with the end of
-        the child's stderr); or ``{"unavailable": ...}`` when the child could not import what it measures.
+        as seen from here; or ``{"error": ..., "stderr": ...}`` (a non-zero exit, no JSON or a timeout: the
+        last line of the child's stderr, and its last lines); or ``{"unavailable": ...}`` when the child
+        could not import what it measures.
     """
     command = [sys.executable, "-c", _script(kind), str(cpu), arg, str(n)]
     start = time.perf_counter()
     try:
         child = subprocess.run(command, env=dict(os.environ, **environment), capture_output=True, text=True,
                                timeout=timeout, check=False)
-    except subprocess.TimeoutExpired:
-        return {"error": f"timed out after {timeout:.0f} s"}
+    except subprocess.TimeoutExpired as expired:
+        stderr = expired.stderr.decode(errors="replace") if isinstance(expired.stderr, bytes) else expired.stderr
+        return {"error": f"timed out after {timeout:.0f} s", "stderr": _tail(stderr or "")}
     process = time.perf_counter() - start
     lines = child.stdout.strip().splitlines()
     if child.returncode != 0 or not lines:
-        return {"error": f"exit {child.returncode}: {_tail(child.stderr)}"}
+        return {"error": f"exit {child.returncode}: {_tail(child.stderr, 1)}", "stderr": _tail(child.stderr)}
     try:
         result = json.loads(lines[-1])
     except json.JSONDecodeError:
@@ -359,7 +361,7 @@ def probe_registry(timeout: float = 300.0) -> dict[str, Any]:
     except subprocess.TimeoutExpired:
         return {"error": f"importing mancala_envs timed out after {timeout:.0f} s"}
     if child.returncode != 0:
-        return {"error": f"mancala_envs does not import (exit {child.returncode}): {_tail(child.stderr, 3)}"}
+        return {"error": f"mancala_envs does not import (exit {child.returncode}): {_tail(child.stderr, 1)}"}
     return json.loads(child.stdout.strip().splitlines()[-1])
 
 
@@ -414,6 +416,7 @@ class _Row:
     n: int
     status: str = "ok"
     message: str | None = None
+    stderr: str | None = None
     runs: list[dict[str, Any]] = field(default_factory=list)
 
 
@@ -471,6 +474,7 @@ def _measure_row(row: _Row, args: Args) -> None:
         if "error" in outcome:
             row.status = "error"
             row.message = f"{which} start failed: {outcome['error']}"
+            row.stderr = outcome.get("stderr")
             return
     row.runs.append(run)
 
@@ -488,6 +492,8 @@ def _summary(row: _Row, peer_runs: list[dict[str, Any]] | None) -> dict[str, Any
         out["num_envs"] = row.n
     if row.entry_point == PEER:
         out["batch"] = row.n
+    if row.stderr is not None:
+        out["stderr"] = row.stderr
     if row.status != "ok":
         return out
     for which in ("cold", "warm"):
@@ -536,13 +542,15 @@ def measure(args: Args) -> dict[str, Any]:
             target = gymnasium_id(game) if entry_point in ("gymnasium", "make_vec") else game
             row = _Row(entry_point, game, target, args.num_envs)
             if (reason := _unavailable_reason(entry_point, game, registry)) is not None:
-                row.status, row.message = NOT_AVAILABLE, reason
+                row.status, row.message = ("error" if "error" in registry else NOT_AVAILABLE), reason
             rows.append(row)
     train = None
     if args.train:
         train = _Row(TRAIN, args.train_game, args.train_game, args.num_envs)
-        if (reason := train_missing() or _unavailable_reason(TRAIN, args.train_game, registry)) is not None:
+        if (reason := train_missing()) is not None:
             train.status, train.message = NOT_AVAILABLE, reason
+        elif (reason := _unavailable_reason(TRAIN, args.train_game, registry)) is not None:
+            train.status, train.message = ("error" if "error" in registry else NOT_AVAILABLE), reason
     everything = [peer, *rows, *([train] if train else [])]
     reported: set[int] = set()
     for repeat in range(args.repeats):
@@ -555,6 +563,8 @@ def measure(args: Args) -> dict[str, Any]:
             elif index not in reported:
                 reported.add(index)
                 print(f"  {row.entry_point:<17}{row.game:<14}{row.status}: {row.message}", file=sys.stderr, flush=True)
+                if row.stderr:
+                    print("    " + row.stderr.replace("\n", "\n    "), file=sys.stderr, flush=True)
     peer_runs = peer.runs if peer.status == "ok" else None
     return {
         "registry": registry,

@@ -10,8 +10,8 @@ Four measures, all with uniformly random legal play:
    ratio any env can reach in this loop.
 2. **Engine**: a Python loop calling the game's compiled ``step`` and reading
    the legal bitmask from the state, no environment (target: 200k plies/s).
-3. **Compiled rollout**: ``play_random_games`` plays whole games in one
-   compiled call (target: 5M plies/s; compile time excluded).
+3. **Compiled rollout**: ``mancala_envs.batch.play_random`` plays whole games
+   in one compiled call (target: 5M plies/s; compile time excluded).
 4. **Start-up**: ``import mancala_envs``, ``make``, ``reset`` and the first
    step in a fresh interpreter, with an empty numba cache (cold) and again with
    the cache it left (warm).
@@ -84,7 +84,7 @@ __all__ = [
 ]
 
 #: Our games, by the names ``mancala_envs.make`` takes.
-GAMES = ("ouril_v0", "urim_v0", "modiar_v0", "rio_kadalis_v0", "omweso_v0")
+GAMES = ("ouril_v0", "urim_v0", "modiar_v0", "rio_kadalis_v0", "omweso_v0", "kalah_v0")
 #: Games whose turn can span several plies: turns/s is reported next to plies/s.
 TURN_GAMES = ("omweso_v0",)
 #: The peer environment of the PettingZoo loop.
@@ -456,7 +456,7 @@ def _omweso_turns() -> ModuleType:
 
 
 def bench_rollout(games: tuple[str, ...], repeats: int, seconds: float, seed: int = 0) -> dict[str, Any]:
-    """Times ``play_random_games``; the number of games per call is sized to fill ``seconds``.
+    """Times ``mancala_envs.batch.play_random``; the number of games per call is sized to fill ``seconds``.
 
     The first call (which loads or compiles the code) is not timed. For the
     games of :data:`TURN_GAMES`, each timed call's games are replayed untimed
@@ -466,21 +466,21 @@ def bench_rollout(games: tuple[str, ...], repeats: int, seconds: float, seed: in
     Raises:
         RuntimeError: the replay did not play the same number of plies.
     """
-    from mancala_envs.rollout import play_random_games
+    from mancala_envs.batch import play_random
 
     results: dict[str, Any] = {}
     for name in games:
         game = make_env(name).unwrapped.game
         counts_turns = name in TURN_GAMES
         compile_start = time.perf_counter()
-        play_random_games(game, 1, seed=seed)
+        play_random(game, 1, seed=seed)
         if counts_turns:
             _omweso_turns().count_turns(game, 1, seed)
         first_call = time.perf_counter() - compile_start
         calibration = 50
         while True:
             start = time.perf_counter()
-            play_random_games(game, calibration, seed=seed)
+            play_random(game, calibration, seed=seed)
             elapsed = time.perf_counter() - start
             if elapsed > 0.02 or calibration >= 1_000_000:
                 break
@@ -490,7 +490,7 @@ def bench_rollout(games: tuple[str, ...], repeats: int, seconds: float, seed: in
         for rep in range(repeats):
             cpu_start = time.process_time()
             start = time.perf_counter()
-            stats = play_random_games(game, n_games, seed=seed + rep)
+            stats = play_random(game, n_games, seed=seed + rep)
             wall = time.perf_counter() - start
             cpu = time.process_time() - cpu_start
             run = {"games": stats.games, "plies": stats.plies, "seconds": wall, "cpu_seconds": cpu,
@@ -499,9 +499,9 @@ def bench_rollout(games: tuple[str, ...], repeats: int, seconds: float, seed: in
                 plies, turns = _omweso_turns().count_turns(game, n_games, seed + rep)
                 if plies != stats.plies:
                     raise RuntimeError(
-                        f"omweso_turns replayed {plies} plies where play_random_games played {stats.plies} "
+                        f"omweso_turns replayed {plies} plies where play_random played {stats.plies} "
                         f"({name}, {n_games} games, seed {seed + rep}): its loop no longer matches "
-                        "mancala_envs.rollout; update benchmarks/omweso_turns.py."
+                        "mancala_envs.batch; update benchmarks/omweso_turns.py."
                     )
                 run |= {"turns": turns, "turns_per_s": turns / wall}
             runs.append(run)
@@ -677,7 +677,7 @@ def format_table(results: dict[str, Any]) -> str:
             f"   {name:<18}{_rate(entry['plies_per_s']):>10}{_turns(entry):>10}"
             f"{'>=' + _rate(entry['target_plies_per_s']):>10}{_met(entry['target_met']):>5}"
         )
-    lines += ["", "3. Compiled random games: play_random_games (first call excluded)",
+    lines += ["", "3. Compiled random games: batch.play_random (first call excluded)",
               f"   {'game':<18}{'plies/s':>10}{'turns/s':>10}{'games/call':>12}{'target':>10}{'met':>5}"]
     for name, entry in results["rollout"]["games"].items():
         lines.append(

@@ -93,6 +93,7 @@ GYMNASIUM_IDS = {
     "modiar_v0": "mancala/Modiar-v0",
     "rio_kadalis_v0": "mancala/RioKadalis-v0",
     "omweso_v0": "mancala/Omweso-v0",
+    "kalah_v0": "mancala/Kalah-v0",
 }
 #: The game of the engine comparison and of the memory and start-up measures.
 ENGINE_GAME = "ouril_v0"

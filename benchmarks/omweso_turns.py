@@ -16,10 +16,12 @@ setup:
   of the decided games, turns and plies per game.
 
 The games are played in compiled code by :func:`play_counting_turns`, which
-draws its moves exactly as ``mancala_envs.rollout.play_random_games`` does, so
-``turn_stats(game, n, seed)`` describes the very games that
-``play_random_games(game, n, seed)`` plays (same plies, same winners).
-``benchmarks/bench_env.py`` uses it to count the turns of its timed rollouts.
+draws its first players and moves exactly as :func:`mancala_envs.batch.play_random`
+does (one xorshift generator per row of the batch, the rows taking turns), so
+``play_counting_turns(game, n, seed)`` plays the very games that
+``play_random(game, n, seed=seed)`` plays (same plies, same winners), with the
+same ``batch_size``. ``benchmarks/bench_env.py`` uses it to count the turns of
+its timed rollouts.
 
 Usage::
 
@@ -33,14 +35,17 @@ unless ``--json`` says otherwise.
 from __future__ import annotations
 
 import argparse
+import inspect
 import json
 import time
 from pathlib import Path
 from typing import Any
 
 import numpy as np
-from numba import njit
 
+from mancala_envs.batch import play_random
+from mancala_envs.engine.kernels import game_reset, game_step, per_game
+from mancala_envs.engine.prng import new_words, uniform
 from mancala_envs.engine.state import (
     END_ENDLESS_MOVE,
     END_MAX_TURNS,
@@ -57,7 +62,7 @@ from mancala_envs.engine.state import (
 )
 from mancala_envs.games import omweso
 from mancala_envs.games.omweso import Omweso, OmwesoConfig
-from mancala_envs.rollout import random_legal_action
+from mancala_envs.rollout import legal_action_at
 
 __all__ = [
     "CONFIGS",
@@ -88,6 +93,8 @@ DEFAULT_GAMES = 500
 DEFAULT_JSON = Path(__file__).resolve().parent / "results" / "omweso_turns.json"
 #: Decision points per turn are counted exactly up to this many (more go in the last cell).
 MAX_DECISIONS_COUNTED = 63
+#: Rows of the batch whose games are replayed: ``play_random``'s own default.
+BATCH_SIZE: int = inspect.signature(play_random).parameters["batch_size"].default
 
 # Columns of the per-game table that play_counting_turns fills.
 G_PLIES = 0  # plies of the game, placements and decision plies included
@@ -105,37 +112,42 @@ G_COLUMNS = 10
 
 # Not cached: numba's cache records the module's import name, and this script runs both as
 # ``__main__`` and loaded by path from bench_env.py and the tests. Compiling it takes a few seconds.
-@njit(error_model="numpy")
+@per_game(cache=False)
 def _play(
     params: np.ndarray,
     state_size: int,
     n_games: int,
-    seed: int,
+    words: np.ndarray,
     laps_per_turn: np.ndarray,
     decisions_per_turn: np.ndarray,
     games: np.ndarray,
 ) -> None:
-    """The loop of ``mancala_envs.rollout._play`` for Omweso, counting as it goes.
+    """The games of ``mancala_envs.batch.play_random`` (its ``_play_random``), counting as it goes
+    (a per-game template, compiled for Omweso).
 
-    The generator is seeded and consumed the same way (one
-    ``random_legal_action`` per ply, first player ``game % 2``), so the games
-    are the same. ``laps_per_turn[n]`` counts completed turns of ``n`` laps,
-    ``decisions_per_turn[d]`` completed turns with ``d`` decision points, and
+    ``words`` are the batch's generators, one row per row of the batch. Game ``g`` is played by row
+    ``g % rows``, which draws the first player (``_new_game``: 1 if the draw is below 0.5, else 0),
+    then one ``legal_action_at(LEGAL, uniform)`` per ply (``_play_out``), so every generator is
+    consumed in the same order and the games are the same. ``laps_per_turn[n]`` counts completed
+    turns of ``n`` laps, ``decisions_per_turn[d]`` completed turns with ``d`` decision points, and
     ``games`` gets one row per game (the ``G_*`` columns).
     """
-    np.random.seed(seed)
     state = np.zeros(state_size, np.int64)
     no_trace = np.empty(0, np.int64)
     last_cell = decisions_per_turn.size - 1
+    n_rows = words.shape[0]
     for game in range(n_games):
-        omweso.reset_state(state, params, game % 2)
+        generator = words[game % n_rows]
+        first = 1 if uniform(generator) < 0.5 else 0
+        state[:] = 0
+        game_reset(state, params, first)
         row = games[game]
         decisions = 0
         while state[STATUS] == RUNNING:
             placing = state[omweso.PHASE] == omweso.PHASE_PLACEMENT
             turns_before = state[TURN]
-            action = random_legal_action(state[LEGAL])
-            omweso.step(state, params, action, no_trace)
+            action = legal_action_at(state[LEGAL], uniform(generator))
+            game_step(state, params, action, no_trace)
             if placing:
                 row[G_PLACEMENTS] += 1
             elif state[STATUS] == RUNNING and state[omweso.PENDING] != omweso.PENDING_NONE:
@@ -166,13 +178,15 @@ def _check_game(game: Omweso) -> None:
         raise ValueError("turn statistics are per game: use a config without match_target.")
 
 
-def play_counting_turns(game: Omweso, n_games: int, seed: int = 0) -> dict[str, np.ndarray]:
-    """Plays the games of ``play_random_games(game, n_games, seed)`` and returns the raw counts.
+def play_counting_turns(game: Omweso, n_games: int, seed: int = 0, batch_size: int = BATCH_SIZE) -> dict[str, np.ndarray]:
+    """Plays the games of ``play_random(game, n_games, seed=seed, batch_size=batch_size)`` and returns
+    the raw counts.
 
     Args:
         game: An Omweso game (not a match).
         n_games: Games to play.
-        seed: Seed of numba's generator.
+        seed: Seed of the batch's generators.
+        batch_size: Rows of the batch (``play_random``'s default unless given).
 
     Returns:
         ``laps_per_turn`` (index: laps, value: completed turns), ``decisions_per_turn``
@@ -181,21 +195,27 @@ def play_counting_turns(game: Omweso, n_games: int, seed: int = 0) -> dict[str, 
 
     Raises:
         TypeError: ``game`` is not an :class:`Omweso`.
-        ValueError: ``game`` plays matches, or ``n_games`` is negative.
+        ValueError: ``game`` plays matches, ``n_games`` is negative, ``batch_size`` below 1 or
+            ``seed`` negative.
     """
     _check_game(game)
     if isinstance(n_games, bool) or not isinstance(n_games, (int, np.integer)) or n_games < 0:
         raise ValueError(f"n_games must be a non-negative integer (got {n_games!r}).")
+    if isinstance(batch_size, bool) or not isinstance(batch_size, (int, np.integer)) or batch_size < 1:
+        raise ValueError(f"batch_size must be a positive integer (got {batch_size!r}).")
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise ValueError(f"seed must be a non-negative integer (got {seed!r}).")
     laps_per_turn = np.zeros(game.config.max_laps_per_turn + 1, np.int64)
     decisions_per_turn = np.zeros(MAX_DECISIONS_COUNTED + 1, np.int64)
     games = np.zeros((int(n_games), G_COLUMNS), np.int64)
-    _play(game.params, game.state_size, int(n_games), int(seed), laps_per_turn, decisions_per_turn, games)
+    words = new_words(np.random.default_rng(int(seed)), int(batch_size))  # as BatchedGames.reset(seed)
+    game.compiled(_play)(game.params, game.state_size, int(n_games), words, laps_per_turn, decisions_per_turn, games)
     return {"laps_per_turn": laps_per_turn, "decisions_per_turn": decisions_per_turn, "games": games}
 
 
-def count_turns(game: Omweso, n_games: int, seed: int = 0) -> tuple[int, int]:
-    """``(plies, completed turns)`` of the games of ``play_random_games(game, n_games, seed)``."""
-    games = play_counting_turns(game, n_games, seed)["games"]
+def count_turns(game: Omweso, n_games: int, seed: int = 0, batch_size: int = BATCH_SIZE) -> tuple[int, int]:
+    """``(plies, completed turns)`` of the games of ``play_random(game, n_games, seed=seed, batch_size=batch_size)``."""
+    games = play_counting_turns(game, n_games, seed, batch_size)["games"]
     return int(games[:, G_PLIES].sum()), int(games[:, G_TURNS].sum())
 
 
@@ -330,7 +350,7 @@ def format_tables(results: dict[str, Any]) -> str:
     setups = results["setups"]
     lines = [
         f"Omweso, uniformly random legal play: {results['games_per_setup']} games per setup, seed {results['seed']} "
-        "(the games of play_random_games; percentiles by nearest rank)",
+        "(the games of batch.play_random; percentiles by nearest rank)",
         "",
         "Games",
         f"   {'setup':<11}{'turns/game':>11}{'p50':>5}{'p90':>5}{'p99':>5}{'max':>6}{'plies/game':>11}"
@@ -395,7 +415,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     """Plays the games, prints the tables and writes the JSON; returns the results."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=DEFAULT_GAMES, help=f"games per setup (default {DEFAULT_GAMES})")
-    parser.add_argument("--seed", type=int, default=0, help="seed of numba's generator (default 0)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the games' generators (default 0)")
     parser.add_argument("--json", type=Path, default=DEFAULT_JSON, help=f"results file (default {DEFAULT_JSON})")
     options = parser.parse_args(argv)
     if options.games < 1:

@@ -3,9 +3,9 @@
 :class:`BatchedGames` holds ``n_games`` independent games as rows of one
 ``int64`` array and steps them all with one compiled call per ``step``: arrays
 in, arrays out, no per-game Python objects. Each game runs the very rules code
-of the PettingZoo environment (the compiled ``reset``/``step`` of its game
-module, reached through :mod:`mancala_envs.rollout`'s game switch) and is
-observed by the same compiled :func:`~mancala_envs.rollout.observe_game`, so a
+of the PettingZoo environment: the compiled ``reset_state``, ``step`` and
+``observe`` of its rules module. The loops here are per-game templates
+(:mod:`mancala_envs.engine.kernels`), compiled for the batch's game alone, so a
 batched game and a :class:`~mancala_envs.env.MancalaEnv` given the same actions
 go through the same positions (``tests/test_batch.py`` checks it move by move
 for every registered id).
@@ -61,6 +61,7 @@ from mancala_envs.engine.views import borrowed_view
 from mancala_envs.errors import IllegalActionError
 from mancala_envs.games.base import Game
 from mancala_envs.engine.kernels import game_observe, game_reset, game_step, per_game
+from mancala_envs.validation import check_integer, check_seed
 from mancala_envs.rollout import RolloutStats, greedy_action, legal_action_at
 
 __all__ = [
@@ -71,7 +72,6 @@ __all__ = [
     "FACT_COUNT",
     "FinalInfo",
     "GameRows",
-    "check_count",
     "play_random",
 ]
 
@@ -279,14 +279,14 @@ def _step_all(
     return pools
 
 
-@per_game()
+@per_game(inline_step=True)
 def _play_out(row: np.ndarray, params: np.ndarray, generator: np.ndarray, room: int,
               no_trace: np.ndarray) -> int:
     """Uniformly random legal plies in ``row`` until its game ends or, when ``room`` >= 0, its repetition
     memory holds more than ``room`` keys (the row must grow first). Returns the plies played.
 
     A function of its own, with arrays that stay the same throughout, so that the per-ply loop does no
-    reference counting; the arrays go to ``step_game`` as borrowed views
+    reference counting; the arrays go to the game's ``step`` as borrowed views
     (:func:`~mancala_envs.engine.views.borrowed_view`), which it does not count either.
     """
     row = borrowed_view(row)
@@ -521,15 +521,6 @@ class BatchStep(NamedTuple):
     final: FinalInfo
 
 
-def check_count(name: str, value: Any, low: int, high: int | None = None) -> int:
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
-        raise TypeError(f"{name} must be an integer (got {type(value).__name__}).")
-    if value < low or (high is not None and value > high):
-        bound = f"from {low} to {high}" if high is not None else f"at least {low}"
-        raise ValueError(f"{name} must be an integer {bound} (got {value}).")
-    return int(value)
-
-
 class GameRows:
     """The rows of ``n_games`` games of one game and config, with their spill area and generators.
 
@@ -550,11 +541,11 @@ class GameRows:
         self, env_id: str | Game, n_games: int, history_capacity: int, options: dict[str, Any],
         spill_capacity: int = _SPILL_KEYS,
     ) -> None:
-        from mancala_envs.registration import make_game  # the registry sits above the batch layer
+        from mancala_envs.registration import make_game  # a lower layer ([tool.importlinter] in pyproject.toml)
 
-        self.n_games = check_count("n_games", n_games, 1)
-        history_capacity = check_count("history_capacity", history_capacity, _KEYS_PER_PLY)
-        spill_capacity = check_count("spill_capacity", spill_capacity, _KEYS_PER_PLY)
+        self.n_games = check_integer("n_games", n_games, 1)
+        history_capacity = check_integer("history_capacity", history_capacity, _KEYS_PER_PLY)
+        spill_capacity = check_integer("spill_capacity", spill_capacity, _KEYS_PER_PLY)
         for name in ("illegal_action", "render_mode"):
             if name in options:
                 raise TypeError(
@@ -620,7 +611,7 @@ class GameRows:
     def state(self, game: int) -> np.ndarray:
         """A copy of game ``game``'s engine state, in the full layout of ``game.new_state`` (what
         ``MancalaEnv.state_array`` holds; memory slots beyond ``HISTORY_LEN`` are 0)."""
-        game = check_count("game", game, 0, self.n_games - 1)
+        game = check_integer("game", game, 0, self.n_games - 1)
         full = np.zeros(self.game.state_size, np.int64)
         row = self._row_of(game)
         full[: row.shape[0]] = row
@@ -705,17 +696,14 @@ class GameRows:
             for value in seed:
                 if value is None:
                     raise ValueError("a list of seeds cannot hold None; pass one int per game, or seed=None.")
-                words.append(new_words(np.random.default_rng(check_count("seed", value, 0)), 1)[0])
+                words.append(new_words(np.random.default_rng(check_integer("seed", value, 0)), 1)[0])
             self._words = np.array(words, np.int64)
             return
         self._seed(seed)
 
     def _seed(self, seed: int | None) -> None:
         if seed is not None:
-            if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
-                raise TypeError(f"seed must be an int >= 0 or None (got {type(seed).__name__}).")
-            if seed < 0:
-                raise ValueError(f"seed must be an int >= 0 or None (got {seed}).")
+            seed = check_seed(seed)
             self._words = new_words(np.random.default_rng(int(seed)), self.n_games)
 
     def check_actions(self, actions: Any, skip: np.ndarray | None = None) -> np.ndarray:
@@ -841,7 +829,7 @@ class BatchedGames(GameRows):
         stopped (row 0 after ``reset``). The moves come from each game's generator, so a seeded
         ``reset`` makes it reproducible, and the order of the rows changes no game's moves.
         """
-        n_games = check_count("n_games", n_games, 0)
+        n_games = check_integer("n_games", n_games, 0)
         if not self._has_reset:
             raise RuntimeError("play_random() was called before reset(); call reset(seed) first.")
         results = np.zeros(6, np.int64)
@@ -890,6 +878,6 @@ def play_random(
         >>> stats.games, stats.wins[0] + stats.wins[1] + stats.draws
         (100, 100)
     """
-    games = BatchedGames(env_id, check_count("batch_size", batch_size, 1), **options)
+    games = BatchedGames(env_id, check_integer("batch_size", batch_size, 1), **options)
     games.reset(seed=seed)
     return games.play_random(n_games)

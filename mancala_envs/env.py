@@ -1,15 +1,15 @@
 """The PettingZoo AEC environment that adapts any game of the library.
 
 Every game module provides the rules; :class:`MancalaEnv` turns them into a
-two-agent, turn-based PettingZoo environment with action masking. Game-specific
-modules (``mancala_envs.envs.ouril_v0`` ...) only bind a game to it.
+two-agent, turn-based PettingZoo environment with action masking. The public
+game modules (``mancala_envs.envs.ouril_v0`` ..., made by :mod:`mancala_envs.envs`
+from the list of games) only bind a game to it.
 """
 
 from __future__ import annotations
 
 import copy
 import dataclasses
-import operator
 import warnings
 from typing import Any
 
@@ -18,6 +18,8 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
+from mancala_envs.engine.kernels import called
+from mancala_envs.validation import check_action, check_seed
 from mancala_envs.engine.state import (
     END_ILLEGAL_ACTION,
     END_REASON,
@@ -208,7 +210,7 @@ class MancalaEnv(AECEnv):
         self._state = game.new_state(0)
         self._no_moves = np.zeros(game.n_actions, dtype=np.int8)
         self._has_reset = False
-        self._step_function = game.step_function
+        self._step_function = called(game.step_function)  # the compiled step the kernels share
         self._n_actions = game.n_actions
         # Infos and the last move are built when first read, not at every step (they cost more than
         # the compiled rules); every change of the state marks them stale.
@@ -234,7 +236,7 @@ class MancalaEnv(AECEnv):
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
-        self._step_function = self.game.step_function
+        self._step_function = called(self.game.step_function)
         self._trace = new_trace()
         self._spare_trace = new_trace()
 
@@ -320,10 +322,7 @@ class MancalaEnv(AECEnv):
         """
         if options is not None and not isinstance(options, dict):
             raise TypeError(f"options must be a dict or None (got {type(options).__name__}).")
-        if seed is not None and (isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer))):
-            raise TypeError(f"seed must be an int >= 0 or None (got {type(seed).__name__}).")
-        if seed is not None and seed < 0:
-            raise ValueError(f"seed must be an int >= 0 or None (got {seed}).")
+        seed = check_seed(seed)
         fields = self._position_options(options or {})
         rng = np.random.default_rng(seed) if seed is not None else self._rng
         rng_before = rng.bit_generator.state
@@ -604,33 +603,11 @@ class MancalaEnv(AECEnv):
         raise ValueError(f"unknown agent {agent!r}; the agents are {list(AGENTS)}.")
 
     def _validate_action(self, action: Any) -> int:
-        if isinstance(action, np.integer) and 0 <= action < self._n_actions:
-            return int(action)
-        if isinstance(action, (bool, np.bool_)) or action is None:
-            raise TypeError(
-                f"action {action!r} is not an integer; pass an int in 0..{self.game.n_actions - 1} "
-                "(None is only for agents that are already done)."
-            )
-        if isinstance(action, np.ndarray):
-            if action.ndim != 0 or not np.issubdtype(action.dtype, np.integer):
-                raise TypeError(
-                    f"action array {action!r} must be a 0-d integer array; pass an int in "
-                    f"0..{self.game.n_actions - 1}."
-                )
-            action = action.item()
         try:
-            index = operator.index(action)
-        except TypeError:
-            raise TypeError(
-                f"action {action!r} of type {type(action).__name__} is not an integer; "
-                f"pass an int in 0..{self.game.n_actions - 1}."
-            ) from None
-        if not 0 <= index < self.game.n_actions:
-            raise ValueError(
-                f"action {index} is out of range; actions are 0..{self.game.n_actions - 1} "
-                f"(legal now: {np.flatnonzero(self.game.legal_mask(self._state)).tolist()})."
-            )
-        return index
+            return check_action(action, self._n_actions)
+        except ValueError as error:
+            legal = np.flatnonzero(self.game.legal_mask(self._state)).tolist()
+            raise ValueError(f"{error} Legal now: {legal}.") from None
 
     def _punish_illegal(self, agent: str, action: int) -> None:
         legal = np.flatnonzero(self.game.legal_mask(self._state)).tolist()

@@ -56,6 +56,7 @@ import numpy as np
 
 from mancala_envs.engine.state import PLAYER
 from mancala_envs.games.base import Game
+from mancala_envs.validation import check_integer
 
 __all__ = ["INTERRUPTED", "play_human"]
 
@@ -282,10 +283,7 @@ class _TerminalGame:
 def _check_arguments(seat: Any, seed: Any) -> None:
     if seat is not None and (isinstance(seat, (bool, np.bool_)) or seat not in (0, 1)):
         raise ValueError(f"seat must be 0, 1 or None (a seat drawn from the seed); got {seat!r}.")
-    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
-        raise TypeError(f"seed must be an integer >= 0 (got {type(seed).__name__} {seed!r}).")
-    if seed < 0:
-        raise ValueError(f"seed {seed} is negative; use an integer >= 0.")
+    check_integer("seed", seed, 0)
 
 
 def play_human(

@@ -62,7 +62,7 @@ def legal_action_at(legal: int, draw: float) -> int:
     return _set_bit(legal, min(int(draw * count), count - 1))
 
 
-@per_game()
+@per_game(inline="always")
 def play_random_replies(
     state: np.ndarray, params: np.ndarray, player: int, draws: np.ndarray, trace: np.ndarray
 ) -> tuple[int, int]:
@@ -143,13 +143,18 @@ def play_turn_against_random(
     state: np.ndarray, params: np.ndarray, action: int, draws: np.ndarray, trace: np.ndarray
 ) -> tuple[int, int, int]:
     """Plays ``action`` for the player to move, then random replies for the other player
-    (:func:`play_random_replies`) while the other player is to move.
+    (:func:`play_random_replies`) while the other player is to move. With ``action`` -1 nothing is
+    played for the player to move: that player replies at random (one compiled entry point for both
+    uses, so a game's ``step`` is compiled into one kernel of the single-agent env, not two).
 
     Returns:
         The step code of ``action`` (nothing else is played unless it is ``OK``), the number of
         replies and the last reply (-1 if none). ``trace`` holds the record of the last ply played.
     """
     mover = state[PLAYER]
+    if action < 0:
+        plies, reply = play_random_replies(state, params, mover, draws, trace)
+        return OK, plies, reply
     code = game_step(state, params, action, trace)
     if code != OK:
         return code, 0, -1

@@ -44,7 +44,6 @@ Example:
 
 from __future__ import annotations
 
-import operator
 from typing import Any
 
 import gymnasium
@@ -56,7 +55,8 @@ from mancala_envs.env import MancalaEnv
 from mancala_envs.errors import GameOverError, IllegalActionError
 from mancala_envs.opponents import AgentOpponent, Opponent, OpponentPool, make_opponent
 from mancala_envs.registration import make
-from mancala_envs.rollout import play_random_replies, play_turn_against_random
+from mancala_envs.rollout import play_turn_against_random
+from mancala_envs.validation import check_action
 
 __all__ = ["ILLEGAL_ACTION_POLICIES", "SingleAgentEnv"]
 
@@ -122,8 +122,7 @@ class SingleAgentEnv(gymnasium.Env):
         self._over = True
         self._has_reset = False
         self._compiled_random = False
-        # The random baseline's compiled replies, for this game only (compiled at their first call).
-        self._random_replies = self.game.compiled(play_random_replies)
+        # The random baseline's compiled replies, for this game only (compiled at the first call).
         self._turn_against_random = self.game.compiled(play_turn_against_random)
 
     # --- opponents ------------------------------------------------------------------
@@ -256,7 +255,7 @@ class SingleAgentEnv(gymnasium.Env):
         while raw.agents and raw.agent_selection == other and not (raw.terminations[other] or raw.truncations[other]):
             if self._compiled_random:
                 draws = opponent.agent.rng.random(REPLY_DRAWS)
-                plies, action = raw.run_kernel(self._random_replies, 1 - self.seat, draws)
+                _, plies, action = raw.run_kernel(self._turn_against_random, -1, draws)
                 if plies:
                     raw.commit_plies(1 - self.seat, 1 - self.seat, action)
                     continue
@@ -301,22 +300,7 @@ class SingleAgentEnv(gymnasium.Env):
     def _check_action(self, action: Any) -> int:
         if type(action) is int and 0 <= action < self._n_actions:
             return action
-        if isinstance(action, np.integer) and 0 <= action < self._n_actions:
-            return int(action)  # what SB3's vector envs pass
-        if isinstance(action, np.ndarray) and action.shape in ((), (1,)) and np.issubdtype(action.dtype, np.integer):
-            action = action.reshape(()).item()
-        if isinstance(action, (bool, np.bool_)) or action is None:
-            raise TypeError(f"action {action!r} is not an integer; pass an int in 0..{self._n_actions - 1}.")
-        try:
-            index = operator.index(action)
-        except TypeError:
-            raise TypeError(
-                f"action {action!r} of type {type(action).__name__} is not an integer; "
-                f"pass an int in 0..{self._n_actions - 1}."
-            ) from None
-        if not 0 <= index < self._n_actions:
-            raise ValueError(f"action {index} is out of range; actions are 0..{self._n_actions - 1}.")
-        return index
+        return check_action(action, self._n_actions, one_element=True)
 
     def __repr__(self) -> str:
         return f"SingleAgentEnv({self.env_id!r}, opponent={self._opponent_spec!r}, learner_seat={self.learner_seat!r})"

@@ -105,6 +105,7 @@ import numpy as np
 
 from mancala_envs.registration import resolve_env_id
 from mancala_envs.stats import Tally
+from mancala_envs.validation import check_integer, is_integer
 
 __all__ = [
     "CSV_COLUMNS",
@@ -732,10 +733,6 @@ def _rates(record: Record) -> dict[str, float | None]:
 
 
 # --- running ------------------------------------------------------------------------------
-def _is_int(value: Any) -> bool:
-    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
-
-
 def _progress_bar(total: int, description: str) -> Any:
     tqdm = require("tqdm", "the progress bar (progress=True; --no-progress goes without)").tqdm
     return tqdm(total=total, unit="game", desc=description, file=sys.stderr)
@@ -788,12 +785,9 @@ def run_tournament(
         raise ValueError(f"a tournament needs at least two agents (got {list(agents)}).")
     if len(set(agents)) != len(agents):
         raise ValueError(f"each agent may appear once (got {list(agents)}).")
-    for name, value, minimum in (("games_per_pair", games_per_pair, 1), ("seed", seed, 0)):
-        if not _is_int(value):
-            raise TypeError(f"{name} must be an integer >= {minimum} (got {type(value).__name__} {value!r}).")
-        if value < minimum:
-            raise ValueError(f"{name} must be an integer >= {minimum} (got {value}).")
-    if workers is not None and not _is_int(workers):
+    check_integer("games_per_pair", games_per_pair, 1)
+    check_integer("seed", seed, 0)
+    if workers is not None and not is_integer(workers):
         raise TypeError(f"workers must be None or an integer >= 1 (got {type(workers).__name__} {workers!r}).")
     if workers is not None and workers < 1:
         raise ValueError(f"workers must be None or an integer >= 1 (got {workers}).")

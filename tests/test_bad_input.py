@@ -337,7 +337,7 @@ def bad_positions(env: Any) -> dict[str, tuple[dict[str, Any], str]]:
     negative[1] += negative[0] + 1
     negative[0] = -1
     extra = list(board)
-    extra[0] += 1
+    extra[0] += 1 + sum(env.unwrapped.stores)  # with the default stores [0, 0], one seed too many
     fraction = [float(b) for b in board]
     fraction[0] -= 0.5
     fraction[1] += 0.5
@@ -367,7 +367,9 @@ def bad_positions(env: Any) -> dict[str, tuple[dict[str, Any], str]]:
             "impossible",
         )
     else:
-        cases["stores break the total"] = ({"board": board, "stores": [1, 0]}, str(game.total_seeds))
+        cases["stores break the total"] = (
+            {"board": board, "stores": [int(sum(env.unwrapped.stores)) + 1, 0]}, str(game.total_seeds)
+        )
     return cases
 
 

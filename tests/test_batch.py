@@ -403,10 +403,10 @@ def test_bad_constructor_arguments(args: tuple, kwargs: dict[str, Any], error: t
 
 def test_bad_seeds_and_game_indices() -> None:
     games = BatchedGames("ouril_v0", 3)
-    with pytest.raises(ValueError, match="seed must be an int >= 0"):
+    with pytest.raises(ValueError, match="seed must be None or an integer >= 0"):
         games.reset(seed=-1)
     for seed in (1.5, True, "1"):
-        with pytest.raises((TypeError, ValueError), match="seed must be an int >= 0"):
+        with pytest.raises((TypeError, ValueError), match="seed must be None or an integer >= 0"):
             games.reset(seed=seed)
     games.reset(seed=0)
     for index in (-1, 3):

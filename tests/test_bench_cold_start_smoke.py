@@ -172,7 +172,7 @@ def test_failures_become_rows(bench: ModuleType, monkeypatch: pytest.MonkeyPatch
         if kind == "pgx/connect_four":
             return {"unavailable": "ImportError: cannot import name 'x' from 'jax'"}
         if kind == "batch":
-            return {"error": "exit 1: Traceback ...\nRuntimeError: boom"}
+            return {"error": "exit 1: RuntimeError: boom", "stderr": "Traceback ...\nRuntimeError: boom"}
         return _fake_child(kind, arg, n, cpu, environment, timeout)
 
     monkeypatch.setattr(bench, "run_child", child)
@@ -185,11 +185,26 @@ def test_failures_become_rows(bench: ModuleType, monkeypatch: pytest.MonkeyPatch
     assert "does not import (ImportError: cannot import name 'x' from 'jax')" in results["peer"]["message"]
     pettingzoo, batch = results["rows"]
     assert pettingzoo["status"] == "ok" and pettingzoo["ratio_vs_pgx"] is None and len(pettingzoo["runs"]) == 2
-    assert batch["status"] == "error" and "cold start failed: exit 1" in batch["message"]
+    assert batch["status"] == "error" and batch["message"] == "cold start failed: exit 1: RuntimeError: boom"
+    assert batch["stderr"] == "Traceback ...\nRuntimeError: boom"
     assert results["train"]["status"] == "not available" and "train extra" in results["train"]["message"]
     assert bench._failed(results) == [batch]
     table = bench.format_table(results)
-    assert "| `BatchedGames`, 8 games | ouril_v0 | error: cold start failed: exit 1: Traceback ... RuntimeError: boom" in table
+    assert "| `BatchedGames`, 8 games | ouril_v0 | error: cold start failed: exit 1: RuntimeError: boom |" in table
+
+
+def test_a_package_that_does_not_import_gives_error_rows(
+    bench: ModuleType, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setattr(bench, "run_child", _fake_child)
+    monkeypatch.setattr(bench, "probe_registry", lambda timeout=0: {"error": "mancala_envs does not import (exit 1)"})
+    monkeypatch.setattr(bench, "peer_missing", lambda: None)
+    results = bench.run_benchmark(bench.Args(games=("ouril_v0",), entry_points=("batch",), repeats=1, cpu=0,
+                                             out=tmp_path / "cold.json"))
+    assert results["peer"]["status"] == "ok"
+    (row,) = results["rows"]
+    assert (row["status"], row["message"]) == ("error", "mancala_envs does not import (exit 1)")
+    assert bench._failed(results) == [row]
 
 
 def test_gymnasium_ids_and_option_checks(bench: ModuleType) -> None:

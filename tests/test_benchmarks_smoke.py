@@ -5,7 +5,7 @@ No speed is asserted here (speed is measured, as ratios, by the benchmark
 itself). The bench_env run takes about 45 s on 2 cores, nearly all of it the two cold start-ups
 that compile the engine into an empty numba cache. The Omweso turn statistics are checked
 for their own bookkeeping (every ply, turn and game accounted for exactly) and for playing
-the same games as ``play_random_games``.
+the same games as ``mancala_envs.batch.play_random``.
 """
 
 from __future__ import annotations
@@ -165,21 +165,25 @@ def test_engine_loop_decodes_every_legal_action(bench: ModuleType) -> None:
 
 
 def test_omweso_turns_plays_the_rollout_games(omweso_turns: ModuleType) -> None:
-    """Same seed, same games: the plies and winners equal play_random_games'."""
+    """Same seed, same games: the plies and winners equal batch.play_random's."""
     import numpy as np
 
+    from mancala_envs.batch import play_random
     from mancala_envs.games.omweso import Omweso, OmwesoConfig
-    from mancala_envs.rollout import play_random_games
 
     for setup in ("outer4", "placement"):
         game = Omweso(OmwesoConfig(setup=setup))
-        stats = play_random_games(game, 40, seed=3)
+        stats = play_random(game, 40, seed=3)
         games = omweso_turns.play_counting_turns(game, 40, seed=3)["games"]
         winners = games[:, omweso_turns.G_WINNER]
         assert int(games[:, omweso_turns.G_PLIES].sum()) == stats.plies
         assert (int(np.sum(winners == 0)), int(np.sum(winners == 1))) == stats.wins
         assert int(np.sum(winners == -1)) == stats.draws
+        assert int(games[:, omweso_turns.G_PLIES].max()) == stats.longest
         assert omweso_turns.count_turns(game, 40, seed=3) == (stats.plies, int(games[:, omweso_turns.G_TURNS].sum()))
+        # A batch with fewer rows than games (rows playing several games each) is replayed too.
+        small = play_random(game, 40, seed=3, batch_size=7)
+        assert omweso_turns.count_turns(game, 40, seed=3, batch_size=7)[0] == small.plies
 
 
 def test_omweso_turns_rejects_matches(omweso_turns: ModuleType) -> None:

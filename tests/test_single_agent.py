@@ -83,10 +83,11 @@ def play_masked(
 
 
 def test_every_variant_has_a_gymnasium_id() -> None:
-    assert len(GYMNASIUM_IDS) == 16
+    assert len(GYMNASIUM_IDS) == len(VARIANTS) == 19
     assert GYMNASIUM_IDS[:3] == ["mancala/Ouril-v0", "mancala/OurilMini-v0", "mancala/Urim-v0"]
     assert "mancala/RioKadalisMatch-v0" in GYMNASIUM_IDS
     assert "mancala/OmwesoNoMidturnReverse-v0" in GYMNASIUM_IDS
+    assert "mancala/Kalah6x6-v0" in GYMNASIUM_IDS
     for gym_id, variant in zip(GYMNASIUM_IDS, VARIANTS):
         spec = gymnasium.spec(gym_id)
         assert spec.entry_point == "mancala_envs.single_agent:SingleAgentEnv"

@@ -10,6 +10,7 @@ import numpy as np
 from mancala_envs.engine.state import LEGAL, RUNNING, STATUS
 from mancala_envs.env import MancalaEnv
 from mancala_envs.games.base import Game
+from mancala_envs.validation import check_seed
 
 __all__ = ["Agent"]
 
@@ -29,13 +30,7 @@ class Agent(ABC):
     name: str = "agent"
 
     def __init__(self, seed: int | None = None) -> None:
-        if seed is not None:
-            if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
-                raise TypeError(
-                    f"agent seed must be None or a non-negative integer (got {type(seed).__name__} {seed!r})."
-                )
-            if seed < 0:
-                raise ValueError(f"agent seed {seed} is negative; use None or an integer >= 0.")
+        seed = check_seed(seed, "agent seed")
         self.rng = np.random.default_rng(seed)
 
     @abstractmethod

@@ -51,6 +51,7 @@ from mancala_envs.engine.state import (
 from mancala_envs.games.base import Game
 from mancala_envs.engine.kernels import game_step, per_game
 from mancala_envs.rollout import legal_action_at
+from mancala_envs.validation import check_integer
 
 __all__ = [
     "DEPTH_BONUS",
@@ -364,7 +365,7 @@ def alphabeta_search(
         (5, 12)
     """
     Agent.state_legal_actions(game, state)
-    depth = _check_count("alphabeta depth", depth, 1, MAX_DEPTH)
+    depth = check_integer("alphabeta depth", depth, 1, MAX_DEPTH)
     n_actions = game.n_actions
     children = np.empty((depth, n_actions, state.shape[0]), np.int64)
     actions = np.empty((depth, n_actions), np.int64)
@@ -559,7 +560,7 @@ def mcts_search(
         ValueError: the game in ``state`` is over, a count is out of range, or ``words`` is unusable.
     """
     Agent.state_legal_actions(game, state)
-    simulations = _check_count("mcts simulations", simulations, 1, MAX_SIMULATIONS)
+    simulations = check_integer("mcts simulations", simulations, 1, MAX_SIMULATIONS)
     if (
         not isinstance(words, np.ndarray) or words.dtype != np.int64 or words.shape != (4,)
         or (words < 0).any() or (words > MASK32).any() or not words.any()
@@ -570,7 +571,7 @@ def mcts_search(
         )
     if rollout_cap is None:
         rollout_cap = game.max_episode_plies
-    rollout_cap = _check_count("rollout_cap", rollout_cap, 1, 2**62)
+    rollout_cap = check_integer("rollout_cap", rollout_cap, 1, 2**62)
     visits = np.zeros(game.n_actions, np.int64)
     action, plies = game.compiled(_mcts)(
         game.history_start, state, game.params, game.n_actions, int(simulations), float(c), int(rollout_cap),
@@ -580,14 +581,6 @@ def mcts_search(
 
 
 # --- agents --------------------------------------------------------------------------------------------------------
-def _check_count(what: str, value: Any, low: int, high: int) -> int:
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
-        raise TypeError(f"{what} must be an integer from {low} to {high} (got {type(value).__name__} {value!r}).")
-    if not low <= value <= high:
-        raise ValueError(f"{what} must be an integer from {low} to {high} (got {value}).")
-    return int(value)
-
-
 class _StateSearchAgent(Agent):
     """An agent whose choice is a compiled search on the engine state (``act`` and ``act_on_state``)."""
 
@@ -639,7 +632,7 @@ class AlphaBetaAgent(_StateSearchAgent):
     """
 
     def __init__(self, depth: int = 4, seed: int | None = None) -> None:
-        self.depth = _check_count("alphabeta depth", depth, 1, MAX_DEPTH)
+        self.depth = check_integer("alphabeta depth", depth, 1, MAX_DEPTH)
         super().__init__(seed)
         self.name = f"alphabeta:{self.depth}"
         self.last_nodes = 0
@@ -677,7 +670,7 @@ class MCTSAgent(_StateSearchAgent):
     """
 
     def __init__(self, simulations: int = 400, seed: int | None = None, c: float = UCT_C) -> None:
-        self.simulations = _check_count("mcts simulations", simulations, 1, MAX_SIMULATIONS)
+        self.simulations = check_integer("mcts simulations", simulations, 1, MAX_SIMULATIONS)
         if isinstance(c, bool) or not isinstance(c, (int, float)) or not math.isfinite(c) or c < 0:
             raise ValueError(f"the exploration constant c must be a finite number >= 0 (got {c!r}).")
         super().__init__(seed)

@@ -34,6 +34,7 @@ from mancala_envs.cli.common import (
     quiet_broken_pipe,
 )
 from mancala_envs.registration import resolve_env_id
+from mancala_envs.validation import check_integer
 
 if TYPE_CHECKING:
     from mancala_envs.records import GameRecord
@@ -69,17 +70,12 @@ def play_demo(
         ValueError: an unknown game or agent, not exactly two agent names, a negative seed, or a ``record``
             path whose directory does not exist.
     """
-    import numpy as np
-
     import mancala_envs
     from mancala_envs.agents import make_agent
 
     if isinstance(agent_names, str) or not isinstance(agent_names, Sequence) or len(agent_names) != 2:
         raise ValueError(f"give two agent names, one for each player, e.g. ['random', 'greedy'] (got {agent_names!r}).")
-    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
-        raise TypeError(f"seed must be an integer >= 0 (got {type(seed).__name__} {seed!r}).")
-    if seed < 0:
-        raise ValueError(f"seed {seed} is negative; use an integer >= 0.")
+    check_integer("seed", seed, 0)
     if record is not None and not os.path.isdir(os.path.dirname(os.path.abspath(record))):
         raise ValueError(f"cannot write {os.fspath(record)!r}: its directory does not exist.")
 

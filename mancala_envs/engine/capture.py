@@ -9,10 +9,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from mancala_envs.engine.state import STORE
 from mancala_envs.engine.trace import trace_capture
 
-__all__ = ["chain_length", "chain_seeds", "count_set", "in_count_set", "lift_chain", "take_chain"]
+__all__ = ["chain_length", "chain_seeds", "count_set", "in_count_set", "lift_chain"]
 
 
 def count_set(*counts: int) -> int:
@@ -109,27 +108,6 @@ def lift_chain(
         board[pit] = 0
         captured += seeds
         trace_capture(trace, pit - board_start, seeds)
-    return captured
-
-
-@njit(cache=True, error_model="numpy")
-def take_chain(
-    state: np.ndarray,
-    board: np.ndarray,
-    player: int,
-    landing: int,
-    length: int,
-    zone_start: int,
-    zone_size: int,
-    trace: np.ndarray,
-) -> int:
-    """Moves the seeds of a chain into ``player``'s store.
-
-    Returns:
-        The number of seeds captured.
-    """
-    captured = lift_chain(board, 0, landing, length, zone_start, zone_size, trace)
-    state[STORE + player] += captured
     return captured
 
 

@@ -3,7 +3,7 @@
 Also the bookkeeping shared by every ply of the two-row store games
 (:func:`end_ply`) and the ordered end checks (:func:`check_end`), so every game
 reports the first of: threshold, no legal move, repetition, ply cap
-(RULES.md §0.6).
+(``docs/architecture.md``, Common conventions).
 
 The functions called on every ply read the board in place, from the state
 itself (``state[BOARD : BOARD + 2 * row_size]``) or, for the ``*_at``

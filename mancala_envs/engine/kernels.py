@@ -10,10 +10,16 @@ whose placeholders are that game's compiled ``reset_state``, ``step``,
 ``observe`` and ``legal_bits``, and whose calls to other templates are their
 copies for the same game.
 
-So using one game compiles that game's rules alone, once, whatever the entry
-point (the PettingZoo env, the single-agent env, the vector envs, the batched
-games, the search agents), and every game keeps one implementation of each
-rule. Each copy is cached on disk by numba under its own name
+So using one game compiles that game's rules alone, whatever the entry point
+(the PettingZoo env, the single-agent env, the vector envs, the batched games,
+the search agents), and every game keeps one implementation of each rule.
+
+A game's ``step`` is marked ``inline="always"``, which copies its whole body
+into each compiled caller: the fastest code, and the longest compile. Only the
+templates marked ``@per_game(inline_step=True)`` (the batched games' random-play
+loop, where the ply is everything) get that copy; every other template, and the
+environment, call one shared compiled ``step`` (:func:`called`), so a process
+compiles a game's ``step`` once for all of them. Each copy is cached on disk by numba under its own name
 (``<template>[<rules module>]``), so warm starts load it instead of compiling.
 
 Caching note for developers: numba keys a cache entry on the template's own
@@ -49,6 +55,7 @@ from numba import njit
 
 __all__ = [
     "GameRules",
+    "called",
     "game_legal_bits",
     "game_observe",
     "game_reset",
@@ -98,21 +105,46 @@ def game_legal_bits(state: np.ndarray, params: np.ndarray) -> int:
 
 
 _OPTIONS = "__per_game_options__"
+_INLINE_STEP = "__per_game_inline_step__"
 _COPIES: dict[tuple[Any, ...], Callable[..., Any]] = {}
+_CALLED: dict[int, Callable[..., Any]] = {}
 
 
-def per_game(**options: Any) -> Callable[[F], F]:
+def per_game(inline_step: bool = False, **options: Any) -> Callable[[F], F]:
     """Marks a function as a per-game template; ``options`` are numba's (``inline="always"``...).
 
     The function stays plain Python: :func:`specialise` compiles a copy of it per game, with
     ``cache=True`` and ``error_model="numpy"`` unless ``options`` say otherwise.
+
+    Args:
+        inline_step: Copy the game's ``step`` into the compiled template (for a loop where the ply
+            is all the work); by default the template calls the game's shared compiled ``step``.
+        **options: numba's ``njit`` options.
     """
 
     def mark(function: F) -> F:
         setattr(function, _OPTIONS, {"cache": True, "error_model": "numpy", **options})
+        setattr(function, _INLINE_STEP, bool(inline_step))
         return function
 
     return mark
+
+
+def called(function: Callable[..., Any]) -> Callable[..., Any]:
+    """The compiled ``function`` as a call, never inlined into its callers: one compiled copy that the
+    environment and every template share (numba's cache file is the function's own, so a warm start
+    loads it whichever door compiled it).
+
+    Returns ``function`` itself when it is not inlined, or when numba's JIT is off.
+    """
+    options = getattr(function, "targetoptions", None)
+    if options is None or options.get("inline", "never") == "never":
+        return function
+    twin = _CALLED.get(id(function))
+    if twin is None:
+        kept = {key: value for key, value in options.items() if key not in ("inline", "nopython", "boundscheck")}
+        twin = _CALLED[id(function)] = njit(cache=True, **kept)(function.py_func)
+    return twin
 
 
 def is_template(value: Any) -> bool:
@@ -134,9 +166,10 @@ def specialise(template: Callable[..., Any], game: GameRules) -> Callable[..., A
     """
     if not is_template(template):
         raise TypeError(f"{getattr(template, '__qualname__', template)!r} is not a per-game template; mark it with @per_game().")
+    step = _rule(game, "step_function")
     rules = {
         "game_reset": _rule(game, "reset_function"),
-        "game_step": _rule(game, "step_function"),
+        "game_step": step if getattr(template, _INLINE_STEP) else called(step),
         "game_observe": _rule(game, "observe_function"),
         "game_legal_bits": _rule(game, "legal_bits_function"),
     }
@@ -151,7 +184,7 @@ def _rule(game: Any, attribute: str) -> Callable[..., Any]:
 
 
 def _copy(template: Callable[..., Any], rules: dict[str, Callable[..., Any]]) -> Callable[..., Any]:
-    owner = rules["game_step"]
+    owner = rules["game_reset"]
     owner_module = getattr(getattr(owner, "py_func", owner), "__module__", "game")
     key = (template, *(id(function) for function in rules.values()))
     copy = _COPIES.get(key)
@@ -171,7 +204,10 @@ def _copy(template: Callable[..., Any], rules: dict[str, Callable[..., Any]]) ->
     for name in _called_names(template.__code__):
         value = namespace.get(name)
         if is_template(value):
-            namespace[name] = _copy(value, rules)
+            callee_rules = dict(rules)
+            if not getattr(value, _INLINE_STEP) and hasattr(rules["game_step"], "targetoptions"):
+                callee_rules["game_step"] = called(rules["game_step"])
+            namespace[name] = _copy(value, callee_rules)
     return copy
 
 

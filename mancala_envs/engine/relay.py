@@ -1,4 +1,4 @@
-"""Relay sowing: laps that go on from the pit where the last seed fell (RULES.md §0.1, §0.4).
+"""Relay sowing: laps that go on from the pit where the last seed fell (``docs/architecture.md``, Common conventions).
 
 A *relay* (multi-lap) turn sows a lap; if the last seed lands in a pit that was
 already occupied, that pit is lifted and sown as the next lap, and so on. Rio
@@ -304,7 +304,7 @@ def relay_turn(
     max_laps: int,
     trace: np.ndarray,
 ) -> tuple[int, int]:
-    """Plays a whole relay turn from ``origin`` (RULES.md §3.2 rules 2-5).
+    """Plays a whole relay turn from ``origin`` (``docs/rules/rio_kadalis.md``, rules 2-5).
 
     Laps follow one another until the last seed of a lap falls into a pit that
     was empty (it now holds 1) or makes it hold ``binikh`` seeds (the mover

@@ -1,4 +1,4 @@
-"""Game-level repetition detection for the two-row games (RULES.md §0.4).
+"""Game-level repetition detection for the two-row games (``docs/architecture.md``, Common conventions).
 
 Every position ``(board, player to move)`` reached since the last capture is
 remembered; reaching one again ends the game. Captured seeds never return to the

@@ -31,7 +31,7 @@ from mancala_envs.engine.state import (
     WINNER,
 )
 
-__all__ = ["refusal", "refusal_code", "start_game", "start_match"]
+__all__ = ["refusal_code", "start_game", "start_match"]
 
 
 @njit(cache=True, error_model="numpy")
@@ -74,7 +74,10 @@ def start_game(state: np.ndarray, n_pits: int, seeds_per_pit: int, first_player:
 
 @njit(cache=True, inline="always", error_model="numpy")
 def refusal_code(status: int, legal: int, action: int, n_actions: int) -> int:
-    """:func:`refusal` from the ``STATUS`` and ``LEGAL`` slots.
+    """The first check of every compiled ``step``: may ``action`` be played now?
+
+    ``GAME_OVER`` if the game is over (``status`` is not ``RUNNING``), ``ILLEGAL`` if the action is out
+    of range or not in ``legal`` (the ``LEGAL`` slot), else ``OK``.
 
     It takes plain integers, so that a compiled ``step`` can make its checks
     before touching any array helper (which keeps reference counting out of
@@ -85,14 +88,3 @@ def refusal_code(status: int, legal: int, action: int, n_actions: int) -> int:
     if action < 0 or action >= n_actions or (legal >> action) & 1 == 0:
         return ILLEGAL
     return OK
-
-
-@njit(cache=True, inline="always", error_model="numpy")
-def refusal(state: np.ndarray, action: int, n_actions: int) -> int:
-    """The first check of every compiled ``step``: may ``action`` be played now?
-
-    Returns:
-        ``GAME_OVER`` if the game is over, ``ILLEGAL`` if the action is out of
-        range or not in ``LEGAL``, else ``OK``.
-    """
-    return refusal_code(state[STATUS], state[LEGAL], action, n_actions)

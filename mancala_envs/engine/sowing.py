@@ -17,7 +17,7 @@ them unneeded; they were most of the per-ply time. The per-ply code therefore
 * reads every option out of ``params`` at the top of ``step``, before the
   first call, and passes plain integers on;
 * is inlined (``inline="always"``) from each game's ``step`` down, so that a
-  ply is one call (``rollout.step_game``) however many helpers it uses; what
+  ply is one call (the game's ``step``) however many helpers it uses; what
   runs only at the end of a game or a turn (scoring, a new round, the
   in-turn memory of relay games) stays a call, and so do Omweso's lap loop
   and turn end, whose size made inlining them cost more compile time

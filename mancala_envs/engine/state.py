@@ -7,7 +7,7 @@ objects. The array has three parts::
     [ header (HEADER_SIZE slots) | board (n_pits slots) | repetition history ]
 
 The header slots are named by the constants below. The board follows in the
-game's documented pit order (for the two-row games, RULES.md's global index:
+game's documented pit order (for the two-row games, the rules pages' global index:
 P0 owns ``0..n-1`` left to right, P1 owns ``n..2n-1``; sowing counter-clockwise
 is ``i -> i + 1 mod 2n``)::
 

@@ -3,7 +3,7 @@
 Every array a compiled function receives is reference-counted: numba takes a reference when the
 function starts (or an inlined body binds its arguments) and gives it back when it ends, and each of
 those is an atomic add on the array's counter. A ply of a two-row game costs about 140 ns, and the six
-atomic adds of one ``step_game`` call (state, params, trace) took a quarter of it (``perf`` put 25% of
+atomic adds of one call of a game's ``step`` (state, params, trace) took a quarter of it (``perf`` put 25% of
 the samples of random Ouril play in ``NRT_incref`` and ``NRT_decref``).
 
 :func:`borrowed_view` returns a view of an array with no owner (a null ``meminfo``): numba's reference

@@ -3,7 +3,7 @@
 :data:`GAME_MODULES` names each game's rules module (``mancala_envs/games/<module>.py``), and every
 other list of games derives from it: the ids and variants of both registries
 (:mod:`mancala_envs.registration`), ``list_envs``, the public modules ``mancala_envs.envs.<name>_v0``,
-the CLI's game names, the docs tables and the tests' parametrisation. A rules module exposes its
+the CLI's game names and the tests' parametrisation over ``VARIANTS``. A rules module exposes its
 :class:`~mancala_envs.games.base.Game` subclass as ``GAME``; ``docs/architecture.md`` ("Adding a game")
 lists what that class declares.
 """

@@ -1,9 +1,9 @@
 """What every game offers the environment, and the config checks they share.
 
 A game turns a frozen config dataclass into a ``params`` array and exposes the
-compiled ``reset_state`` and ``step`` functions of its rules module. The
-environment, the renderer and the rollout code only talk to games through the
-:class:`Game` interface below.
+compiled ``reset_state``, ``step``, ``legal_bits`` and ``observe`` functions of
+its rules module. The environment, the renderer, the batched games and the agents
+only talk to games through the :class:`Game` interface below.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from mancala_envs.engine.kernels import specialise
+from mancala_envs.engine.kernels import called, specialise
 from mancala_envs.engine.state import (
     BOARD,
     END_REASON,
@@ -251,7 +251,7 @@ class Game(ABC):
             ``OK``, or ``ILLEGAL`` / ``GAME_OVER`` (see ``mancala_envs.engine.state``)
             with ``state`` unchanged.
         """
-        return self.step_function(state, self.params, action, trace)
+        return called(self.step_function)(state, self.params, action, trace)
 
     def legal_bits(self, state: np.ndarray) -> int:
         """Computes the legal actions of the player to move as a bit mask."""

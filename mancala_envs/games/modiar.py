@@ -1,4 +1,4 @@
-"""Modiar: the Moroccan children's game of 2x3 pits (RULES.md §4).
+"""Modiar: the Moroccan children's game of 2x3 pits (``docs/rules/modiar.md``).
 
 The rules, in the order of the rules page:
 

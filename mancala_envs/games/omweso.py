@@ -1,4 +1,4 @@
-"""Omweso: the Baganda four-row relay game of Uganda (RULES.md §5).
+"""Omweso: the Baganda four-row relay game of Uganda (``docs/rules/omweso.md``).
 
 The board is 4 x 8 pits, 16 per player, and has no stores: the 64 seeds never
 leave it. Each player's pits are numbered in the player's **own frame**::
@@ -153,7 +153,9 @@ MODE_CCW = 0
 MODE_CW = 1
 MODE_THREE_SEED = 2
 LEFT4 = (0, 1, 14, 15)  # the reverse-capture pits: columns 0 and 1 of both own rows
-END_COLUMN_PITS = (15, 8)  # own inner pits of column 0 and column 7
+COLUMN_0_INNER = 15  # own inner pit of column 0 (an end column)
+COLUMN_7_INNER = 8  # own inner pit of column 7 (the other end column)
+END_COLUMN_PITS = (COLUMN_0_INNER, COLUMN_7_INNER)  # own inner pits of the end columns
 SETUPS = {"outer4": 0, "two_each": 1, "placement": 2}
 SETUP_OUTER4 = 0
 SETUP_TWO_EACH = 1
@@ -505,9 +507,9 @@ def _sow_laps(
             state[STORE + mover] += hand
             state[FIRST_CAPTURE] = 1
             flags = (state[TURN_FLAGS] | CAPTURED) & ~LAST_CAPTURE_AT_END
-            if last == 15:
+            if last == COLUMN_0_INNER:
                 flags |= CAPTURED_COLUMN_0 | LAST_CAPTURE_AT_END
-            elif last == 8:
+            elif last == COLUMN_7_INNER:
                 flags |= CAPTURED_COLUMN_7 | LAST_CAPTURE_AT_END
             state[TURN_FLAGS] = flags
             turn_memory_clear(memory)  # the opponent lost seeds: no earlier state comes back

@@ -1,4 +1,4 @@
-"""Ouril: the Cape Verdean two-row capture game (RULES.md §2).
+"""Ouril: the Cape Verdean two-row capture game (``docs/rules/ouril.md``).
 
 The rules, in the order of the rules page:
 

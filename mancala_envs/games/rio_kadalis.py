@@ -1,4 +1,4 @@
-"""Rio Kadalis: the Somali and Ethiopian relay game of fours (RULES.md §3).
+"""Rio Kadalis: the Somali and Ethiopian relay game of fours (``docs/rules/rio_kadalis.md``).
 
 The rules, in the order of the rules page:
 

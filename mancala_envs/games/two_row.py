@@ -1,6 +1,6 @@
 """The board, observation and text picture shared by the two-row store games.
 
-Board indexing (RULES.md §0.2), for ``n`` pits per row::
+Board indexing (``docs/architecture.md``, Common conventions), for ``n`` pits per row::
 
             P1 local: n-1 ...  1    0
     top row  global: 2n-1 ... n+1   n

@@ -1,4 +1,4 @@
-"""Urim: the two-row capture game of Brava, Cape Verde (RULES.md §1).
+"""Urim: the two-row capture game of Brava, Cape Verde (``docs/rules/urim.md``).
 
 The rules, in the order of the rules page:
 

@@ -1,0 +1,7 @@
+"""``python -m mancala_envs.cli``: the ``mancala-envs`` command."""
+
+import sys
+
+from mancala_envs.cli import main
+
+sys.exit(main())

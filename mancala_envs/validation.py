@@ -1,0 +1,95 @@
+"""The checks of user input that several modules share: integers in a range, seeds, actions.
+
+Every check raises ``TypeError`` for a value of the wrong kind and ``ValueError`` for one out of
+range, with a message that names the argument, the accepted values and what was given. ``bool``
+is never taken for an integer, and numpy integers are.
+
+Example:
+    >>> check_integer("n_games", 8, 1)
+    8
+    >>> check_integer("depth", 0, 1, 64)
+    Traceback (most recent call last):
+    ...
+    ValueError: depth must be an integer from 1 to 64 (got 0).
+    >>> check_seed(None) is None
+    True
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Any
+
+import numpy as np
+
+__all__ = ["check_action", "check_integer", "check_seed", "is_integer"]
+
+
+def is_integer(value: Any) -> bool:
+    """Whether ``value`` is a Python or numpy integer (not a bool)."""
+    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+
+
+def check_integer(name: str, value: Any, low: int, high: int | None = None) -> int:
+    """``value`` as an ``int``, after checking that it is an integer in ``[low, high]``.
+
+    Raises:
+        TypeError: not an integer.
+        ValueError: out of range.
+    """
+    bound = f"from {low} to {high}" if high is not None else f">= {low}"
+    if not is_integer(value):
+        raise TypeError(f"{name} must be an integer {bound} (got {type(value).__name__} {value!r}).")
+    if value < low or (high is not None and value > high):
+        raise ValueError(f"{name} must be an integer {bound} (got {value}).")
+    return int(value)
+
+
+def check_seed(value: Any, name: str = "seed") -> int | None:
+    """A seed: ``None`` (fresh entropy, or the generator goes on) or an integer >= 0, as an ``int``.
+
+    Raises:
+        TypeError: neither ``None`` nor an integer.
+        ValueError: a negative integer.
+    """
+    if value is None:
+        return None
+    if not is_integer(value):
+        raise TypeError(f"{name} must be None or an integer >= 0 (got {type(value).__name__} {value!r}).")
+    if value < 0:
+        raise ValueError(f"{name} must be None or an integer >= 0 (got {value}).")
+    return int(value)
+
+
+def check_action(action: Any, n_actions: int, one_element: bool = False) -> int:
+    """An action as an ``int`` in ``0 .. n_actions - 1``: a Python or numpy integer, or a 0-d integer
+    array (with ``one_element``, also a one-element array, as SB3's vector envs pass them).
+
+    Raises:
+        TypeError: not an integer (``None`` and bools included).
+        ValueError: out of range.
+    """
+    if isinstance(action, np.integer) and 0 <= action < n_actions:
+        return int(action)
+    if isinstance(action, (bool, np.bool_)) or action is None:
+        raise TypeError(
+            f"action {action!r} is not an integer; pass an int in 0..{n_actions - 1} "
+            "(None is only for agents that are already done)."
+        )
+    if isinstance(action, np.ndarray):
+        shapes = ((), (1,)) if one_element else ((),)
+        if action.shape not in shapes or not np.issubdtype(action.dtype, np.integer):
+            raise TypeError(
+                f"action array {action!r} is not an integer action; pass an int in 0..{n_actions - 1} "
+                "(or a 0-d integer array)."
+            )
+        action = action.reshape(()).item()
+    try:
+        index = operator.index(action)
+    except TypeError:
+        raise TypeError(
+            f"action {action!r} of type {type(action).__name__} is not an integer; pass an int in 0..{n_actions - 1}."
+        ) from None
+    if not 0 <= index < n_actions:
+        raise ValueError(f"action {index} is out of range; actions are 0..{n_actions - 1}.")
+    return index
