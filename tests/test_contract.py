@@ -759,7 +759,7 @@ def test_cli_output_cut_short_by_the_reader_is_not_a_traceback() -> None:
         (("random", 0), ValueError, "give two agent names"),
         ((["random", "greedy", "random"], 0), ValueError, "give two agent names"),
         ((["random", "greedy"], "0"), TypeError, "seed must be an integer"),
-        ((["random", "greedy"], -2), ValueError, "seed must be an integer >= 0 (got -2)"),
+        ((["random", "greedy"], -2), ValueError, r"seed must be an integer >= 0 \(got -2\)"),
         ((["random", None], 0), TypeError, "agent name must be a string"),
     ],
     ids=["one agent", "a string", "three agents", "seed as str", "negative seed", "agent None"],
