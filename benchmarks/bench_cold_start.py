@@ -435,7 +435,11 @@ def _cold_and_warm(kind: str, arg: str, n: int, args: Args, cache_variable: str,
             run[which] = run_child(kind, child_arg, n, args.cpu, environment, args.timeout)
             if "error" in run[which] or "unavailable" in run[which]:
                 break
+            run[f"cache_files_after_{which}"] = sum(1 for path in Path(cache_dir).rglob("*") if path.is_file())
         run["cache_bytes"] = sum(path.stat().st_size for path in Path(cache_dir).rglob("*") if path.is_file())
+        # A warm start that adds files compiled again: the sources changed between the two runs, or the
+        # cache missed something (numba keys its cache on each source file's path and modification time).
+        run["warm_recompiled"] = run.get("cache_files_after_warm", 0) > run.get("cache_files_after_cold", 0)
         return run
     finally:
         shutil.rmtree(cache_dir, ignore_errors=True)
@@ -505,6 +509,7 @@ def _summary(row: _Row, peer_runs: list[dict[str, Any]] | None) -> dict[str, Any
     out["cold_s"] = out["cold"]["total_s"]
     out["warm_s"] = out["warm"]["total_s"]
     out["cache_bytes"] = _median([run["cache_bytes"] for run in row.runs])
+    out["warm_recompiled"] = sum(run["warm_recompiled"] for run in row.runs)
     out["runs"] = row.runs
     out["target_warm_s"] = TARGET_WARM_S
     out["target_warm_met"] = out["warm_s"] <= TARGET_WARM_S
@@ -658,6 +663,12 @@ def format_table(results: dict[str, Any]) -> str:
         ]))
     if peer["status"] != "ok":
         lines += ["", f"Note: {peer['message']}"]
+    recompiled = [f"{ENTRY_POINT_TITLES.get(row['entry_point'], row['entry_point'])} {row['game']}" for _, row in rows
+                  if row.get("warm_recompiled")]
+    if recompiled:
+        lines += ["", (f"Warning: the warm start compiled again (new cache files) for {', '.join(recompiled)}: the "
+                       "sources changed during the run, or the numba cache missed something; their warm figures "
+                       "are not warm starts.")]
     if results.get("train") and results["train"]["status"] == "ok":
         train = results["train"]
         lines += ["", (f"`mancala-envs train` row: {train['num_envs']} envs, MaskablePPO; make = imports done to "

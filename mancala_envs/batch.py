@@ -62,11 +62,11 @@ from mancala_envs.errors import IllegalActionError
 from mancala_envs.games.base import Game
 from mancala_envs.engine.kernels import game_observe, game_reset, game_step, per_game
 from mancala_envs.validation import check_integer, check_seed
-from mancala_envs.rollout import RolloutStats, greedy_action, legal_action_at
+from mancala_envs.rollout import RolloutStats, legal_action_at
+from mancala_envs.search import ALPHABETA, MCTS, OPPONENT_KIND, choose_move
 
 __all__ = [
     "DEFAULT_HISTORY_CAPACITY",
-    "OPPONENT_KINDS",
     "BatchStep",
     "BatchedGames",
     "FACT_COUNT",
@@ -81,8 +81,6 @@ DEFAULT_HISTORY_CAPACITY = 24
 _KEYS_PER_PLY = 3
 #: repetition keys of a spill row (a game needing more moves on to a full-size vault row)
 _SPILL_KEYS = 160
-#: opponents that play inside the compiled loop of the vector envs
-OPPONENT_KINDS = {"random": 0, "greedy": 1}
 _WIN_LOSS, _MATCH_POINTS = 0, 1
 _REWARD_MODES = {"win_loss": _WIN_LOSS, "match_points": _MATCH_POINTS}
 FACT_COUNT = 9  # final facts per game: winner, end reason, scores (2), points (2), plies, turns, learner seat
@@ -348,19 +346,28 @@ def _play_random(
 @per_game()
 def _opponent_moves(
     params: np.ndarray, states: np.ndarray, pools: tuple,
-    spilled: np.ndarray, words: np.ndarray, game: int, seat: int, opponent: int, trial: np.ndarray,
+    spilled: np.ndarray, words: np.ndarray, game: int, seat: int, opponent: np.ndarray, trial: np.ndarray,
     history_start: int,
 ) -> tuple:
-    """The opponent's plies in game ``game`` while the game runs and the learner (``seat``) is not to move."""
+    """The opponent's plies in game ``game`` while the game runs and the learner (``seat``) is not to move.
+
+    The opponent is the compiled agent ``OPPONENT_KIND`` (:func:`~mancala_envs.search.choose_move`);
+    ``opponent`` holds its strength (search depth or simulations), its rollout cap and the number of
+    actions. A search looks ahead on a full-size copy of the row (``trial``), whose repetition memory
+    has room for every ply it tries.
+    """
     no_trace = np.empty(0, np.int64)
     row = _row(states, pools, spilled, game)
     while row[STATUS] == RUNNING and row[PLAYER] != seat:
         pools = _make_room(states, pools, spilled, game, history_start)
         row = _row(states, pools, spilled, game)
-        if opponent == 1:
-            action = greedy_action(row, params, trial[: row.shape[0]], uniform(words[game]))
+        if OPPONENT_KIND == ALPHABETA or OPPONENT_KIND == MCTS:
+            width = row.shape[0]
+            trial[:width] = row
+            trial[width:] = 0
+            action = choose_move(history_start, trial, params, opponent[2], opponent[0], opponent[1], words[game], trial)
         else:
-            action = legal_action_at(row[LEGAL], uniform(words[game]))
+            action = choose_move(history_start, row, params, opponent[2], opponent[0], opponent[1], words[game], trial)
         game_step(row, params, action, no_trace)
         if row[STATUS] == RUNNING:
             _settle_row(states, pools, spilled, game, history_start)
@@ -372,7 +379,7 @@ def _opponent_moves(
 def _new_episode(
     params: np.ndarray, states: np.ndarray, pools: tuple,
     spilled: np.ndarray, words: np.ndarray, game: int, first_player: int, learner_seat: int,
-    seats: np.ndarray, opponent: int, trial: np.ndarray, history_start: int,
+    seats: np.ndarray, opponent: np.ndarray, trial: np.ndarray, history_start: int,
 ) -> tuple:
     """A new game with the learner's seat drawn (or ``learner_seat``), played by the opponent until the
     learner is to move (started again if the opponent's opening plies end it)."""
@@ -393,7 +400,7 @@ def _new_episode(
 def _reset_learners(
     params: np.ndarray, history_start: int, states: np.ndarray, pools: tuple,
     spilled: np.ndarray, words: np.ndarray, first_player: int, learner_seat: int, seats: np.ndarray,
-    opponent: int, observation: np.ndarray, mask: np.ndarray, waiting: np.ndarray, lengths: np.ndarray,
+    opponent: np.ndarray, observation: np.ndarray, mask: np.ndarray, waiting: np.ndarray, lengths: np.ndarray,
     returns: np.ndarray,
 ) -> tuple:
     trial = np.empty(pools[3].shape[1], np.int64)
@@ -413,7 +420,7 @@ def _reset_learners(
 def _step_learners(
     params: np.ndarray, history_start: int, states: np.ndarray, pools: tuple,
     spilled: np.ndarray, words: np.ndarray, first_player: int, learner_seat: int, seats: np.ndarray,
-    opponent: int, reward_mode: int, points_slot: int, same_step: bool, actions: np.ndarray,
+    opponent: np.ndarray, reward_mode: int, points_slot: int, same_step: bool, actions: np.ndarray,
     observation: np.ndarray, mask: np.ndarray, rewards: np.ndarray, terminated: np.ndarray,
     truncated: np.ndarray, final_observation: np.ndarray, facts: np.ndarray, waiting: np.ndarray,
     lengths: np.ndarray, returns: np.ndarray, episode_lengths: np.ndarray, episode_returns: np.ndarray,
@@ -582,8 +589,7 @@ class GameRows:
         self._reset_all = game.compiled(_reset_all)
         self._step_all = game.compiled(_step_all)
         self._play_random = game.compiled(_play_random)
-        self._reset_learners = game.compiled(_reset_learners)
-        self._step_learners = game.compiled(_step_learners)
+        self._learner_kernels: dict[int, tuple[Any, Any]] = {}
         full = game.state_size
         width = min(full, history + history_capacity) if history else full
         self.history_capacity = width - history if history else 0
@@ -637,31 +643,46 @@ class GameRows:
         return self._states[game]
 
     # --- the learners' loop (the vector envs) ------------------------------------------------------------------
+    def _learner_kernel(self, opponent: tuple[int, int]) -> tuple[Any, Any, np.ndarray]:
+        """The compiled reset and step of the learners' loop for an opponent ``(kind, strength)`` (kinds:
+        :data:`mancala_envs.search.COMPILED_OPPONENTS`), compiled for that opponent only."""
+        kind, strength = opponent
+        kernels = self._learner_kernels.get(kind)
+        if kernels is None:
+            kernels = self._learner_kernels[kind] = (
+                self.game.compiled(_reset_learners, OPPONENT_KIND=kind),
+                self.game.compiled(_step_learners, OPPONENT_KIND=kind),
+            )
+        settings = np.array([strength, self.game.max_episode_plies, self.n_actions], np.int64)
+        return kernels[0], kernels[1], settings
+
     def reset_learners(
-        self, seat_rule: int, seats: np.ndarray, opponent: int, waiting: np.ndarray, lengths: np.ndarray,
-        returns: np.ndarray,
+        self, seat_rule: int, seats: np.ndarray, opponent: tuple[int, int], waiting: np.ndarray,
+        lengths: np.ndarray, returns: np.ndarray,
     ) -> tuple[np.ndarray, np.ndarray]:
         """Starts an episode in every game, played by the opponent until its learner is to move.
 
         Args:
             seat_rule: The learner's seat, or -1 to draw it for each episode.
             seats: ``(n_games,)`` int8, written: each game's learner seat.
-            opponent: A value of :data:`OPPONENT_KINDS`.
+            opponent: ``(kind, strength)`` of the compiled opponent
+                (:func:`mancala_envs.search.parse_compiled_opponent`).
             waiting, lengths, returns: ``(n_games,)`` per-episode counters, cleared.
 
         Returns:
             The learners' observations ``(n_games, obs_size)`` int32 and masks ``(n_games, n_actions)`` int8.
         """
+        reset, _, settings = self._learner_kernel(opponent)
         observation, mask = self.new_outputs()
-        self._pools = self._reset_learners(
+        self._pools = reset(
             self._params, self._history_start, self._states, self._pools, self._spilled, self._words,
-            self._first, seat_rule, seats, opponent, observation, mask, waiting, lengths, returns,
+            self._first, seat_rule, seats, settings, observation, mask, waiting, lengths, returns,
         )
         self._has_reset = True
         return observation, mask
 
     def step_learners(
-        self, actions: np.ndarray, seat_rule: int, seats: np.ndarray, opponent: int, same_step: bool,
+        self, actions: np.ndarray, seat_rule: int, seats: np.ndarray, opponent: tuple[int, int], same_step: bool,
         rewards: np.ndarray, terminated: np.ndarray, truncated: np.ndarray, final_observation: np.ndarray,
         facts: np.ndarray, waiting: np.ndarray, lengths: np.ndarray, returns: np.ndarray,
         episode_lengths: np.ndarray, episode_returns: np.ndarray,
@@ -676,10 +697,11 @@ class GameRows:
         Returns:
             The learners' observations and masks, as :meth:`reset_learners`.
         """
+        _, step, settings = self._learner_kernel(opponent)
         observation, mask = self.new_outputs()
-        self._pools = self._step_learners(
+        self._pools = step(
             self._params, self._history_start, self._states, self._pools, self._spilled, self._words,
-            self._first, seat_rule, seats, opponent, self._reward_mode, self._points_slot, same_step, actions,
+            self._first, seat_rule, seats, settings, self._reward_mode, self._points_slot, same_step, actions,
             observation, mask, rewards, terminated, truncated, final_observation, facts, waiting, lengths,
             returns, episode_lengths, episode_returns,
         )

@@ -220,7 +220,7 @@ class MancalaEnv(AECEnv):
         self._pending_move: tuple[int, int] | None = None
         self._params = game.params
         # Callbacks ``observer(player, action)`` run after every accepted ply (the game recorder's hook).
-        self._ply_observers: list[Any] = []
+        self.ply_observers: list[Any] = []
         self._picture: Any = None  # the board's painter and window, made at the first picture
         self._window: Any = None
 
@@ -523,7 +523,7 @@ class MancalaEnv(AECEnv):
         """Runs a compiled kernel that plays legal plies on this env's game in place.
 
         ``kernel(state, params, *args, trace)`` is a per-game kernel compiled for this env's game
-        (``env.game.compiled(template)``, e.g. :func:`mancala_envs.rollout.play_random_replies`); it
+        (``env.game.compiled(template)``, e.g. :func:`mancala_envs.search.opponent_turn`); it
         records its last ply in ``trace``. The env's record of the last move is untouched until
         :meth:`commit_plies`, which must follow whenever the kernel played a ply.
 
@@ -546,7 +546,7 @@ class MancalaEnv(AECEnv):
         self._cumulative_rewards[agent] = 0
         player = 0 if agent == "player_0" else 1
         self._pending_move = (player, action)
-        for observer in self._ply_observers:
+        for observer in self.ply_observers:
             observer(player, action)
         if self._state[STATUS] == RUNNING:
             # Rewards are zero until the end, so the cumulative rewards need no update.

@@ -1,11 +1,10 @@
-"""Compiled moves that drive a game: random replies, the greedy rule, a learner's turn against random.
+"""Compiled moves of the baselines: a uniformly random legal action and the greedy rule.
 
-Each function marked ``@per_game()`` is a template (:mod:`mancala_envs.engine.kernels`): it plays
-"the game" through ``game_step``, and :func:`~mancala_envs.engine.kernels.specialise` compiles it
-for one game, so these loops compile only the game in use::
+:func:`greedy_action` and :func:`greedy_gains` are templates (:mod:`mancala_envs.engine.kernels`): they
+play "the game" through ``game_step``, and ``game.compiled(greedy_action)`` compiles them for one game::
 
-    replies = specialise(play_random_replies, game)
-    plies, last = replies(state, game.params, player, draws, trace)
+    greedy = game.compiled(greedy_action)
+    action = greedy(state, game.params, np.empty_like(state), draw)
 
 :class:`RolloutStats` is the one result type of random play (:func:`mancala_envs.batch.play_random`).
 """
@@ -18,15 +17,13 @@ import numpy as np
 from numba import njit
 
 from mancala_envs.engine.kernels import game_step, per_game
-from mancala_envs.engine.state import LEGAL, OK, PLAYER, RUNNING, STATUS, STORE
+from mancala_envs.engine.state import LEGAL, PLAYER, STORE
 
 __all__ = [
     "RolloutStats",
     "greedy_action",
     "greedy_gains",
     "legal_action_at",
-    "play_random_replies",
-    "play_turn_against_random",
 ]
 
 
@@ -60,28 +57,6 @@ def legal_action_at(legal: int, draw: float) -> int:
     if count == 0:
         return -1
     return _set_bit(legal, min(int(draw * count), count - 1))
-
-
-@per_game(inline="always")
-def play_random_replies(
-    state: np.ndarray, params: np.ndarray, player: int, draws: np.ndarray, trace: np.ndarray
-) -> tuple[int, int]:
-    """Plays uniformly random legal actions for ``player`` while the game runs and ``player`` is to move.
-
-    Each ply uses the next of ``draws`` (uniform numbers in [0, 1)), so a seeded caller stays
-    deterministic; the plies stop early when the draws run out. Omweso's mid-turn choices are
-    answered the same way, as they keep ``player`` to move.
-
-    Returns:
-        The number of plies played and the last action (-1 if none).
-    """
-    plies = 0
-    action = -1
-    while state[STATUS] == RUNNING and state[PLAYER] == player and plies < draws.shape[0]:
-        action = legal_action_at(state[LEGAL], draws[plies])
-        game_step(state, params, action, trace)
-        plies += 1
-    return plies, action
 
 
 @per_game(inline="always")
@@ -136,30 +111,6 @@ def greedy_action(state: np.ndarray, params: np.ndarray, trial: np.ndarray, draw
                 return action
             pick -= 1
         action += 1
-
-
-@per_game()
-def play_turn_against_random(
-    state: np.ndarray, params: np.ndarray, action: int, draws: np.ndarray, trace: np.ndarray
-) -> tuple[int, int, int]:
-    """Plays ``action`` for the player to move, then random replies for the other player
-    (:func:`play_random_replies`) while the other player is to move. With ``action`` -1 nothing is
-    played for the player to move: that player replies at random (one compiled entry point for both
-    uses, so a game's ``step`` is compiled into one kernel of the single-agent env, not two).
-
-    Returns:
-        The step code of ``action`` (nothing else is played unless it is ``OK``), the number of
-        replies and the last reply (-1 if none). ``trace`` holds the record of the last ply played.
-    """
-    mover = state[PLAYER]
-    if action < 0:
-        plies, reply = play_random_replies(state, params, mover, draws, trace)
-        return OK, plies, reply
-    code = game_step(state, params, action, trace)
-    if code != OK:
-        return code, 0, -1
-    plies, reply = play_random_replies(state, params, 1 - mover, draws, trace)
-    return code, plies, reply
 
 
 @dataclass(frozen=True)

@@ -50,12 +50,12 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from mancala_envs.agents import RandomAgent
+from mancala_envs.agents import AlphaBetaAgent, GreedyAgent, MCTSAgent, RandomAgent
 from mancala_envs.env import MancalaEnv
 from mancala_envs.errors import GameOverError, IllegalActionError
 from mancala_envs.opponents import AgentOpponent, Opponent, OpponentPool, make_opponent
 from mancala_envs.registration import make
-from mancala_envs.rollout import play_turn_against_random
+from mancala_envs.search import ALPHABETA, GREEDY, MCTS, RANDOM, UCT_C, opponent_turn
 from mancala_envs.validation import check_action
 
 __all__ = ["ILLEGAL_ACTION_POLICIES", "SingleAgentEnv"]
@@ -63,8 +63,6 @@ __all__ = ["ILLEGAL_ACTION_POLICIES", "SingleAgentEnv"]
 ILLEGAL_ACTION_POLICIES = ("penalty", "raise")
 AGENTS = ("player_0", "player_1")
 SEED_BOUND = 2**31 - 1
-#: uniform draws handed to the compiled random opponent per call (more plies take another call)
-REPLY_DRAWS = 8
 
 
 class SingleAgentEnv(gymnasium.Env):
@@ -121,9 +119,8 @@ class SingleAgentEnv(gymnasium.Env):
         self._n_actions = self.game.n_actions
         self._over = True
         self._has_reset = False
-        self._compiled_random = False
-        # The random baseline's compiled replies, for this game only (compiled at the first call).
-        self._turn_against_random = self.game.compiled(play_turn_against_random)
+        self._compiled: tuple[Any, int] | None = None  # the compiled opponent's kernel and strength
+        self._trial = np.empty(self.game.state_size, np.int64)  # the greedy rule's scratch state
 
     # --- opponents ------------------------------------------------------------------
     def set_opponent(self, opponent: Any) -> None:
@@ -161,13 +158,7 @@ class SingleAgentEnv(gymnasium.Env):
             self.opponent = self._opponents.draw(rng)
         else:
             self.opponent = self._opponents
-        # The random baseline plays in compiled code, in the same call as the learner's move.
-        # (Not while a recorder watches the plies: the compiled replies are settled as one ply.)
-        self._compiled_random = (
-            isinstance(self.opponent, AgentOpponent) and type(self.opponent.agent) is RandomAgent
-            and not self.aec_env._ply_observers
-            and self.render_mode != "human"  # the window shows each of the opponent's plies
-        )
+        self._compiled = self._compiled_opponent()
         self.aec_env.reset(seed=aec_seed, options=options)
         self._has_reset = True
         self._over = False
@@ -196,7 +187,7 @@ class SingleAgentEnv(gymnasium.Env):
         raw = self.aec_env
         if not (raw.legal_bits >> action) & 1:
             return self._illegal(action)
-        if self._compiled_random:
+        if self._compiled is not None:
             self._play_turn_compiled(action)
         else:
             raw.step(action)
@@ -246,28 +237,55 @@ class SingleAgentEnv(gymnasium.Env):
     def _play_opponent(self) -> None:
         """The opponent moves until the learner is to move or the game is over.
 
-        The random baseline plays in compiled code (one call for all its plies, drawing from its own
-        seeded generator); every other opponent goes through the AEC env's ``step``.
+        A baseline or search agent plays in compiled code (one call for all its plies, drawing from a
+        generator seeded by its own); every other opponent goes through the AEC env's ``step``.
         """
         raw = self.aec_env
         opponent = self.opponent
         other = AGENTS[1 - self.seat]
         while raw.agents and raw.agent_selection == other and not (raw.terminations[other] or raw.truncations[other]):
-            if self._compiled_random:
-                draws = opponent.agent.rng.random(REPLY_DRAWS)
-                _, plies, action = raw.run_kernel(self._turn_against_random, -1, draws)
+            if self._compiled is not None:
+                _, plies, action = self._run_compiled(-1)
                 if plies:
                     raw.commit_plies(1 - self.seat, 1 - self.seat, action)
                     continue
             raw.step(opponent.act(raw))
         self._over = not raw.agents or raw.terminations[self.learner] or raw.truncations[self.learner]
 
+    def _compiled_opponent(self) -> tuple[Any, int] | None:
+        """The kernel and strength of the opponent when it can play in compiled code: a baseline or search
+        agent (``random``, ``greedy``, ``alphabeta:D``, ``mcts:N`` with the default constant), while no
+        recorder watches single plies and no window shows them; else ``None``."""
+        if not isinstance(self.opponent, AgentOpponent) or self.aec_env.ply_observers or self.render_mode == "human":
+            return None
+        agent = self.opponent.agent
+        kind = type(agent)
+        if kind is RandomAgent:
+            found = (RANDOM, 0)
+        elif kind is GreedyAgent:
+            found = (GREEDY, 0)
+        elif kind is AlphaBetaAgent:
+            found = (ALPHABETA, agent.depth)
+        elif kind is MCTSAgent and agent.c == UCT_C:
+            found = (MCTS, agent.simulations)
+        else:
+            return None
+        return self.game.compiled(opponent_turn, OPPONENT_KIND=found[0]), found[1]
+
+    def _run_compiled(self, action: int) -> tuple[int, int, int]:
+        """``action`` (-1: none) and the compiled opponent's replies, on a generator seeded by the agent's."""
+        kernel, strength = self._compiled
+        words = self.opponent.agent.rng.integers(1, 1 << 32, size=4, dtype=np.int64)
+        game = self.game
+        return self.aec_env.run_kernel(
+            kernel, action, game.history_start, game.n_actions, strength, game.max_episode_plies, words, self._trial
+        )
+
     def _play_turn_compiled(self, action: int) -> None:
-        """The learner's (legal) action and the random baseline's replies in one compiled call; the AEC env's
+        """The learner's (legal) action and the compiled opponent's replies in one compiled call; the AEC env's
         bookkeeping is then settled as its ``step`` would have left it after the last of these plies."""
         raw = self.aec_env
-        draws = self.opponent.agent.rng.random(REPLY_DRAWS)
-        _, plies, reply = raw.run_kernel(self._turn_against_random, action, draws)
+        _, plies, reply = self._run_compiled(action)
         if plies:
             raw.commit_plies(self.seat, 1 - self.seat, reply)
         else:

@@ -48,7 +48,8 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
-from mancala_envs.batch import FACT_COUNT, OPPONENT_KINDS, GameRows
+from mancala_envs.batch import FACT_COUNT, GameRows
+from mancala_envs.search import parse_compiled_opponent
 
 __all__ = ["AUTORESET_MODES", "MancalaVectorEnv"]
 
@@ -62,9 +63,11 @@ class MancalaVectorEnv(gymnasium.vector.VectorEnv):
     Args:
         env_id: A registered game or variant (``"ouril_v0"``, ``"mancala/omweso-v0"``...).
         num_envs: Games in the vector.
-        opponent: ``"random"`` (default) or ``"greedy"``: the baseline that plays the other seat, inside
-            the compiled loop. (Other opponents: :class:`~mancala_envs.single_agent.SingleAgentEnv` in
-            ``gymnasium.make_vec`` or SB3's ``SubprocVecEnv``.)
+        opponent: The compiled agent that plays the other seat, inside the compiled loop: ``"random"``
+            (default), ``"greedy"``, ``"alphabeta:D"`` or ``"mcts:N"`` (each game draws from its own
+            generator). Other opponents (saved models, callables, pools):
+            :class:`~mancala_envs.single_agent.SingleAgentEnv` in ``gymnasium.make_vec`` or SB3's
+            ``SubprocVecEnv``.
         learner_seat: ``None`` (default): drawn for each episode; ``0`` or ``1``: always that seat.
         autoreset_mode: ``"next_step"`` (default, Gymnasium's), ``"same_step"``, or an
             :class:`~gymnasium.vector.AutoresetMode` of these.
@@ -87,10 +90,12 @@ class MancalaVectorEnv(gymnasium.vector.VectorEnv):
         history_capacity: int = 24,
         **options: Any,
     ) -> None:
-        if not isinstance(opponent, str) or opponent not in OPPONENT_KINDS:
+        compiled_opponent = parse_compiled_opponent(opponent)
+        if compiled_opponent is None:
             raise ValueError(
-                f"opponent must be one of {list(OPPONENT_KINDS)} for the compiled vector env (got {opponent!r}); "
-                "for other opponents use SingleAgentEnv in gymnasium.make_vec or SB3's SubprocVecEnv."
+                "opponent must be a compiled agent for the compiled vector env: 'random', 'greedy', "
+                f"'alphabeta:D' or 'mcts:N' (got {opponent!r}); for other opponents (models, callables, pools) "
+                "use SingleAgentEnv in gymnasium.make_vec or SB3's SubprocVecEnv."
             )
         if learner_seat is not None and (isinstance(learner_seat, bool) or learner_seat not in (0, 1)):
             raise ValueError(f"learner_seat must be 0, 1 or None (drawn each episode); got {learner_seat!r}.")
@@ -112,7 +117,7 @@ class MancalaVectorEnv(gymnasium.vector.VectorEnv):
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
         n = self.num_envs
-        self._opponent = OPPONENT_KINDS[opponent]
+        self._opponent = compiled_opponent
         self._seat_rule = -1 if learner_seat is None else int(learner_seat)
         self._seats = np.zeros(n, np.int8)
         self._waiting = np.zeros(n, np.int8)

@@ -39,7 +39,8 @@ class MancalaSB3VecEnv(VecEnv):
     Args:
         env_id: A registered game or variant.
         n_envs: Games stepped together.
-        opponent: ``"random"`` or ``"greedy"`` (see :class:`~mancala_envs.vector.MancalaVectorEnv`).
+        opponent: A compiled agent: ``"random"``, ``"greedy"``, ``"alphabeta:D"`` or ``"mcts:N"`` (see
+            :class:`~mancala_envs.vector.MancalaVectorEnv`).
         learner_seat: ``None`` (drawn each episode), ``0`` or ``1``.
         seed: Seeds the games' generators at the first ``reset`` (``VecEnv.seed`` works too).
         **options: Game options, ``first_player``, ``reward_mode``, ``history_capacity``.

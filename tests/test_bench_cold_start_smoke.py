@@ -86,6 +86,9 @@ def test_one_entry_point_cold_and_warm_without_pgx(
     assert ouril["cold_s"] == ouril["cold"]["total_s"] and ouril["warm_s"] == ouril["warm"]["total_s"]
     assert ouril["cold_s"] > ouril["warm_s"]  # the cold start compiled into the empty cache, the warm one loaded it
     _positive(ouril["cache_bytes"], "cache_bytes")
+    assert ouril["warm_recompiled"] == 0, "the warm start compiled again: did the sources change during the test?"
+    (run,) = ouril["runs"]
+    assert run["cache_files_after_cold"] == run["cache_files_after_warm"] > 0
     assert len(ouril["runs"]) == 1
     assert ouril["ratio_vs_pgx"] is None and ouril["target_ratio_met"] is None
     assert isinstance(ouril["target_warm_met"], bool)
@@ -161,7 +164,8 @@ def test_ratios_targets_and_rows(tmp_path: Path, bench: ModuleType, monkeypatch:
     assert f"| `BatchedGames`, {bench.NUM_ENVS} games | ouril_v0 | 12.00 | 1.20 | 6.00x | NO | NO |" in table
     assert "| `mancala-envs train` to 1st step | ouril_v0 | 30.00 | 4.00 | 15.00x | NO | NO |" in table
     assert "| Gymnasium `gymnasium.make` | kalah_v0 | not available: 'kalah_v0' is not registered" in table
-    assert not bench._failed(results)
+    assert not bench._failed(results) and pettingzoo["warm_recompiled"] == 0
+    assert "Warning: the warm start compiled again" not in table
 
 
 def test_failures_become_rows(bench: ModuleType, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
@@ -173,6 +177,9 @@ def test_failures_become_rows(bench: ModuleType, monkeypatch: pytest.MonkeyPatch
             return {"unavailable": "ImportError: cannot import name 'x' from 'jax'"}
         if kind == "batch":
             return {"error": "exit 1: RuntimeError: boom", "stderr": "Traceback ...\nRuntimeError: boom"}
+        cache = Path(environment["NUMBA_CACHE_DIR"])
+        if (cache / "compiled").exists():
+            (cache / "compiled-again").write_text("x")  # the warm start compiled again
         return _fake_child(kind, arg, n, cpu, environment, timeout)
 
     monkeypatch.setattr(bench, "run_child", child)
@@ -185,12 +192,14 @@ def test_failures_become_rows(bench: ModuleType, monkeypatch: pytest.MonkeyPatch
     assert "does not import (ImportError: cannot import name 'x' from 'jax')" in results["peer"]["message"]
     pettingzoo, batch = results["rows"]
     assert pettingzoo["status"] == "ok" and pettingzoo["ratio_vs_pgx"] is None and len(pettingzoo["runs"]) == 2
+    assert pettingzoo["warm_recompiled"] == 2
     assert batch["status"] == "error" and batch["message"] == "cold start failed: exit 1: RuntimeError: boom"
     assert batch["stderr"] == "Traceback ...\nRuntimeError: boom"
     assert results["train"]["status"] == "not available" and "train extra" in results["train"]["message"]
     assert bench._failed(results) == [batch]
     table = bench.format_table(results)
     assert "| `BatchedGames`, 8 games | ouril_v0 | error: cold start failed: exit 1: RuntimeError: boom |" in table
+    assert "Warning: the warm start compiled again (new cache files) for PettingZoo `mancala_envs.make` ouril_v0" in table
 
 
 def test_a_package_that_does_not_import_gives_error_rows(

@@ -368,9 +368,9 @@ def test_single_agent_recorder_forwards_masks_and_closes() -> None:
     env = GymRecordGames(single)
     env.reset(seed=3)
     np.testing.assert_array_equal(env.action_masks(), single.action_masks())
-    assert single.aec_env._ply_observers
+    assert single.aec_env.ply_observers
     env.close()
-    assert single.aec_env._ply_observers == []
+    assert single.aec_env.ply_observers == []
 
 
 # --- malformed records ---------------------------------------------------------------------------------

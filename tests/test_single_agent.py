@@ -266,7 +266,7 @@ def test_match_points_reward(env_id: str) -> None:
     env = SingleAgentEnv(env_id, reward_mode="match_points")
     rng = np.random.default_rng(9)
     rewards, enders = [], set()
-    for seed in range(8):
+    for seed in range(12):
         reward, _, _, _ = play_masked(env, seed, rng, lambda *step: None)
         facts = env.aec_env.infos[env.learner]
         points = facts["match_points"]
@@ -688,7 +688,7 @@ def test_render_human_shows_every_ply_in_a_window() -> None:
     plies: list[int] = []
     show = window.show
     window.show = lambda surface: (frames.append(1), show(surface))
-    env.aec_env._ply_observers.append(lambda player, action: plies.append(player))
+    env.aec_env.ply_observers.append(lambda player, action: plies.append(player))
     env.step(0)
     # The learner's ply and each of the opponent's replies were shown, one frame each.
     assert plies[0] == 0 and plies[1] == 1 and len(frames) == len(plies)

@@ -255,13 +255,14 @@ def test_bad_input_is_rejected_and_changes_nothing() -> None:
 @pytest.mark.parametrize(
     ("kwargs", "error", "match"),
     [
-        ({"opponent": "alphabeta:2"}, ValueError, "opponent must be one of"),
+        ({"opponent": "sb3:model.zip"}, ValueError, "opponent must be a compiled agent"),
+        ({"opponent": "alphabeta:0"}, ValueError, "alphabeta depth must be an integer from 1 to 64"),
         ({"learner_seat": 2}, ValueError, "learner_seat"),
         ({"autoreset_mode": "sometimes"}, ValueError, "autoreset_mode"),
         ({"num_envs": 0}, ValueError, "n_games"),
         ({"history_capacity": 1}, ValueError, "history_capacity"),
         ({"pits_per_row": 5}, ValueError, "pits_per_row"),
-        ({"env_id": "kalah_v0"}, ValueError, "unknown environment"),
+        ({"env_id": "oware_v0"}, ValueError, "unknown environment"),
     ],
 )
 def test_bad_construction(kwargs: dict[str, Any], error: type, match: str) -> None:
@@ -294,3 +295,25 @@ def test_running_state_is_consistent() -> None:
     for i in range(4):
         state = envs.state(i)
         assert state[STATUS] == RUNNING and state[mancala_envs.engine.state.PLAYER] == 0
+
+
+@pytest.mark.parametrize(("opponent", "best_learner_mean"), [("random", None), ("alphabeta:2", -0.5), ("mcts:40", -0.5)])
+def test_search_opponents_play_inside_the_compiled_loop(opponent: str, best_learner_mean: float | None) -> None:
+    """Every compiled agent can hold the opponent's seat: a learner playing at random scores about 0
+    against the random opponent and loses nearly every game against the searches (the games are
+    seeded, so the figures are exact for this seed)."""
+    envs = MancalaVectorEnv("ouril_v0", num_envs=16, opponent=opponent)
+    rng = np.random.default_rng(0)
+    observation, infos = envs.reset(seed=3)
+    returns = []
+    while len(returns) < 48:
+        masks = envs.action_masks()
+        actions = np.array([rng.choice(np.flatnonzero(mask)) for mask in masks])
+        observation, rewards, terminated, truncated, infos = envs.step(actions)
+        assert (observation[:, :12] >= 0).all()
+        returns.extend(rewards[terminated | truncated].tolist())
+    mean = float(np.mean(returns))
+    if best_learner_mean is None:
+        assert -0.5 < mean < 0.5
+    else:
+        assert mean < best_learner_mean, f"a random learner scored {mean} against {opponent}"

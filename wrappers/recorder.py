@@ -248,7 +248,7 @@ class GymRecordGames(_Recorder, gymnasium.Wrapper, gymnasium.utils.RecordConstru
         self.learner_name = learner_name
         self._aec_env = aec_env
         self._twin: MancalaEnv | None = None  # rebuilds the start when the opponent moved first
-        aec_env._ply_observers.append(self._on_ply)
+        aec_env.ply_observers.append(self._on_ply)
 
     def _on_ply(self, player: int, action: int) -> None:
         if self._game is not None:
@@ -315,6 +315,6 @@ class GymRecordGames(_Recorder, gymnasium.Wrapper, gymnasium.utils.RecordConstru
 
     def close(self) -> None:
         """Stops observing the AEC env's plies and closes the env."""
-        if self._on_ply in self._aec_env._ply_observers:
-            self._aec_env._ply_observers.remove(self._on_ply)
+        if self._on_ply in self._aec_env.ply_observers:
+            self._aec_env.ply_observers.remove(self._on_ply)
         super().close()

@@ -152,14 +152,17 @@ def is_template(value: Any) -> bool:
     return isinstance(value, types.FunctionType) and hasattr(value, _OPTIONS)
 
 
-def specialise(template: Callable[..., Any], game: GameRules) -> Callable[..., Any]:
-    """The compiled copy of ``template`` for ``game`` (made once per template and rules module).
+def specialise(template: Callable[..., Any], game: GameRules, **constants: int) -> Callable[..., Any]:
+    """The compiled copy of ``template`` for ``game`` (made once per template, rules module and constants).
 
     Nothing is compiled here: numba compiles the copy at its first call, or loads it from its cache.
 
     Args:
         template: A function marked with :func:`per_game`.
         game: A game (anything with the attributes of :class:`GameRules`).
+        **constants: Module-level integer constants of the templates to fix in this copy (and in the
+            copies of the templates it calls), e.g. ``OPPONENT_KIND=2``: numba drops the branches that
+            a constant rules out before compiling, so the copy compiles only what it can run.
 
     Raises:
         TypeError: ``template`` is not marked with :func:`per_game`, or ``game`` lacks a rule.
@@ -173,7 +176,10 @@ def specialise(template: Callable[..., Any], game: GameRules) -> Callable[..., A
         "game_observe": _rule(game, "observe_function"),
         "game_legal_bits": _rule(game, "legal_bits_function"),
     }
-    return _copy(template, rules)
+    for name, value in constants.items():
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise TypeError(f"constant {name}={value!r} must be an int.")
+    return _copy(template, rules, dict(sorted(constants.items())))
 
 
 def _rule(game: Any, attribute: str) -> Callable[..., Any]:
@@ -183,19 +189,23 @@ def _rule(game: Any, attribute: str) -> Callable[..., Any]:
     return function
 
 
-def _copy(template: Callable[..., Any], rules: dict[str, Callable[..., Any]]) -> Callable[..., Any]:
+def _copy(
+    template: Callable[..., Any], rules: dict[str, Callable[..., Any]], constants: dict[str, int]
+) -> Callable[..., Any]:
     owner = rules["game_reset"]
     owner_module = getattr(getattr(owner, "py_func", owner), "__module__", "game")
-    key = (template, *(id(function) for function in rules.values()))
+    key = (template, *(id(function) for function in rules.values()), *constants.items())
     copy = _COPIES.get(key)
     if copy is not None:
         return copy
     namespace = dict(template.__globals__)
     namespace.update(rules)
+    namespace.update(constants)
     function = types.FunctionType(
         template.__code__, namespace, template.__name__, template.__defaults__, template.__closure__
     )
-    function.__qualname__ = f"{template.__qualname__}[{owner_module}]"
+    fixed = "".join(f",{name}={value}" for name, value in constants.items())
+    function.__qualname__ = f"{template.__qualname__}[{owner_module}{fixed}]"
     function.__module__ = template.__module__
     function.__doc__ = template.__doc__
     copy = njit(**getattr(template, _OPTIONS))(function)
@@ -207,7 +217,7 @@ def _copy(template: Callable[..., Any], rules: dict[str, Callable[..., Any]]) ->
             callee_rules = dict(rules)
             if not getattr(value, _INLINE_STEP) and hasattr(rules["game_step"], "targetoptions"):
                 callee_rules["game_step"] = called(rules["game_step"])
-            namespace[name] = _copy(value, callee_rules)
+            namespace[name] = _copy(value, callee_rules, constants)
     return copy
 
 

@@ -226,14 +226,15 @@ class Game(ABC):
     observe_function: ClassVar[Any]
     game_over_function: ClassVar[Any] = None
 
-    def compiled(self, template: Any) -> Any:
+    def compiled(self, template: Any, **constants: int) -> Any:
         """The copy of a per-game template (:mod:`mancala_envs.engine.kernels`) compiled for this game.
 
         This is the public fast path of the batched games, the opponents and the search agents:
-        ``game.compiled(play_random_replies)(state, game.params, ...)`` compiles this game's rules
-        alone, once (and loads them from numba's cache after that).
+        ``game.compiled(greedy_action)(state, game.params, trial, draw)`` compiles this game's rules
+        alone, once (and loads them from numba's cache after that). ``constants`` fix module-level
+        constants of the templates (see :func:`~mancala_envs.engine.kernels.specialise`).
         """
-        return specialise(template, self)
+        return specialise(template, self, **constants)
 
     @property
     def history_start(self) -> int:

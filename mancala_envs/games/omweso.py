@@ -1,4 +1,11 @@
-"""Omweso: the Baganda four-row relay game of Uganda (``docs/rules/omweso.md``).
+"""Omweso's rules: the Baganda four-row relay game of Uganda (``docs/rules/omweso.md``).
+
+This module holds the rules and reads top to bottom: the config, the layout (pits, params and
+state slots), the legal moves, the setup and ``step`` with its helpers, the match, ``observe``,
+and last the :class:`Omweso` class that binds a config to the compiled functions. What people
+need around them (position loading and validation, ``info``, action descriptions, observation
+names, text) is in the companion module :mod:`mancala_envs.games.omweso_companion`, whose
+mixin ``OmwesoCompanion`` the class inherits.
 
 The board is 4 x 8 pits, 16 per player, and has no stores: the 64 seeds never
 leave it. Each player's pits are numbered in the player's **own frame**::
@@ -68,9 +75,8 @@ slots after the board (``PHASE`` .. ``GAME_RESULT`` below).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import ClassVar
 
 import numpy as np
 from numba import njit
@@ -93,8 +99,8 @@ from mancala_envs.engine.state import (
     END_NO_LEGAL_MOVE,
     END_NONE,
     END_REASON,
-    FIRST_GAME_END_REASON,
     ENDLESS,
+    FIRST_GAME_END_REASON,
     FIRST_MOVE_DONE,
     HEADER_SIZE,
     LAPS,
@@ -116,21 +122,7 @@ from mancala_envs.engine.state import (
     WINNER,
 )
 from mancala_envs.engine.trace import trace_capture, trace_clear, trace_sow
-from mancala_envs.games.base import Game, Variant, check_bool, check_choice, check_counts, check_int
-
-#: Omweso's own end reasons: its winning results and the turn cap
-END_AKAWUMBI = FIRST_GAME_END_REASON + 2  # the opponent was emptied by a capture at an end column (12 points)
-END_EMITWE_EBIRI = FIRST_GAME_END_REASON + 3  # captures at both end columns in one turn (2 points)
-END_FRONT_ROW_CLEAR = FIRST_GAME_END_REASON + 4  # a capturing turn left the opponent's inner row empty (2 points)
-END_AKAKYALA = FIRST_GAME_END_REASON + 5  # option: captures on two turns before the opponent's first capture (2 points)
-END_MAX_TURNS = FIRST_GAME_END_REASON + 6  # the turn cap truncated the game
-END_REASONS = {
-    END_AKAWUMBI: "akawumbi",
-    END_EMITWE_EBIRI: "emitwe_ebiri",
-    END_FRONT_ROW_CLEAR: "front_row_clear",
-    END_AKAKYALA: "akakyala",
-    END_MAX_TURNS: "max_turns",
-}
+from mancala_envs.games.base import Game, Variant, check_bool, check_choice, check_int
 
 __all__ = [
     "END_COLUMN_PITS",
@@ -144,78 +136,8 @@ __all__ = [
     "step",
 ]
 
-RING = 16  # pits per player
-N_PITS = 32
-N_ACTIONS = 48
-TOTAL_SEEDS = 64
-SEEDS_PER_PLAYER = 32
-MODE_CCW = 0
-MODE_CW = 1
-MODE_THREE_SEED = 2
-LEFT4 = (0, 1, 14, 15)  # the reverse-capture pits: columns 0 and 1 of both own rows
-COLUMN_0_INNER = 15  # own inner pit of column 0 (an end column)
-COLUMN_7_INNER = 8  # own inner pit of column 7 (the other end column)
-END_COLUMN_PITS = (COLUMN_0_INNER, COLUMN_7_INNER)  # own inner pits of the end columns
-SETUPS = {"outer4": 0, "two_each": 1, "placement": 2}
-SETUP_OUTER4 = 0
-SETUP_TWO_EACH = 1
-SETUP_PLACEMENT = 2
 
-# --- params slots ------------------------------------------------------------------------------------
-P_SETUP = 0
-P_PLACEMENT_CAP = 1
-P_MIDTURN_REVERSE = 2
-P_THREE_SEED = 3
-P_NO_CAPTURE_TURNS = 4
-P_RESOW_INTO_ANCHOR = 5
-P_FRONT_ROW_CLEAR = 6
-P_AKAKYALA = 7
-P_MATCH_TARGET = 8  # 0: one game per episode
-P_MAX_GAMES = 9
-P_MAX_LAPS = 10
-P_MAX_TURNS = 11
-
-# --- game-specific state slots, after the board ---------------------------------------------------------
-PHASE = BOARD + N_PITS  # PHASE_SOWING or PHASE_PLACEMENT
-PENDING = PHASE + 1  # PENDING_NONE, or the kind of the decision point waiting for the mover
-PENDING_PIT = PHASE + 2  # own pit k of the decision point (relay pit or anchor)
-HAND = PHASE + 3  # captured seeds in the mover's hand (off the board) at a re-sow decision point
-ANCHOR = PHASE + 4  # start pit of the lap in progress (own frame)
-TURN_FLAGS = PHASE + 5  # CAPTURED_* bits of the turn in progress
-FIRST_CAPTURE = PHASE + 6  # 1 once anybody has captured in this game
-CAPTURE_TURNS = PHASE + 7  # slots 7 and 8: turns in which player 0 / player 1 captured (this game)
-GAME_RESULT = PHASE + 9  # END_* code of the last finished game of the episode (a match keeps going)
-STATE_SIZE = PHASE + 10
-
-PHASE_SOWING = 0
-PHASE_PLACEMENT = 1
-PENDING_NONE = 0
-PENDING_RELAY = 1  # the relay pit's seeds are still in it
-PENDING_RESOW = 2  # captured seeds are in hand, to be sown from the anchor
-
-CAPTURED = 1  # the mover captured in this turn
-CAPTURED_COLUMN_0 = 2  # ... at own inner pit 15
-CAPTURED_COLUMN_7 = 4  # ... at own inner pit 8
-LAST_CAPTURE_AT_END = 8  # the turn's latest capture was at an end column
-
-# How a run of laps stopped:
-LAPS_TURN_OVER = 0
-LAPS_DECISION = 1
-LAPS_ENDLESS = 2
-
-POINTS_BULIJO = 1
-POINTS_TWO = 2
-POINTS_AKAWUMBI = 12
-
-WIN_TYPES = {
-    END_NO_LEGAL_MOVE: "bulijo",
-    END_EMITWE_EBIRI: "emitwe_ebiri",
-    END_FRONT_ROW_CLEAR: "front_row_clear",
-    END_AKAKYALA: "akakyala",
-    END_AKAWUMBI: "akawumbi",
-}
-
-
+# --- config ---------------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class OmwesoConfig:
     """Options of Omweso; every field is checked when the config is built.
@@ -280,6 +202,94 @@ class OmwesoConfig:
     def total_seeds(self) -> int:
         """Seeds in the game: always 64."""
         return TOTAL_SEEDS
+
+
+# --- layout: end reasons, pits, params and state slots ----------------------------------------------------
+#: Omweso's own end reasons: its winning results and the turn cap
+END_AKAWUMBI = FIRST_GAME_END_REASON + 2  # the opponent was emptied by a capture at an end column (12 points)
+END_EMITWE_EBIRI = FIRST_GAME_END_REASON + 3  # captures at both end columns in one turn (2 points)
+END_FRONT_ROW_CLEAR = FIRST_GAME_END_REASON + 4  # a capturing turn left the opponent's inner row empty (2 points)
+END_AKAKYALA = FIRST_GAME_END_REASON + 5  # option: captures on two turns before the opponent's first capture (2 points)
+END_MAX_TURNS = FIRST_GAME_END_REASON + 6  # the turn cap truncated the game
+END_REASONS = {
+    END_AKAWUMBI: "akawumbi",
+    END_EMITWE_EBIRI: "emitwe_ebiri",
+    END_FRONT_ROW_CLEAR: "front_row_clear",
+    END_AKAKYALA: "akakyala",
+    END_MAX_TURNS: "max_turns",
+}
+
+RING = 16  # pits per player
+N_PITS = 32
+N_ACTIONS = 48
+TOTAL_SEEDS = 64
+SEEDS_PER_PLAYER = 32
+MODE_CCW = 0
+MODE_CW = 1
+MODE_THREE_SEED = 2
+LEFT4 = (0, 1, 14, 15)  # the reverse-capture pits: columns 0 and 1 of both own rows
+COLUMN_0_INNER = 15  # own inner pit of column 0 (an end column)
+COLUMN_7_INNER = 8  # own inner pit of column 7 (the other end column)
+END_COLUMN_PITS = (COLUMN_0_INNER, COLUMN_7_INNER)  # own inner pits of the end columns
+SETUPS = {"outer4": 0, "two_each": 1, "placement": 2}
+SETUP_OUTER4 = 0
+SETUP_TWO_EACH = 1
+SETUP_PLACEMENT = 2
+
+# --- params slots ------------------------------------------------------------------------------------
+P_SETUP = 0
+P_PLACEMENT_CAP = 1
+P_MIDTURN_REVERSE = 2
+P_THREE_SEED = 3
+P_NO_CAPTURE_TURNS = 4
+P_RESOW_INTO_ANCHOR = 5
+P_FRONT_ROW_CLEAR = 6
+P_AKAKYALA = 7
+P_MATCH_TARGET = 8  # 0: one game per episode
+P_MAX_GAMES = 9
+P_MAX_LAPS = 10
+P_MAX_TURNS = 11
+
+# --- game-specific state slots, after the board ---------------------------------------------------------
+PHASE = BOARD + N_PITS  # PHASE_SOWING or PHASE_PLACEMENT
+PENDING = PHASE + 1  # PENDING_NONE, or the kind of the decision point waiting for the mover
+PENDING_PIT = PHASE + 2  # own pit k of the decision point (relay pit or anchor)
+HAND = PHASE + 3  # captured seeds in the mover's hand (off the board) at a re-sow decision point
+ANCHOR = PHASE + 4  # start pit of the lap in progress (own frame)
+TURN_FLAGS = PHASE + 5  # CAPTURED_* bits of the turn in progress
+FIRST_CAPTURE = PHASE + 6  # 1 once anybody has captured in this game
+CAPTURE_TURNS = PHASE + 7  # slots 7 and 8: turns in which player 0 / player 1 captured (this game)
+GAME_RESULT = PHASE + 9  # END_* code of the last finished game of the episode (a match keeps going)
+STATE_SIZE = PHASE + 10
+assert STATE_SIZE > HEADER_SIZE + N_PITS
+
+PHASE_SOWING = 0
+PHASE_PLACEMENT = 1
+PENDING_NONE = 0
+PENDING_RELAY = 1  # the relay pit's seeds are still in it
+PENDING_RESOW = 2  # captured seeds are in hand, to be sown from the anchor
+
+CAPTURED = 1  # the mover captured in this turn
+CAPTURED_COLUMN_0 = 2  # ... at own inner pit 15
+CAPTURED_COLUMN_7 = 4  # ... at own inner pit 8
+LAST_CAPTURE_AT_END = 8  # the turn's latest capture was at an end column
+
+# How a run of laps stopped:
+LAPS_TURN_OVER = 0
+LAPS_DECISION = 1
+LAPS_ENDLESS = 2
+
+POINTS_BULIJO = 1
+POINTS_TWO = 2
+POINTS_AKAWUMBI = 12
+
+WIN_TYPES = {
+    END_NO_LEGAL_MOVE: "bulijo",
+    END_EMITWE_EBIRI: "emitwe_ebiri",
+    END_FRONT_ROW_CLEAR: "front_row_clear",
+    END_AKAKYALA: "akakyala",
+    END_AKAWUMBI: "akawumbi",
+}
 
 
 # --- geometry ---------------------------------------------------------------------------------------
@@ -541,7 +551,8 @@ def _sow_laps(
 
 # --- rule 10: results at the end of a turn ---------------------------------------------------------------
 @njit(cache=True, error_model="numpy")
-def _win(state: np.ndarray, winner: int, reason: int, points: int) -> None:
+def win(state: np.ndarray, winner: int, reason: int, points: int) -> None:
+    """Ends the game: ``winner`` wins by ``reason``, scoring ``points`` (the companion's positions use it too)."""
     state[STATUS] = TERMINATED
     state[END_REASON] = reason
     state[GAME_RESULT] = reason
@@ -554,7 +565,8 @@ def _win(state: np.ndarray, winner: int, reason: int, points: int) -> None:
 
 
 @njit(cache=True, error_model="numpy")
-def _draw(state: np.ndarray, status: int, reason: int) -> None:
+def draw(state: np.ndarray, status: int, reason: int) -> None:
+    """Ends the game with no winner and no points: ``status`` is TERMINATED or TRUNCATED."""
     state[STATUS] = status
     state[END_REASON] = reason
     state[GAME_RESULT] = reason
@@ -594,18 +606,18 @@ def _end_turn(
         if k >= 8:
             front_row += seeds
     if captured and opponent_seeds == 0 and flags & LAST_CAPTURE_AT_END:
-        _win(state, mover, END_AKAWUMBI, POINTS_AKAWUMBI)
+        win(state, mover, END_AKAWUMBI, POINTS_AKAWUMBI)
     elif flags & CAPTURED_COLUMN_0 and flags & CAPTURED_COLUMN_7:
-        _win(state, mover, END_EMITWE_EBIRI, POINTS_TWO)
+        win(state, mover, END_EMITWE_EBIRI, POINTS_TWO)
     elif captured and front_row_clear and front_row == 0:
-        _win(state, mover, END_FRONT_ROW_CLEAR, POINTS_TWO)
+        win(state, mover, END_FRONT_ROW_CLEAR, POINTS_TWO)
     elif captured and akakyala and state[CAPTURE_TURNS + mover] >= 2 and state[CAPTURE_TURNS + opponent] == 0:
-        _win(state, mover, END_AKAKYALA, POINTS_TWO)
+        win(state, mover, END_AKAKYALA, POINTS_TWO)
     elif not _can_move(state, opponent):
-        _win(state, mover, END_NO_LEGAL_MOVE, POINTS_BULIJO)  # bulijo
+        win(state, mover, END_NO_LEGAL_MOVE, POINTS_BULIJO)  # bulijo
     elif state[TURN] >= max_turns:
         state[PLAYER] = opponent
-        _draw(state, TRUNCATED, END_MAX_TURNS)
+        draw(state, TRUNCATED, END_MAX_TURNS)
     else:
         state[PLAYER] = opponent
         state[LEGAL] = _legal_bits(state, placement_cap, three_seed_opening, no_capture_turns)
@@ -693,7 +705,7 @@ def step(state: np.ndarray, params: np.ndarray, action: int, trace: np.ndarray) 
         # Rule 11: the game is annulled.
         state[ENDLESS] = 1
         state[PENDING] = PENDING_NONE
-        _draw(state, TERMINATED, END_ENDLESS_MOVE)
+        draw(state, TERMINATED, END_ENDLESS_MOVE)
     else:
         _end_turn(state, front_row_clear, akakyala, max_turns, placement_cap, three_seed_opening, no_capture_turns)
     if match and state[STATUS] != RUNNING:
@@ -791,7 +803,12 @@ def observe(
         observation[size + 1] = state[MATCH + 1 - player]
 
 
-class Omweso(Game):
+# --- the Game class: a config bound to the compiled rules (the people-facing methods are in the companion) ---
+# Imported at the bottom: the companion reaches this module's names at call time (see its docstring).
+from mancala_envs.games.omweso_companion import OmwesoCompanion  # noqa: E402, RUF100
+
+
+class Omweso(OmwesoCompanion, Game):
     """Omweso, 4 x 8 pits, 64 seeds, relay sowing with captures re-sown by the captor.
 
     Args:
@@ -838,6 +855,7 @@ class Omweso(Game):
     }
     #: the winner is decided by the rules, not by comparing scores
     scores_decide_winner: ClassVar[bool] = False
+    has_stores = False
 
     def __init__(self, config: OmwesoConfig | None = None) -> None:
         super().__init__(config)
@@ -878,374 +896,6 @@ class Omweso(Game):
         placements = 2 * SEEDS_PER_PLAYER if self.config.setup == "placement" else 0
         per_game = placements + self.config.max_turns * (1 + self.config.max_laps_per_turn)
         return per_game * (self.config.max_games if self.is_match else 1)
-
-    # --- positions ---------------------------------------------------------------------------------------
-    def load_position(
-        self,
-        state: np.ndarray,
-        board: Sequence[int],
-        stores: Sequence[int] = (0, 0),
-        player: int = 0,
-        turn: int | None = None,
-        first_capture_done: bool = True,
-        capturing_turns: Sequence[int] = (0, 0),
-        phase: str = "sowing",
-        pending: str | None = None,
-        turn_captures: int = 0,
-        laps: int | None = None,
-        **unknown: Any,
-    ) -> None:
-        """Replaces the game in ``state`` by an arbitrary position.
-
-        Args:
-            state: The state to overwrite (left untouched on error).
-            board: 32 seed counts: player 0's pits 0..15 in player 0's own frame,
-                then player 1's pits 0..15 in player 1's own frame (64 in all, less
-                the seeds in hand of a pending re-sow; while placing, the seeds placed).
-            stores: Seeds each player has captured so far (a tally only).
-            player: The player to move (or to place), 0 or 1.
-            turn: Turns already played; the default, ``no_capture_turns``, is the
-                first turn with captures enabled (0 while placing).
-            first_capture_done: Whether anybody has captured yet (the three-seed
-                special is legal only before the first capture).
-            capturing_turns: Turns in which player 0 and player 1 captured so far
-                (the akakyala rule counts them).
-            phase: ``"sowing"`` (default) or ``"placement"`` (``setup="placement"``
-                only): ``player`` is placing; the other side is empty (``player``
-                places first) or holds 32 (``player`` places second).
-            pending: A mid-turn choice waiting for ``player``: ``"relay:<pit>:<anchor>"``
-                (the relay pit, still full, and the start of the lap that ended there) or
-                ``"resow:<pit>:<seeds>"`` (the anchor and the captured seeds in hand).
-            turn_captures: With ``pending``: the turn's capture flags, the sum of 1
-                (captured), 2 (at own pit 15), 4 (at own pit 8), 8 (latest capture at
-                one of those two).
-            laps: With ``pending``: laps sown so far in the turn (default 1).
-
-        Raises:
-            ValueError: any count, flag or combination that no game could reach,
-                named in the message.
-        """
-        if unknown:
-            raise TypeError(
-                f"omweso positions have no flag {', '.join(map(repr, sorted(unknown)))}; "
-                f"the flags are {sorted(self.position_options)}."
-            )
-        config = self.config
-        values = check_counts("board", board, N_PITS)
-        tallies = check_counts("stores", stores, 2)
-        check_int("player", player, 0, 1)
-        check_choice("phase", phase, ("sowing", "placement"))
-        placing = phase == "placement"
-        if turn is None:
-            turn = 0 if placing else config.no_capture_turns
-        check_int("turn", turn, 0, config.max_turns)
-        check_bool("first_capture_done", first_capture_done)
-        capture_turns = check_counts("capturing_turns", capturing_turns, 2)
-        if sum(capture_turns) > turn or (sum(capture_turns) > 0 and not first_capture_done):
-            raise ValueError(
-                f"capturing_turns={list(capturing_turns)!r} is impossible with turn={turn} and "
-                f"first_capture_done={first_capture_done}; at most `turn` turns can have captured, "
-                "and only after a first capture."
-            )
-        own = RING * int(player)
-        other = RING - own
-        hand = 0
-        kind = PENDING_NONE
-        pit = anchor = 0
-        if pending is None and (turn_captures != 0 or laps is not None):
-            raise ValueError("turn_captures and laps describe a turn in progress; give them only with pending.")
-        if placing:
-            self._check_placement(values, own, other, tallies, turn, first_capture_done, pending)
-        elif pending is not None:
-            kind, pit, anchor, hand = self._check_pending(values, own, other, pending, turn, turn_captures)
-        if pending is not None:
-            laps = 1 if laps is None else laps
-            check_int("laps", laps, 1, config.max_laps_per_turn - 1)
-        if not placing and sum(values) + hand != TOTAL_SEEDS:
-            raise ValueError(
-                f"the board holds {sum(values)} seeds (+{hand} in hand) but Omweso has {TOTAL_SEEDS}; "
-                "fix the counts."
-            )
-        fresh = np.zeros_like(state)
-        reset_state(fresh, self.params, int(player))
-        fresh[BOARD : BOARD + N_PITS] = values
-        fresh[STORE : STORE + 2] = tallies
-        fresh[TURN] = int(turn)
-        fresh[FIRST_CAPTURE] = int(bool(first_capture_done))
-        fresh[CAPTURE_TURNS : CAPTURE_TURNS + 2] = capture_turns
-        if placing:
-            fresh[PHASE] = PHASE_PLACEMENT
-            fresh[STARTER] = int(player) if sum(values[other : other + RING]) == 0 else 1 - int(player)
-            fresh[FIRST_MOVE_DONE] = int(sum(values) > 0)
-        else:
-            fresh[PHASE] = PHASE_SOWING
-            fresh[FIRST_MOVE_DONE] = 1
-        if kind != PENDING_NONE:
-            fresh[PENDING] = kind
-            fresh[PENDING_PIT] = pit
-            fresh[ANCHOR] = anchor
-            fresh[HAND] = hand
-            fresh[TURN_FLAGS] = turn_captures
-            fresh[LAPS] = laps
-        fresh[LEGAL] = legal_bits(fresh, self.params)
-        if fresh[LEGAL] == 0:
-            # The player to move cannot move: the opponent has won (bulijo), as at the start of that turn.
-            _win(fresh, 1 - int(player), END_NO_LEGAL_MOVE, POINTS_BULIJO)
-            game_over(fresh, self.params)
-        elif turn >= config.max_turns and not placing:
-            _draw(fresh, TRUNCATED, END_MAX_TURNS)  # the position of a game the turn cap ended
-            game_over(fresh, self.params)
-        state[:] = fresh
-
-    def _check_placement(
-        self, values: list[int], own: int, other: int, tallies: list[int], turn: int, first: bool, pending: Any
-    ) -> None:
-        if self.config.setup != "placement":
-            raise ValueError("phase='placement' needs setup='placement'; build the env with that setup.")
-        self._check_placed_seeds(values, own, other)
-        if tallies != [0, 0] or turn != 0 or first or pending is not None:
-            raise ValueError(
-                "while placing, stores are [0, 0], turn is 0, first_capture_done is false and nothing is pending."
-            )
-
-    def _check_placed_seeds(self, values: list[int], own: int, other: int) -> None:
-        """The seeds on the board while ``own`` places: fewer than 32 there, 0 or 32 on the other side."""
-        mine, theirs = sum(values[own : own + RING]), sum(values[other : other + RING])
-        if theirs not in (0, SEEDS_PER_PLAYER) or mine >= SEEDS_PER_PLAYER:
-            raise ValueError(
-                f"while placing, the placer holds {mine} seeds (fewer than 32) and the other side 0 or 32 "
-                f"(got {theirs}); fix the board or the player."
-            )
-        if max(values) > self.config.placement_cap:
-            raise ValueError(f"a pit holds {max(values)} seeds, above placement_cap={self.config.placement_cap}.")
-
-    def _check_pending(
-        self, values: list[int], own: int, other: int, pending: Any, turn: int, turn_captures: Any
-    ) -> tuple[int, int, int, int]:
-        form = "'relay:<pit>:<anchor>' or 'resow:<pit>:<seeds>'"
-        parts = pending.split(":") if isinstance(pending, str) else []
-        if len(parts) != 3 or parts[0] not in ("relay", "resow") or not (parts[1].isdigit() and parts[2].isdigit()):
-            raise ValueError(f"pending={pending!r} must be {form}.")
-        pit, number = int(parts[1]), int(parts[2])
-        check_int("turn_captures", turn_captures, 0, 15)
-        if turn_captures & ~CAPTURED and not turn_captures & CAPTURED:
-            raise ValueError(f"turn_captures={turn_captures} has column bits without the 'captured' bit 1.")
-        if not self.config.midturn_reverse or turn < self.config.no_capture_turns or pit not in LEFT4:
-            raise ValueError(
-                f"pending={pending!r} is not a decision point: choices come only with midturn_reverse=True, "
-                f"captures enabled (turn >= {self.config.no_capture_turns}) and a pit in {list(LEFT4)}."
-            )
-        board = np.array(values, dtype=np.int64)
-        if parts[0] == "relay":
-            check_int("pending anchor", number, 0, RING - 1)
-            seeds = values[own + pit]
-            if seeds < 2 or not lap_captures_directly(board, own, other, pit, seeds, CW, True):
-                raise ValueError(f"pending={pending!r}: a clockwise lap from pit {pit} would not capture directly.")
-            return PENDING_RELAY, pit, number, 0
-        start = (pit - CW) % RING if self.config.resow_into_anchor else pit
-        if number < 2 or not turn_captures & CAPTURED:
-            raise ValueError(f"pending={pending!r}: a re-sow follows a capture (2 or more seeds, turn_captures odd).")
-        if not lap_captures_directly(board, own, other, start, number, CW, False):
-            raise ValueError(f"pending={pending!r}: re-sowing {number} seeds clockwise would not capture directly.")
-        return PENDING_RESOW, pit, pit, number
-
-    def check_state(self, state: np.ndarray) -> None:
-        """Adds the placement phase's rules to the shared checks (see ``Game.check_state``)."""
-        values = state[: min(len(state), STATE_SIZE)].tolist()
-        if len(values) == STATE_SIZE:
-            ranges = (
-                (PHASE, "phase", 0, 1),
-                (PENDING, "pending kind", 0, 2),
-                (PENDING_PIT, "pending pit", 0, RING - 1),
-                (HAND, "seeds in hand", 0, TOTAL_SEEDS),
-                (ANCHOR, "anchor", 0, RING - 1),
-                (TURN_FLAGS, "turn capture flags", 0, 15),
-                (FIRST_CAPTURE, "first-capture flag", 0, 1),
-                (CAPTURE_TURNS, "player 0's capturing turns", 0, values[TURN]),
-                (CAPTURE_TURNS + 1, "player 1's capturing turns", 0, values[TURN]),
-            )
-            for slot, name, low, high in ranges:
-                if not low <= values[slot] <= high:
-                    raise ValueError(f"the state's {name} slot holds {values[slot]}, outside {low}..{high}.")
-            if values[GAME_RESULT] not in self.end_reason_names:
-                raise ValueError(f"the state's last game result {values[GAME_RESULT]} is unknown.")
-            if values[HAND] and values[PENDING] != PENDING_RESOW and values[END_REASON] != END_ENDLESS_MOVE:
-                raise ValueError("the state has seeds in hand without a re-sow waiting (or an annulled turn).")
-        super().check_state(state)
-        running = state[STATUS] == RUNNING
-        own = RING * int(state[PLAYER])
-        board = state[BOARD : BOARD + N_PITS].tolist()
-        if state[PHASE] == PHASE_PLACEMENT and running:
-            self._check_placed_seeds(board, own, RING - own)
-        if state[PENDING] != PENDING_NONE and running:
-            pit = int(state[PENDING_PIT])
-            text = f"relay:{pit}:{int(state[ANCHOR])}" if state[PENDING] == PENDING_RELAY else f"resow:{pit}:{int(state[HAND])}"
-            self._check_pending(board, own, RING - own, text, int(state[TURN]), int(state[TURN_FLAGS]))
-
-    def held_seeds(self, state: np.ndarray) -> int | None:
-        """Board plus the seeds in hand (the stores are tallies); ``None`` while seeds are being placed."""
-        if state[PHASE] == PHASE_PLACEMENT and state[STATUS] == RUNNING:
-            return None
-        return int(state[BOARD : BOARD + N_PITS].sum() + state[HAND])
-
-    def position_flags(self, state: np.ndarray) -> dict[str, Any]:
-        values = state[:STATE_SIZE].tolist()
-        flags: dict[str, Any] = {"turn": values[TURN], "first_capture_done": values[FIRST_CAPTURE] == 1}
-        turns = values[CAPTURE_TURNS : CAPTURE_TURNS + 2]
-        if turns != [0, 0]:
-            flags["capturing_turns"] = turns
-        if values[PHASE] == PHASE_PLACEMENT and values[STATUS] == RUNNING:
-            flags["phase"] = "placement"
-        if values[PENDING] != PENDING_NONE and values[STATUS] == RUNNING:
-            pit = values[PENDING_PIT]
-            if values[PENDING] == PENDING_RELAY:
-                flags["pending"] = f"relay:{pit}:{values[ANCHOR]}"
-            else:
-                flags["pending"] = f"resow:{pit}:{values[HAND]}"
-            flags["turn_captures"] = values[TURN_FLAGS]
-            flags["laps"] = values[LAPS]
-        return flags
-
-    def board(self, state: np.ndarray) -> np.ndarray:
-        """Returns a copy of the board: player 0's pits 0..15, then player 1's (own frames)."""
-        return state[BOARD : BOARD + N_PITS].copy()
-
-    # --- observation ----------------------------------------------------------------------------------------
-    def observation_names(self) -> list[str]:
-        names = [f"own_pit_{k}" for k in range(RING)] + [f"opponent_pit_{k}" for k in range(RING)]
-        names += [name for name, _ in OBSERVATION_FLAGS] + ["turn"]
-        if self.is_match:
-            names += ["own_match_points", "opponent_match_points"]
-        return names
-
-    def observation_bounds(self) -> tuple[np.ndarray, np.ndarray]:
-        highs = [TOTAL_SEEDS] * N_PITS + [high for _, high in OBSERVATION_FLAGS] + [self.config.max_turns]
-        if self.is_match:
-            top = self.config.match_target + POINTS_AKAWUMBI - 1
-            highs += [top, top]
-        high = np.array(highs, dtype=np.int32)
-        return np.zeros_like(high), high
-
-    # --- inspection -----------------------------------------------------------------------------------------
-    def info(self, state: np.ndarray) -> dict[str, Any]:
-        """Adds Omweso's facts: ``turn``, ``phase``, ``pending`` (the decision point, if any),
-        ``laps`` (of the turn so far, or of the last turn), ``annulled``, ``win_type``,
-        ``seeds_on_side``, ``captures_enabled`` and ``first_capture_done``."""
-        info = super().info(state)
-        values = state[:STATE_SIZE].tolist()  # one conversion: Python ints are cheap to read
-        running = values[STATUS] == RUNNING
-        board = values[BOARD : BOARD + N_PITS]
-        pending = None
-        if running and values[PENDING] != PENDING_NONE:
-            pit = values[PENDING_PIT]
-            resow = values[PENDING] == PENDING_RESOW
-            pending = {
-                "kind": "resow" if resow else "relay",
-                "pit": pit,
-                "seeds": values[HAND] if resow else board[RING * values[PLAYER] + pit],
-                "anchor": values[ANCHOR],
-                "actions": [pit, RING + pit],
-            }
-        result = values[GAME_RESULT]
-        info["turn"] = values[TURN]
-        info["phase"] = "placement" if running and values[PHASE] == PHASE_PLACEMENT else "sowing"
-        info["pending"] = pending
-        info["laps"] = values[LAPS]
-        info["annulled"] = result == END_ENDLESS_MOVE
-        info["win_type"] = WIN_TYPES.get(result)
-        info["last_game_end"] = self.end_reason_names[result]
-        info["seeds_on_side"] = [sum(board[:RING]), sum(board[RING:])]
-        info["seeds_in_hand"] = values[HAND]
-        info["captures_enabled"] = values[TURN] >= self.config.no_capture_turns
-        info["first_capture_done"] = values[FIRST_CAPTURE] == 1
-        return info
-
-    def describe_action(self, state: np.ndarray, action: int) -> str:
-        k = action % RING
-        if state[PHASE] == PHASE_PLACEMENT:
-            return f"places a seed in pit {action}"
-        direction = "clockwise" if action // RING == MODE_CW else "counter-clockwise"
-        if state[PENDING] == PENDING_RESOW:
-            return f"re-sows the captured seeds from pit {k} {direction}"
-        if state[PENDING] == PENDING_RELAY:
-            return f"relays from pit {k} {direction}"
-        if action // RING == MODE_THREE_SEED:
-            return f"plays the three-seed special from pit {k}"
-        if action // RING == MODE_CW:
-            return f"sows pit {k} clockwise"
-        return f"sows pit {k}"
-
-    has_stores = False
-
-    def board_rows(self) -> list[list[int]]:
-        return [
-            [RING + 7 - c for c in range(8)],  # player 1's outer row
-            [RING + 8 + c for c in range(8)],  # player 1's inner row
-            [15 - c for c in range(8)],  # player 0's inner row
-            list(range(8)),  # player 0's outer row
-        ]
-
-    def played_pit(self, player: int, action: int) -> int:
-        return RING * player + action % RING
-
-    def move_words(self, player: int, action: int, sown: Sequence[int]) -> str:
-        pit = self.played_pit(player, action)
-        if list(sown) == [pit]:  # a sowing never puts its first seed back into its own pit
-            return f"placed a seed in pit {pit}"
-        mode = action // RING
-        if mode == MODE_THREE_SEED:
-            return f"played the three-seed special from pit {pit}"
-        return f"sowed pit {pit} " + ("clockwise" if mode == MODE_CW else "counter-clockwise")
-
-    def render_text(self, state: np.ndarray) -> str:
-        """The four rows as seen from the seat of the player to move (player 0 once the game is over)."""
-        running = state[STATUS] == RUNNING
-        viewer = int(state[PLAYER]) if running else 0
-        board = state[BOARD : BOARD + N_PITS]
-        own = RING * viewer
-        other = RING - own
-
-        def row(pits: list[int]) -> str:
-            return " ".join(f"{int(board[pit]):3d}" for pit in pits)
-
-        def labels(pits: list[int]) -> str:
-            return " ".join(f"{pit % RING:3d}" for pit in pits)
-
-        opponent_outer = [other + 7 - c for c in range(8)]
-        opponent_inner = [other + 8 + c for c in range(8)]
-        own_inner = [own + 15 - c for c in range(8)]
-        own_outer = [own + c for c in range(8)]
-        if running:
-            legal = [a for a in range(N_ACTIONS) if (int(state[LEGAL]) >> a) & 1]
-            if state[PHASE] == PHASE_PLACEMENT:
-                left = SEEDS_PER_PLAYER - int(board[own : own + RING].sum())
-                status = f"player_{viewer} to place ({left} seeds left), legal actions {legal}"
-            elif state[PENDING] != PENDING_NONE:
-                pit = int(state[PENDING_PIT])
-                what = "re-sow the captured seeds from" if state[PENDING] == PENDING_RESOW else "relay from"
-                status = (
-                    f"player_{viewer} to choose mid-turn: {what} pit {pit}: "
-                    f"{pit} counter-clockwise or {RING + pit} clockwise"
-                )
-            else:
-                status = f"player_{viewer} to move, legal actions {legal}"
-        else:
-            info = self.info(state)
-            result = "draw" if info["winner"] is None else f"player_{info['winner']} wins"
-            kind = f" by {info['win_type']}" if info["win_type"] and info["winner"] is not None else ""
-            status = f"game over ({info['end_reason']}): {result}{kind}"
-        lines = [
-            f"{self.env_name}  turn {int(state[TURN])}  ply {int(state[PLY])}  {status}",
-            f"  player_{1 - viewer} outer  [ {row(opponent_outer)} ]  pits {labels(opponent_outer)}",
-            f"  player_{1 - viewer} inner  [ {row(opponent_inner)} ]  pits {labels(opponent_inner)}",
-            f"  player_{viewer} inner  [ {row(own_inner)} ]  pits {labels(own_inner)}",
-            f"  player_{viewer} outer  [ {row(own_outer)} ]  pits {labels(own_outer)}",
-            f"  captured so far: player_0 {int(state[STORE])}, player_1 {int(state[STORE + 1])}",
-        ]
-        return "\n".join(lines)
-
-
-assert STATE_SIZE > HEADER_SIZE + N_PITS
 
 
 GAME = Omweso

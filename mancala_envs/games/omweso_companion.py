@@ -1,0 +1,425 @@
+"""Omweso's companion: what people need around the rules of :mod:`mancala_envs.games.omweso`.
+
+The rules (config, layout, legal moves, ``step``, ``observe`` and the ``Omweso`` class binding
+them) are in ``mancala_envs/games/omweso.py``; the rules page is ``docs/rules/omweso.md``. This
+module holds the mixin :class:`OmwesoCompanion`, which ``Omweso`` inherits before
+:class:`~mancala_envs.games.base.Game`:
+
+- positions: ``load_position`` (and the checks of the placement phase and of a pending
+  mid-turn choice), ``position_flags``, the ``check_state`` override and ``held_seeds``;
+- inspection: ``board``, ``info``, the observation names and bounds;
+- text: ``describe_action``, ``board_rows``, ``played_pit``, ``move_words``, ``render_text``.
+
+The methods reach the rules module's names as ``rules.NAME``, at call time only. The rules module
+imports this one at its bottom, to define ``Omweso``, so this module imports the rules at *its*
+bottom, after the class: whichever of the two is imported first, each finds what it needs at the
+moment it needs it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from mancala_envs.engine.sowing import CW
+from mancala_envs.engine.state import (
+    BOARD,
+    END_ENDLESS_MOVE,
+    END_NO_LEGAL_MOVE,
+    END_REASON,
+    FIRST_MOVE_DONE,
+    LAPS,
+    LEGAL,
+    PLAYER,
+    PLY,
+    RUNNING,
+    STARTER,
+    STATUS,
+    STORE,
+    TRUNCATED,
+    TURN,
+)
+from mancala_envs.games.base import check_bool, check_choice, check_counts, check_int
+
+__all__ = ["OmwesoCompanion"]
+
+
+class OmwesoCompanion:
+    """The people-facing methods of :class:`~mancala_envs.games.omweso.Omweso`: positions, infos, text.
+
+    A mixin: it is only used as ``Omweso``'s first base, before ``Game``, so its methods use the
+    game's ``config``, ``params`` and ``Game``'s helpers, and ``super()`` reaches ``Game``.
+    """
+
+    # --- positions ---------------------------------------------------------------------------------------
+    def load_position(
+        self,
+        state: np.ndarray,
+        board: Sequence[int],
+        stores: Sequence[int] = (0, 0),
+        player: int = 0,
+        turn: int | None = None,
+        first_capture_done: bool = True,
+        capturing_turns: Sequence[int] = (0, 0),
+        phase: str = "sowing",
+        pending: str | None = None,
+        turn_captures: int = 0,
+        laps: int | None = None,
+        **unknown: Any,
+    ) -> None:
+        """Replaces the game in ``state`` by an arbitrary position.
+
+        Args:
+            state: The state to overwrite (left untouched on error).
+            board: 32 seed counts: player 0's pits 0..15 in player 0's own frame,
+                then player 1's pits 0..15 in player 1's own frame (64 in all, less
+                the seeds in hand of a pending re-sow; while placing, the seeds placed).
+            stores: Seeds each player has captured so far (a tally only).
+            player: The player to move (or to place), 0 or 1.
+            turn: Turns already played; the default, ``no_capture_turns``, is the
+                first turn with captures enabled (0 while placing).
+            first_capture_done: Whether anybody has captured yet (the three-seed
+                special is legal only before the first capture).
+            capturing_turns: Turns in which player 0 and player 1 captured so far
+                (the akakyala rule counts them).
+            phase: ``"sowing"`` (default) or ``"placement"`` (``setup="placement"``
+                only): ``player`` is placing; the other side is empty (``player``
+                places first) or holds 32 (``player`` places second).
+            pending: A mid-turn choice waiting for ``player``: ``"relay:<pit>:<anchor>"``
+                (the relay pit, still full, and the start of the lap that ended there) or
+                ``"resow:<pit>:<seeds>"`` (the anchor and the captured seeds in hand).
+            turn_captures: With ``pending``: the turn's capture flags, the sum of 1
+                (captured), 2 (at own pit 15), 4 (at own pit 8), 8 (latest capture at
+                one of those two).
+            laps: With ``pending``: laps sown so far in the turn (default 1).
+
+        Raises:
+            ValueError: any count, flag or combination that no game could reach,
+                named in the message.
+        """
+        if unknown:
+            raise TypeError(
+                f"omweso positions have no flag {', '.join(map(repr, sorted(unknown)))}; "
+                f"the flags are {sorted(self.position_options)}."
+            )
+        config = self.config
+        values = check_counts("board", board, rules.N_PITS)
+        tallies = check_counts("stores", stores, 2)
+        check_int("player", player, 0, 1)
+        check_choice("phase", phase, ("sowing", "placement"))
+        placing = phase == "placement"
+        if turn is None:
+            turn = 0 if placing else config.no_capture_turns
+        check_int("turn", turn, 0, config.max_turns)
+        check_bool("first_capture_done", first_capture_done)
+        capture_turns = check_counts("capturing_turns", capturing_turns, 2)
+        if sum(capture_turns) > turn or (sum(capture_turns) > 0 and not first_capture_done):
+            raise ValueError(
+                f"capturing_turns={list(capturing_turns)!r} is impossible with turn={turn} and "
+                f"first_capture_done={first_capture_done}; at most `turn` turns can have captured, "
+                "and only after a first capture."
+            )
+        own = rules.RING * int(player)
+        other = rules.RING - own
+        hand = 0
+        kind = rules.PENDING_NONE
+        pit = anchor = 0
+        if pending is None and (turn_captures != 0 or laps is not None):
+            raise ValueError("turn_captures and laps describe a turn in progress; give them only with pending.")
+        if placing:
+            self._check_placement(values, own, other, tallies, turn, first_capture_done, pending)
+        elif pending is not None:
+            kind, pit, anchor, hand = self._check_pending(values, own, other, pending, turn, turn_captures)
+        if pending is not None:
+            laps = 1 if laps is None else laps
+            check_int("laps", laps, 1, config.max_laps_per_turn - 1)
+        if not placing and sum(values) + hand != rules.TOTAL_SEEDS:
+            raise ValueError(
+                f"the board holds {sum(values)} seeds (+{hand} in hand) but Omweso has {rules.TOTAL_SEEDS}; "
+                "fix the counts."
+            )
+        fresh = np.zeros_like(state)
+        rules.reset_state(fresh, self.params, int(player))
+        fresh[BOARD : BOARD + rules.N_PITS] = values
+        fresh[STORE : STORE + 2] = tallies
+        fresh[TURN] = int(turn)
+        fresh[rules.FIRST_CAPTURE] = int(bool(first_capture_done))
+        fresh[rules.CAPTURE_TURNS : rules.CAPTURE_TURNS + 2] = capture_turns
+        if placing:
+            fresh[rules.PHASE] = rules.PHASE_PLACEMENT
+            fresh[STARTER] = int(player) if sum(values[other : other + rules.RING]) == 0 else 1 - int(player)
+            fresh[FIRST_MOVE_DONE] = int(sum(values) > 0)
+        else:
+            fresh[rules.PHASE] = rules.PHASE_SOWING
+            fresh[FIRST_MOVE_DONE] = 1
+        if kind != rules.PENDING_NONE:
+            fresh[rules.PENDING] = kind
+            fresh[rules.PENDING_PIT] = pit
+            fresh[rules.ANCHOR] = anchor
+            fresh[rules.HAND] = hand
+            fresh[rules.TURN_FLAGS] = turn_captures
+            fresh[LAPS] = laps
+        fresh[LEGAL] = rules.legal_bits(fresh, self.params)
+        if fresh[LEGAL] == 0:
+            # The player to move cannot move: the opponent has won (bulijo), as at the start of that turn.
+            rules.win(fresh, 1 - int(player), END_NO_LEGAL_MOVE, rules.POINTS_BULIJO)
+            rules.game_over(fresh, self.params)
+        elif turn >= config.max_turns and not placing:
+            rules.draw(fresh, TRUNCATED, rules.END_MAX_TURNS)  # the position of a game the turn cap ended
+            rules.game_over(fresh, self.params)
+        state[:] = fresh
+
+    def _check_placement(
+        self, values: list[int], own: int, other: int, tallies: list[int], turn: int, first: bool, pending: Any
+    ) -> None:
+        if self.config.setup != "placement":
+            raise ValueError("phase='placement' needs setup='placement'; build the env with that setup.")
+        self._check_placed_seeds(values, own, other)
+        if tallies != [0, 0] or turn != 0 or first or pending is not None:
+            raise ValueError(
+                "while placing, stores are [0, 0], turn is 0, first_capture_done is false and nothing is pending."
+            )
+
+    def _check_placed_seeds(self, values: list[int], own: int, other: int) -> None:
+        """The seeds on the board while ``own`` places: fewer than 32 there, 0 or 32 on the other side."""
+        mine, theirs = sum(values[own : own + rules.RING]), sum(values[other : other + rules.RING])
+        if theirs not in (0, rules.SEEDS_PER_PLAYER) or mine >= rules.SEEDS_PER_PLAYER:
+            raise ValueError(
+                f"while placing, the placer holds {mine} seeds (fewer than 32) and the other side 0 or 32 "
+                f"(got {theirs}); fix the board or the player."
+            )
+        if max(values) > self.config.placement_cap:
+            raise ValueError(f"a pit holds {max(values)} seeds, above placement_cap={self.config.placement_cap}.")
+
+    def _check_pending(
+        self, values: list[int], own: int, other: int, pending: Any, turn: int, turn_captures: Any
+    ) -> tuple[int, int, int, int]:
+        form = "'relay:<pit>:<anchor>' or 'resow:<pit>:<seeds>'"
+        parts = pending.split(":") if isinstance(pending, str) else []
+        if len(parts) != 3 or parts[0] not in ("relay", "resow") or not (parts[1].isdigit() and parts[2].isdigit()):
+            raise ValueError(f"pending={pending!r} must be {form}.")
+        pit, number = int(parts[1]), int(parts[2])
+        check_int("turn_captures", turn_captures, 0, 15)
+        if turn_captures & ~rules.CAPTURED and not turn_captures & rules.CAPTURED:
+            raise ValueError(f"turn_captures={turn_captures} has column bits without the 'captured' bit 1.")
+        if not self.config.midturn_reverse or turn < self.config.no_capture_turns or pit not in rules.LEFT4:
+            raise ValueError(
+                f"pending={pending!r} is not a decision point: choices come only with midturn_reverse=True, "
+                f"captures enabled (turn >= {self.config.no_capture_turns}) and a pit in {list(rules.LEFT4)}."
+            )
+        board = np.array(values, dtype=np.int64)
+        if parts[0] == "relay":
+            check_int("pending anchor", number, 0, rules.RING - 1)
+            seeds = values[own + pit]
+            if seeds < 2 or not rules.lap_captures_directly(board, own, other, pit, seeds, CW, True):
+                raise ValueError(f"pending={pending!r}: a clockwise lap from pit {pit} would not capture directly.")
+            return rules.PENDING_RELAY, pit, number, 0
+        start = (pit - CW) % rules.RING if self.config.resow_into_anchor else pit
+        if number < 2 or not turn_captures & rules.CAPTURED:
+            raise ValueError(f"pending={pending!r}: a re-sow follows a capture (2 or more seeds, turn_captures odd).")
+        if not rules.lap_captures_directly(board, own, other, start, number, CW, False):
+            raise ValueError(f"pending={pending!r}: re-sowing {number} seeds clockwise would not capture directly.")
+        return rules.PENDING_RESOW, pit, pit, number
+
+    def check_state(self, state: np.ndarray) -> None:
+        """Adds the placement phase's rules to the shared checks (see ``Game.check_state``)."""
+        values = state[: min(len(state), rules.STATE_SIZE)].tolist()
+        if len(values) == rules.STATE_SIZE:
+            ranges = (
+                (rules.PHASE, "phase", 0, 1),
+                (rules.PENDING, "pending kind", 0, 2),
+                (rules.PENDING_PIT, "pending pit", 0, rules.RING - 1),
+                (rules.HAND, "seeds in hand", 0, rules.TOTAL_SEEDS),
+                (rules.ANCHOR, "anchor", 0, rules.RING - 1),
+                (rules.TURN_FLAGS, "turn capture flags", 0, 15),
+                (rules.FIRST_CAPTURE, "first-capture flag", 0, 1),
+                (rules.CAPTURE_TURNS, "player 0's capturing turns", 0, values[TURN]),
+                (rules.CAPTURE_TURNS + 1, "player 1's capturing turns", 0, values[TURN]),
+            )
+            for slot, name, low, high in ranges:
+                if not low <= values[slot] <= high:
+                    raise ValueError(f"the state's {name} slot holds {values[slot]}, outside {low}..{high}.")
+            if values[rules.GAME_RESULT] not in self.end_reason_names:
+                raise ValueError(f"the state's last game result {values[rules.GAME_RESULT]} is unknown.")
+            resow_waiting = values[rules.PENDING] == rules.PENDING_RESOW
+            if values[rules.HAND] and not resow_waiting and values[END_REASON] != END_ENDLESS_MOVE:
+                raise ValueError("the state has seeds in hand without a re-sow waiting (or an annulled turn).")
+        super().check_state(state)
+        running = state[STATUS] == RUNNING
+        own = rules.RING * int(state[PLAYER])
+        board = state[BOARD : BOARD + rules.N_PITS].tolist()
+        if state[rules.PHASE] == rules.PHASE_PLACEMENT and running:
+            self._check_placed_seeds(board, own, rules.RING - own)
+        if state[rules.PENDING] != rules.PENDING_NONE and running:
+            pit = int(state[rules.PENDING_PIT])
+            if state[rules.PENDING] == rules.PENDING_RELAY:
+                text = f"relay:{pit}:{int(state[rules.ANCHOR])}"
+            else:
+                text = f"resow:{pit}:{int(state[rules.HAND])}"
+            self._check_pending(board, own, rules.RING - own, text, int(state[TURN]), int(state[rules.TURN_FLAGS]))
+
+    def held_seeds(self, state: np.ndarray) -> int | None:
+        """Board plus the seeds in hand (the stores are tallies); ``None`` while seeds are being placed."""
+        if state[rules.PHASE] == rules.PHASE_PLACEMENT and state[STATUS] == RUNNING:
+            return None
+        return int(state[BOARD : BOARD + rules.N_PITS].sum() + state[rules.HAND])
+
+    def position_flags(self, state: np.ndarray) -> dict[str, Any]:
+        values = state[:rules.STATE_SIZE].tolist()
+        flags: dict[str, Any] = {"turn": values[TURN], "first_capture_done": values[rules.FIRST_CAPTURE] == 1}
+        turns = values[rules.CAPTURE_TURNS : rules.CAPTURE_TURNS + 2]
+        if turns != [0, 0]:
+            flags["capturing_turns"] = turns
+        if values[rules.PHASE] == rules.PHASE_PLACEMENT and values[STATUS] == RUNNING:
+            flags["phase"] = "placement"
+        if values[rules.PENDING] != rules.PENDING_NONE and values[STATUS] == RUNNING:
+            pit = values[rules.PENDING_PIT]
+            if values[rules.PENDING] == rules.PENDING_RELAY:
+                flags["pending"] = f"relay:{pit}:{values[rules.ANCHOR]}"
+            else:
+                flags["pending"] = f"resow:{pit}:{values[rules.HAND]}"
+            flags["turn_captures"] = values[rules.TURN_FLAGS]
+            flags["laps"] = values[LAPS]
+        return flags
+
+    def board(self, state: np.ndarray) -> np.ndarray:
+        """Returns a copy of the board: player 0's pits 0..15, then player 1's (own frames)."""
+        return state[BOARD : BOARD + rules.N_PITS].copy()
+
+    # --- observation ----------------------------------------------------------------------------------------
+    def observation_names(self) -> list[str]:
+        names = [f"own_pit_{k}" for k in range(rules.RING)] + [f"opponent_pit_{k}" for k in range(rules.RING)]
+        names += [name for name, _ in rules.OBSERVATION_FLAGS] + ["turn"]
+        if self.is_match:
+            names += ["own_match_points", "opponent_match_points"]
+        return names
+
+    def observation_bounds(self) -> tuple[np.ndarray, np.ndarray]:
+        highs = [rules.TOTAL_SEEDS] * rules.N_PITS + [high for _, high in rules.OBSERVATION_FLAGS]
+        highs += [self.config.max_turns]
+        if self.is_match:
+            top = self.config.match_target + rules.POINTS_AKAWUMBI - 1
+            highs += [top, top]
+        high = np.array(highs, dtype=np.int32)
+        return np.zeros_like(high), high
+
+    # --- inspection -----------------------------------------------------------------------------------------
+    def info(self, state: np.ndarray) -> dict[str, Any]:
+        """Adds Omweso's facts: ``turn``, ``phase``, ``pending`` (the decision point, if any),
+        ``laps`` (of the turn so far, or of the last turn), ``annulled``, ``win_type``,
+        ``seeds_on_side``, ``captures_enabled`` and ``first_capture_done``."""
+        info = super().info(state)
+        values = state[:rules.STATE_SIZE].tolist()  # one conversion: Python ints are cheap to read
+        running = values[STATUS] == RUNNING
+        board = values[BOARD : BOARD + rules.N_PITS]
+        pending = None
+        if running and values[rules.PENDING] != rules.PENDING_NONE:
+            pit = values[rules.PENDING_PIT]
+            resow = values[rules.PENDING] == rules.PENDING_RESOW
+            pending = {
+                "kind": "resow" if resow else "relay",
+                "pit": pit,
+                "seeds": values[rules.HAND] if resow else board[rules.RING * values[PLAYER] + pit],
+                "anchor": values[rules.ANCHOR],
+                "actions": [pit, rules.RING + pit],
+            }
+        result = values[rules.GAME_RESULT]
+        info["turn"] = values[TURN]
+        info["phase"] = "placement" if running and values[rules.PHASE] == rules.PHASE_PLACEMENT else "sowing"
+        info["pending"] = pending
+        info["laps"] = values[LAPS]
+        info["annulled"] = result == END_ENDLESS_MOVE
+        info["win_type"] = rules.WIN_TYPES.get(result)
+        info["last_game_end"] = self.end_reason_names[result]
+        info["seeds_on_side"] = [sum(board[:rules.RING]), sum(board[rules.RING:])]
+        info["seeds_in_hand"] = values[rules.HAND]
+        info["captures_enabled"] = values[TURN] >= self.config.no_capture_turns
+        info["first_capture_done"] = values[rules.FIRST_CAPTURE] == 1
+        return info
+
+    def describe_action(self, state: np.ndarray, action: int) -> str:
+        k = action % rules.RING
+        if state[rules.PHASE] == rules.PHASE_PLACEMENT:
+            return f"places a seed in pit {action}"
+        direction = "clockwise" if action // rules.RING == rules.MODE_CW else "counter-clockwise"
+        if state[rules.PENDING] == rules.PENDING_RESOW:
+            return f"re-sows the captured seeds from pit {k} {direction}"
+        if state[rules.PENDING] == rules.PENDING_RELAY:
+            return f"relays from pit {k} {direction}"
+        if action // rules.RING == rules.MODE_THREE_SEED:
+            return f"plays the three-seed special from pit {k}"
+        if action // rules.RING == rules.MODE_CW:
+            return f"sows pit {k} clockwise"
+        return f"sows pit {k}"
+
+    def board_rows(self) -> list[list[int]]:
+        return [
+            [rules.RING + 7 - c for c in range(8)],  # player 1's outer row
+            [rules.RING + 8 + c for c in range(8)],  # player 1's inner row
+            [15 - c for c in range(8)],  # player 0's inner row
+            list(range(8)),  # player 0's outer row
+        ]
+
+    def played_pit(self, player: int, action: int) -> int:
+        return rules.RING * player + action % rules.RING
+
+    def move_words(self, player: int, action: int, sown: Sequence[int]) -> str:
+        pit = self.played_pit(player, action)
+        if list(sown) == [pit]:  # a sowing never puts its first seed back into its own pit
+            return f"placed a seed in pit {pit}"
+        mode = action // rules.RING
+        if mode == rules.MODE_THREE_SEED:
+            return f"played the three-seed special from pit {pit}"
+        return f"sowed pit {pit} " + ("clockwise" if mode == rules.MODE_CW else "counter-clockwise")
+
+    def render_text(self, state: np.ndarray) -> str:
+        """The four rows as seen from the seat of the player to move (player 0 once the game is over)."""
+        running = state[STATUS] == RUNNING
+        viewer = int(state[PLAYER]) if running else 0
+        board = state[BOARD : BOARD + rules.N_PITS]
+        own = rules.RING * viewer
+        other = rules.RING - own
+
+        def row(pits: list[int]) -> str:
+            return " ".join(f"{int(board[pit]):3d}" for pit in pits)
+
+        def labels(pits: list[int]) -> str:
+            return " ".join(f"{pit % rules.RING:3d}" for pit in pits)
+
+        opponent_outer = [other + 7 - c for c in range(8)]
+        opponent_inner = [other + 8 + c for c in range(8)]
+        own_inner = [own + 15 - c for c in range(8)]
+        own_outer = [own + c for c in range(8)]
+        if running:
+            legal = [a for a in range(rules.N_ACTIONS) if (int(state[LEGAL]) >> a) & 1]
+            if state[rules.PHASE] == rules.PHASE_PLACEMENT:
+                left = rules.SEEDS_PER_PLAYER - int(board[own : own + rules.RING].sum())
+                status = f"player_{viewer} to place ({left} seeds left), legal actions {legal}"
+            elif state[rules.PENDING] != rules.PENDING_NONE:
+                pit = int(state[rules.PENDING_PIT])
+                what = "re-sow the captured seeds from" if state[rules.PENDING] == rules.PENDING_RESOW else "relay from"
+                status = (
+                    f"player_{viewer} to choose mid-turn: {what} pit {pit}: "
+                    f"{pit} counter-clockwise or {rules.RING + pit} clockwise"
+                )
+            else:
+                status = f"player_{viewer} to move, legal actions {legal}"
+        else:
+            info = self.info(state)
+            result = "draw" if info["winner"] is None else f"player_{info['winner']} wins"
+            kind = f" by {info['win_type']}" if info["win_type"] and info["winner"] is not None else ""
+            status = f"game over ({info['end_reason']}): {result}{kind}"
+        lines = [
+            f"{self.env_name}  turn {int(state[TURN])}  ply {int(state[PLY])}  {status}",
+            f"  player_{1 - viewer} outer  [ {row(opponent_outer)} ]  pits {labels(opponent_outer)}",
+            f"  player_{1 - viewer} inner  [ {row(opponent_inner)} ]  pits {labels(opponent_inner)}",
+            f"  player_{viewer} inner  [ {row(own_inner)} ]  pits {labels(own_inner)}",
+            f"  player_{viewer} outer  [ {row(own_outer)} ]  pits {labels(own_outer)}",
+            f"  captured so far: player_0 {int(state[STORE])}, player_1 {int(state[STORE + 1])}",
+        ]
+        return "\n".join(lines)
+
+
+from mancala_envs.games import omweso as rules  # noqa: E402, RUF100  (at the bottom: see the module docstring)
