@@ -231,7 +231,7 @@ def _keep_final(row: np.ndarray, game: int, points_slot: int, facts: np.ndarray)
 
 
 # --- both seats played by the caller ---------------------------------------------------------------------------
-@per_game()
+@per_game(inline="always")
 def _reset_all(
     params: np.ndarray, states: np.ndarray, pools: tuple, spilled: np.ndarray,
     words: np.ndarray, first_player: int, observation: np.ndarray, mask: np.ndarray, player: np.ndarray,
@@ -245,13 +245,20 @@ def _reset_all(
 
 @per_game()
 def _step_all(
-    params: np.ndarray, history_start: int, states: np.ndarray, pools: tuple,
+    reset: bool, params: np.ndarray, history_start: int, states: np.ndarray, pools: tuple,
     spilled: np.ndarray, words: np.ndarray, first_player: int, reward_mode: int, points_slot: int,
     actions: np.ndarray, observation: np.ndarray, mask: np.ndarray, player: np.ndarray, rewards: np.ndarray,
     terminated: np.ndarray, truncated: np.ndarray, final_observation: np.ndarray, facts: np.ndarray,
 ) -> tuple:
     """One ply in every game; the k-th game to end (in game order) leaves its final position and facts in
-    row k of ``final_observation`` and ``facts`` (only the rows written become resident memory)."""
+    row k of ``final_observation`` and ``facts`` (only the rows written become resident memory).
+
+    With ``reset``, every game starts afresh instead (one compiled entry point for both, so that the
+    game's rules are compiled into one kernel of the batch, not two).
+    """
+    if reset:
+        _reset_all(params, states, pools, spilled, words, first_player, observation, mask, player)
+        return pools
     no_trace = np.empty(0, np.int64)
     scratch = np.empty(mask.shape[1], np.int8)
     ended = 0
@@ -394,26 +401,6 @@ def _new_episode(
         )
         if _row(states, pools, spilled, game)[STATUS] == RUNNING:
             return pools
-
-
-@per_game()
-def _reset_learners(
-    params: np.ndarray, history_start: int, states: np.ndarray, pools: tuple,
-    spilled: np.ndarray, words: np.ndarray, first_player: int, learner_seat: int, seats: np.ndarray,
-    opponent: np.ndarray, observation: np.ndarray, mask: np.ndarray, waiting: np.ndarray, lengths: np.ndarray,
-    returns: np.ndarray,
-) -> tuple:
-    trial = np.empty(pools[3].shape[1], np.int64)
-    for game in range(states.shape[0]):
-        pools = _new_episode(
-            params, states, pools, spilled, words, game, first_player, learner_seat, seats,
-            opponent, trial, history_start,
-        )
-        waiting[game] = 0
-        lengths[game] = 0
-        returns[game] = 0.0
-        game_observe(_row(states, pools, spilled, game), params, seats[game], observation[game], mask[game])
-    return pools
 
 
 @per_game()
@@ -586,7 +573,6 @@ class GameRows:
         self._params = game.params
         history = game.history_start
         self._history_start = history
-        self._reset_all = game.compiled(_reset_all)
         self._step_all = game.compiled(_step_all)
         self._play_random = game.compiled(_play_random)
         self._learner_kernels: dict[int, tuple[Any, Any]] = {}
@@ -643,18 +629,15 @@ class GameRows:
         return self._states[game]
 
     # --- the learners' loop (the vector envs) ------------------------------------------------------------------
-    def _learner_kernel(self, opponent: tuple[int, int]) -> tuple[Any, Any, np.ndarray]:
-        """The compiled reset and step of the learners' loop for an opponent ``(kind, strength)`` (kinds:
-        :data:`mancala_envs.search.COMPILED_OPPONENTS`), compiled for that opponent only."""
+    def _learner_kernel(self, opponent: tuple[int, int]) -> tuple[Any, np.ndarray]:
+        """The compiled learners' loop for an opponent ``(kind, strength)`` (kinds:
+        :data:`mancala_envs.search.COMPILED_OPPONENTS`), compiled for that kind only, and its settings."""
         kind, strength = opponent
-        kernels = self._learner_kernels.get(kind)
-        if kernels is None:
-            kernels = self._learner_kernels[kind] = (
-                self.game.compiled(_reset_learners, OPPONENT_KIND=kind),
-                self.game.compiled(_step_learners, OPPONENT_KIND=kind),
-            )
+        kernel = self._learner_kernels.get(kind)
+        if kernel is None:
+            kernel = self._learner_kernels[kind] = self.game.compiled(_step_learners, OPPONENT_KIND=kind)
         settings = np.array([strength, self.game.max_episode_plies, self.n_actions], np.int64)
-        return kernels[0], kernels[1], settings
+        return kernel, settings
 
     def reset_learners(
         self, seat_rule: int, seats: np.ndarray, opponent: tuple[int, int], waiting: np.ndarray,
@@ -672,14 +655,15 @@ class GameRows:
         Returns:
             The learners' observations ``(n_games, obs_size)`` int32 and masks ``(n_games, n_actions)`` int8.
         """
-        reset, _, settings = self._learner_kernel(opponent)
-        observation, mask = self.new_outputs()
-        self._pools = reset(
-            self._params, self._history_start, self._states, self._pools, self._spilled, self._words,
-            self._first, seat_rule, seats, settings, observation, mask, waiting, lengths, returns,
-        )
+        # Every game "waits for its reset": the step then starts each one (one compiled loop for both).
+        n = self.n_games
+        waiting[:] = 1
         self._has_reset = True
-        return observation, mask
+        return self.step_learners(
+            np.zeros(n, np.int64), seat_rule, seats, opponent, False, np.zeros(n, np.float64), np.zeros(n, bool),
+            np.zeros(n, bool), np.zeros((n, self.observation_size), np.int32), np.zeros((n, FACT_COUNT), np.int64),
+            waiting, lengths, returns, np.zeros(n, np.int64), np.zeros(n, np.float64),
+        )
 
     def step_learners(
         self, actions: np.ndarray, seat_rule: int, seats: np.ndarray, opponent: tuple[int, int], same_step: bool,
@@ -697,7 +681,7 @@ class GameRows:
         Returns:
             The learners' observations and masks, as :meth:`reset_learners`.
         """
-        _, step, settings = self._learner_kernel(opponent)
+        step, settings = self._learner_kernel(opponent)
         observation, mask = self.new_outputs()
         self._pools = step(
             self._params, self._history_start, self._states, self._pools, self._spilled, self._words,
@@ -801,8 +785,13 @@ class BatchedGames(GameRows):
         self._seed(seed)
         observation, mask = self.new_outputs()
         player = np.empty(self.n_games, np.int8)
-        self._reset_all(self._params, self._states, self._pools, self._spilled, self._words,
-                   self._first, observation, mask, player)
+        n = self.n_games
+        self._pools = self._step_all(
+            True, self._params, self._history_start, self._states, self._pools, self._spilled, self._words,
+            self._first, self._reward_mode, self._points_slot, np.zeros(n, np.int64), observation, mask, player,
+            np.zeros((n, 2), np.float32), np.zeros(n, bool), np.zeros(n, bool), np.empty((0, 2, 0), np.int32),
+            np.empty((0, FACT_COUNT), np.int64),
+        )
         self._has_reset = True
         self._cursor = 0
         n = self.n_games
@@ -834,7 +823,7 @@ class BatchedGames(GameRows):
         final_observation = np.empty((n, 2, self.observation_size), np.int32)
         facts = np.empty((n, FACT_COUNT), np.int64)
         self._pools = self._step_all(
-            self._params, self._history_start, self._states, self._pools,
+            False, self._params, self._history_start, self._states, self._pools,
             self._spilled, self._words, self._first, self._reward_mode, self._points_slot, actions,
             observation, mask, player, rewards, terminated, truncated, final_observation, facts,
         )

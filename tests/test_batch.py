@@ -383,11 +383,11 @@ def test_rejected_steps_change_nothing(history_capacity: int) -> None:
 @pytest.mark.parametrize(
     ("args", "kwargs", "error", "message"),
     [
-        (("ouril_v0", 0), {}, ValueError, "n_games must be an integer at least 1"),
+        (("ouril_v0", 0), {}, ValueError, "n_games must be an integer >= 1"),
         (("ouril_v0", -3), {}, ValueError, "n_games"),
         (("ouril_v0", True), {}, TypeError, "n_games must be an integer"),
         (("ouril_v0", 2.0), {}, TypeError, "n_games must be an integer"),
-        (("ouril_v0", 2), {"history_capacity": 2}, ValueError, "history_capacity must be an integer at least 3"),
+        (("ouril_v0", 2), {"history_capacity": 2}, ValueError, "history_capacity must be an integer >= 3"),
         (("ouril_v0", 2), {"history_capacity": 3.0}, TypeError, "history_capacity"),
         (("nope_v0", 2), {}, ValueError, "unknown environment 'nope_v0'"),
         (("ouril_v0", 2), {"foo": 1}, TypeError, "no option 'foo'"),
