@@ -48,9 +48,7 @@ from mancala_envs.engine.kernels import game_reset, game_step, per_game
 from mancala_envs.engine.prng import new_words, uniform
 from mancala_envs.engine.state import (
     END_ENDLESS_MOVE,
-    END_MAX_TURNS,
     END_REASON,
-    END_REASON_NAMES,
     LAPS,
     LEGAL,
     PLY,
@@ -272,7 +270,7 @@ def turn_stats(options: dict[str, Any], n_games: int, seed: int = 0) -> dict[str
         _bucket_name(low, high): int(laps[low : (high + 1 if high is not None else None)].sum())
         for low, high in LAP_BUCKETS
     }
-    reasons = [END_REASON_NAMES[int(code)] for code in games[:, G_END_REASON]]
+    reasons = [game.end_reason_names[int(code)] for code in games[:, G_END_REASON]]
     end_reasons: dict[str, int] = {}
     for reason in reasons:
         end_reasons[reason] = end_reasons.get(reason, 0) + 1
@@ -325,7 +323,7 @@ def turn_stats(options: dict[str, Any], n_games: int, seed: int = 0) -> dict[str
             "decided": int(decided.sum()),
             "first_mover_wins": first_mover_wins,
             "first_mover_win_fraction": first_mover_wins / max(1, int(decided.sum())),
-            "truncated": int((games[:, G_END_REASON] == END_MAX_TURNS).sum()),
+            "truncated": int((games[:, G_END_REASON] == omweso.END_MAX_TURNS).sum()),
         },
         "seconds": seconds,
     }

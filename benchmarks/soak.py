@@ -110,7 +110,7 @@ from mancala_envs.engine.state import (
 )
 from mancala_envs.engine.kernels import game_legal_bits, game_observe, game_reset, game_step, per_game
 from mancala_envs.engine.prng import MASK32, uniform
-from mancala_envs.games import omweso, urim
+from mancala_envs.games import game_classes, omweso, urim
 from mancala_envs.games.base import Game
 from mancala_envs.games.two_row import MAX_PLIES
 from mancala_envs.registration import VARIANTS, EnvVariant, make_game
@@ -194,7 +194,8 @@ RECORD_COLUMNS = 8
 # Slots of the per-chunk statistics.
 S_EPISODES, S_GAMES, S_PLIES, S_TURNS, S_FULL_PLIES, S_ABORTED, S_LONGEST, S_RECORDS, S_TRUNCATED = range(9)
 STAT_SLOTS = 9
-N_END_REASONS = max(END_REASON_NAMES) + 1
+#: End reason codes counted: the shared ones and every game's own (``Game.end_reasons``).
+N_END_REASONS = max(max(END_REASON_NAMES), *(max(cls.end_reasons, default=0) for cls in game_classes())) + 1
 NO_VIOLATION = -1
 
 # The checks that depend on the game's layout (``SoakTarget.family``): two-row games conserve board and
@@ -859,7 +860,7 @@ def _summarise(
         "max_episode_plies": target.max_episode_plies,
         "truncated": int(stats[S_TRUNCATED]),
         "end_reasons": {
-            END_REASON_NAMES[code] or "none": int(n) for code, n in enumerate(end_reasons) if n
+            target.game.end_reason_names.get(code) or "none": int(n) for code, n in enumerate(end_reasons) if n
         },
         "wall_s": wall,
         "cpu_s": float(sum(part["cpu_s"] for part in parts)),
@@ -1063,7 +1064,7 @@ def replay(name: str, game: int, seed: int = 0) -> dict[str, Any]:
         game, 1, seed, 0, 1, counts, records, stats, end_reasons, actions,
     )
     plies = int(stats[S_PLIES])
-    reasons = [END_REASON_NAMES[code] for code in np.flatnonzero(end_reasons)]
+    reasons = [t.game.end_reason_names.get(int(code)) for code in np.flatnonzero(end_reasons)]
     return {
         "config": name,
         "game": game,

@@ -504,7 +504,7 @@ class MancalaEnv(AECEnv):
         if self.render_mode == "human":
             self.render()
 
-    # --- the compiled fast path (SingleAgentEnv's random opponent) ----------------------------------------------
+    # --- the compiled fast path (SingleAgentEnv's compiled opponents) -------------------------------------------
     @property
     def legal_bits(self) -> int:
         """The legal actions of the player to move, as bits (bit ``k`` set: action ``k`` is legal)."""

@@ -63,7 +63,8 @@ def legal_action_at(legal: int, draw: float) -> int:
 def _gain(state: np.ndarray, params: np.ndarray, trial: np.ndarray, action: int) -> int:
     """The mover's store minus the opponent's after ``action``, played on ``trial`` (a copy of ``state``)."""
     player = state[PLAYER]
-    trial[:] = state
+    for slot in range(state.shape[0]):  # a plain copy: slice assignment compiles numpy's shape checks
+        trial[slot] = state[slot]
     game_step(trial, params, action, np.empty(0, np.int64))
     return trial[STORE + player] - trial[STORE + 1 - player]
 

@@ -53,7 +53,6 @@ from mancala_envs.rollout import greedy_action, legal_action_at
 
 __all__ = [
     "ALPHABETA",
-    "BASELINE",
     "COMPILED_OPPONENTS",
     "DEPTH_BONUS",
     "GAME_POINT",
@@ -487,15 +486,13 @@ def mcts_root(
 
 
 # --- the move of a compiled agent (the opponents of the single-agent and vector envs) ------------------------
-#: the kinds of compiled agent: the two baselines share one compiled copy (``strength`` 0 plays random,
-#: 1 greedy), each search has its own
-BASELINE, ALPHABETA, MCTS = 0, 2, 3
-RANDOM, GREEDY = 0, 1  # the baselines' strength
+#: the kinds of compiled agent, each compiled into a copy of its own
+RANDOM, GREEDY, ALPHABETA, MCTS = 0, 1, 2, 3
 #: the compiled agents that can play the opponent's seat inside compiled code, by kind
-COMPILED_OPPONENTS = {"random": BASELINE, "greedy": BASELINE, "alphabeta": ALPHABETA, "mcts": MCTS}
+COMPILED_OPPONENTS = {"random": RANDOM, "greedy": GREEDY, "alphabeta": ALPHABETA, "mcts": MCTS}
 #: which agent :func:`choose_move` plays: bound per compiled copy (``game.compiled(template, OPPONENT_KIND=k)``),
-#: so that a copy compiles only its own agent's search
-OPPONENT_KIND = BASELINE
+#: so that a copy compiles only its own agent's search (the greedy rule alone costs seconds of compiling)
+OPPONENT_KIND = RANDOM
 
 
 def parse_compiled_opponent(name: str) -> tuple[int, int] | None:
@@ -509,7 +506,7 @@ def parse_compiled_opponent(name: str) -> tuple[int, int] | None:
         return None
     kind, _, parameter = name.partition(":")
     if kind in ("random", "greedy") and not parameter:
-        return BASELINE, RANDOM if kind == "random" else GREEDY
+        return COMPILED_OPPONENTS[kind], 0
     limits = {"alphabeta": ("alphabeta depth", MAX_DEPTH), "mcts": ("mcts simulations", MAX_SIMULATIONS)}
     if kind in limits and parameter:
         what, high = limits[kind]
@@ -560,12 +557,13 @@ def choose_move(history_start: int, state: np.ndarray, params: np.ndarray, n_act
                 cap: int, words: np.ndarray, trial: np.ndarray) -> int:
     """The move of the compiled agent ``OPPONENT_KIND`` for the player to move in ``state`` (running).
 
-    ``strength`` is the search's depth or simulations (for the baselines: ``RANDOM`` or ``GREEDY``);
-    ``cap`` the MCTS rollout cap; ``words`` the
+    ``strength`` is the search's depth or simulations; ``cap`` the MCTS rollout cap; ``words`` the
     xorshift128 generator the agent draws from (ties, random moves, rollouts); ``trial`` scratch space
     at least the size of ``state`` (the greedy rule's). A search with one legal move searches nothing.
     """
     draw = uniform(words)
+    if OPPONENT_KIND == GREEDY:
+        return greedy_action(state, params, trial[: state.shape[0]], draw)
     if OPPONENT_KIND == ALPHABETA:
         only = _only_action(state[LEGAL])
         if only >= 0:
@@ -576,8 +574,6 @@ def choose_move(history_start: int, state: np.ndarray, params: np.ndarray, n_act
         if only >= 0:
             return only
         return mcts_move(history_start, state, params, n_actions, strength, cap, words, draw)
-    if strength == GREEDY:
-        return greedy_action(state, params, trial[: state.shape[0]], draw)
     return legal_action_at(state[LEGAL], draw)
 
 

@@ -55,7 +55,7 @@ from mancala_envs.env import MancalaEnv
 from mancala_envs.errors import GameOverError, IllegalActionError
 from mancala_envs.opponents import AgentOpponent, Opponent, OpponentPool, make_opponent
 from mancala_envs.registration import make
-from mancala_envs.search import ALPHABETA, BASELINE, GREEDY, MCTS, RANDOM, UCT_C, opponent_turn
+from mancala_envs.search import ALPHABETA, GREEDY, MCTS, RANDOM, UCT_C, opponent_turn
 from mancala_envs.validation import check_action
 
 __all__ = ["ILLEGAL_ACTION_POLICIES", "SingleAgentEnv"]
@@ -261,9 +261,9 @@ class SingleAgentEnv(gymnasium.Env):
         agent = self.opponent.agent
         kind = type(agent)
         if kind is RandomAgent:
-            found = (BASELINE, RANDOM)
+            found = (RANDOM, 0)
         elif kind is GreedyAgent:
-            found = (BASELINE, GREEDY)
+            found = (GREEDY, 0)
         elif kind is AlphaBetaAgent:
             found = (ALPHABETA, agent.depth)
         elif kind is MCTSAgent and agent.c == UCT_C:

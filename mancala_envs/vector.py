@@ -2,8 +2,8 @@
 
 :class:`MancalaVectorEnv` is a Gymnasium :class:`~gymnasium.vector.VectorEnv` of
 ``num_envs`` games, each one learner against an opponent that plays inside the
-compiled loop (``"random"`` or ``"greedy"``, the baselines of
-:mod:`mancala_envs.agents`). One ``step`` is one compiled call for all the
+compiled loop (``"random"``, ``"greedy"``, ``"alphabeta:D"`` or ``"mcts:N"``, the
+compiled agents of :mod:`mancala_envs.search`). One ``step`` is one compiled call for all the
 games: the learners' actions, the opponents' replies, the rewards, the
 automatic resets and the next observations and masks. It is the vectorised
 counterpart of :class:`~mancala_envs.single_agent.SingleAgentEnv`: the same

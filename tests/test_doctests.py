@@ -18,6 +18,8 @@ ROOT = Path(__file__).resolve().parent.parent
 def _modules() -> list[str]:
     names = [mancala_envs.__name__]
     for module in pkgutil.walk_packages(mancala_envs.__path__, prefix="mancala_envs."):
+        if module.name.endswith(".__main__"):
+            continue  # ``python -m`` entry points: importing one runs the command line
         names.append(module.name)
     if "mancala_envs.wrappers" not in names:
         names.append("mancala_envs.wrappers")

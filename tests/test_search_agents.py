@@ -49,6 +49,7 @@ from mancala_envs.engine.state import (
     WINNER,
 )
 from mancala_envs.opponents import AgentOpponent, make_opponent
+from mancala_envs.games import game_classes
 from mancala_envs.registration import VARIANTS
 from mancala_envs.rollout import greedy_gains
 from mancala_envs.single_agent import SingleAgentEnv
@@ -56,7 +57,7 @@ from mancala_envs.stats import wilson_interval
 from episodes import play_random_learner
 
 VARIANT_IDS = [variant.id for variant in VARIANTS]
-DEFAULT_GAMES = ["ouril_v0", "urim_v0", "modiar_v0", "rio_kadalis_v0", "omweso_v0"]
+DEFAULT_GAMES = [f"{cls.name}_v{cls.version}" for cls in game_classes()]  # each game's default env
 NO_TRACE = np.empty(0, np.int64)
 
 

@@ -98,7 +98,7 @@ def match_points(score: int, opponent_score: int, total_seeds: int, three_quarte
     return 1
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, inline="always", error_model="numpy")
 def set_winner(state: np.ndarray, tally: int) -> None:
     """Sets ``WINNER`` to the player with the larger tally (slots ``tally``, ``tally + 1``); -1 if level."""
     first = state[tally]
@@ -106,7 +106,7 @@ def set_winner(state: np.ndarray, tally: int) -> None:
     state[WINNER] = 0 if first > second else (1 if second > first else -1)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, inline="always", error_model="numpy")
 def finish_game(
     state: np.ndarray, row_size: int, status: int, reason: int, total_seeds: int, three_quarter_points: int
 ) -> None:
@@ -120,7 +120,7 @@ def finish_game(
     record_result(state, status, reason, total_seeds, three_quarter_points)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, inline="always", error_model="numpy")
 def record_result(state: np.ndarray, status: int, reason: int, total_seeds: int, three_quarter_points: int) -> None:
     """Ends the game as the board stands (settled or not): records status, scores, winner and match points."""
     state[STATUS] = status

@@ -54,6 +54,7 @@ import numpy as np
 from numba import njit
 
 __all__ = [
+    "STEP_SIGNATURE",
     "GameRules",
     "called",
     "game_legal_bits",
@@ -130,10 +131,18 @@ def per_game(inline_step: bool = False, **options: Any) -> Callable[[F], F]:
     return mark
 
 
-def called(function: Callable[..., Any]) -> Callable[..., Any]:
+#: the one signature of a game's ``step``: (state, params, action, trace) -> return code
+STEP_SIGNATURE = "int64(int64[::1], int64[::1], int64, int64[::1])"
+
+
+def called(function: Callable[..., Any], signature: str = STEP_SIGNATURE) -> Callable[..., Any]:
     """The compiled ``function`` as a call, never inlined into its callers: one compiled copy that the
     environment and every template share (numba's cache file is the function's own, so a warm start
     loads it whichever door compiled it).
+
+    The copy has the one ``signature`` (a game's ``step`` by default): without it numba would compile
+    a copy per literal argument (``step(trial, params, 0, trace)`` is another copy than
+    ``step(state, params, action, trace)``).
 
     Returns ``function`` itself when it is not inlined, or when numba's JIT is off.
     """
@@ -143,7 +152,7 @@ def called(function: Callable[..., Any]) -> Callable[..., Any]:
     twin = _CALLED.get(id(function))
     if twin is None:
         kept = {key: value for key, value in options.items() if key not in ("inline", "nopython", "boundscheck")}
-        twin = _CALLED[id(function)] = njit(cache=True, **kept)(function.py_func)
+        twin = _CALLED[id(function)] = njit(signature, cache=True, **kept)(function.py_func)
     return twin
 
 

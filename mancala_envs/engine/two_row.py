@@ -94,7 +94,7 @@ def playable_bits(state: np.ndarray, player: int, row_size: int, capacity: int, 
     return bits
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, inline="always", error_model="numpy")
 def remove_grand_slams(
     state: np.ndarray,
     player: int,
