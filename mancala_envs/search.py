@@ -529,18 +529,19 @@ def _only_action(legal: int) -> int:
 
 @per_game()
 def alphabeta_move(history_start: int, state: np.ndarray, params: np.ndarray, n_actions: int, depth: int,
-                   draw: float) -> int:
-    """Alpha-beta's move to ``depth`` plies (ties broken by ``draw``), with its buffers made here."""
+                   draw: float) -> tuple[int, int, int]:
+    """Alpha-beta to ``depth`` plies (ties broken by ``draw``), with its buffers made here: the move, its
+    value for the player to move and the nodes searched."""
     children = np.empty((depth, n_actions, state.shape[0]), np.int64)
     actions = np.empty((depth, n_actions), np.int64)
     values = np.empty((depth, n_actions), np.int64)
     leaves = np.empty((depth, n_actions), np.bool_)
     order = np.empty((depth, n_actions), np.int64)
     nodes = np.zeros(1, np.int64)
-    action, _ = alphabeta_root(
+    action, value = alphabeta_root(
         history_start, state, params, depth, draw, children, actions, values, leaves, order, nodes
     )
-    return action
+    return action, value, nodes[0]
 
 
 @per_game()
@@ -568,7 +569,7 @@ def choose_move(history_start: int, state: np.ndarray, params: np.ndarray, n_act
         only = _only_action(state[LEGAL])
         if only >= 0:
             return only
-        return alphabeta_move(history_start, state, params, n_actions, strength, draw)
+        return alphabeta_move(history_start, state, params, n_actions, strength, draw)[0]
     if OPPONENT_KIND == MCTS:
         only = _only_action(state[LEGAL])
         if only >= 0:

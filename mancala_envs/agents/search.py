@@ -21,7 +21,7 @@ from mancala_envs.search import (
     MAX_SIMULATIONS,
     UCT_C,
     WIN,
-    alphabeta_root,
+    alphabeta_move,
     mcts_root,
 )
 from mancala_envs.validation import check_integer
@@ -73,17 +73,10 @@ def alphabeta_search(
     """
     Agent.state_legal_actions(game, state)
     depth = check_integer("alphabeta depth", depth, 1, MAX_DEPTH)
-    n_actions = game.n_actions
-    children = np.empty((depth, n_actions, state.shape[0]), np.int64)
-    actions = np.empty((depth, n_actions), np.int64)
-    values = np.empty((depth, n_actions), np.int64)
-    leaves = np.empty((depth, n_actions), np.bool_)
-    order = np.empty((depth, n_actions), np.int64)
-    nodes = np.zeros(1, np.int64)
-    action, value = game.compiled(alphabeta_root)(
-        game.history_start, state, game.params, int(depth), float(draw), children, actions, values, leaves, order, nodes
+    action, value, nodes = game.compiled(alphabeta_move)(
+        game.history_start, state, game.params, game.n_actions, int(depth), float(draw)
     )
-    return int(action), int(value), int(nodes[0])
+    return int(action), int(value), int(nodes)
 
 
 def mcts_search(

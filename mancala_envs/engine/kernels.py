@@ -203,6 +203,8 @@ def _copy(
 ) -> Callable[..., Any]:
     owner = rules["game_reset"]
     owner_module = getattr(getattr(owner, "py_func", owner), "__module__", "game")
+    used = _names_used(template)
+    constants = {name: value for name, value in constants.items() if name in used}
     key = (template, *(id(function) for function in rules.values()), *constants.items())
     copy = _COPIES.get(key)
     if copy is not None:
@@ -228,6 +230,17 @@ def _copy(
                 callee_rules["game_step"] = called(rules["game_step"])
             namespace[name] = _copy(value, callee_rules, constants)
     return copy
+
+
+def _names_used(template: Callable[..., Any], seen: frozenset[Any] = frozenset()) -> set[str]:
+    """The global names that ``template`` and the templates it calls (transitively) read: a constant
+    fixes a copy only where it is read, so a template that never reads it has one copy for all values."""
+    names = _called_names(template.__code__)
+    for name in list(names):
+        value = template.__globals__.get(name)
+        if is_template(value) and value not in seen:
+            names |= _names_used(value, seen | {template})
+    return names
 
 
 def _called_names(code: types.CodeType) -> set[str]:

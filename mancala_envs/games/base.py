@@ -9,6 +9,7 @@ only talk to games through the :class:`Game` interface below.
 from __future__ import annotations
 
 import dataclasses
+import sys
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
 from typing import Any, ClassVar
@@ -43,6 +44,16 @@ from mancala_envs.engine.state import (
 )
 
 __all__ = ["Game", "Variant", "check_bool", "check_choice", "check_count_set", "check_counts", "check_int", "config_from_kwargs"]
+
+
+#: the compiled functions a rules module defines, by the Game attribute that holds each
+RULE_FUNCTIONS = {
+    "reset_function": "reset_state",
+    "step_function": "step",
+    "legal_bits_function": "legal_bits",
+    "observe_function": "observe",
+    "game_over_function": "game_over",
+}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -212,7 +223,8 @@ class Game(ABC):
     def state_size(self) -> int:
         """Length of the state array."""
 
-    # The game module's compiled functions, bound by each subclass with staticmethod(...):
+    # The game module's compiled functions. A subclass finds them in the module that defines it, by
+    # these names (reset_state, step, legal_bits, observe, game_over), unless it sets them itself:
     #   reset_function(state, params, first_player) -> None
     #   step_function(state, params, action, trace) -> return code (OK, ILLEGAL, GAME_OVER)
     #   legal_bits_function(state, params) -> bit mask of the legal actions
@@ -225,6 +237,15 @@ class Game(ABC):
     legal_bits_function: ClassVar[Any]
     observe_function: ClassVar[Any]
     game_over_function: ClassVar[Any] = None
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Binds the rules module's compiled functions (``reset_state``, ``step``, ``legal_bits``,
+        ``observe``, ``game_over``) to the class attributes above, unless the class sets them."""
+        super().__init_subclass__(**kwargs)
+        module = vars(sys.modules[cls.__module__]) if cls.__module__ in sys.modules else {}
+        for attribute, name in RULE_FUNCTIONS.items():
+            if attribute not in cls.__dict__ and name in module:
+                setattr(cls, attribute, staticmethod(module[name]))
 
     def compiled(self, template: Any, **constants: int) -> Any:
         """The copy of a per-game template (:mod:`mancala_envs.engine.kernels`) compiled for this game.

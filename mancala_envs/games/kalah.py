@@ -301,10 +301,6 @@ class Kalah(TwoRowGame):
 | Observation | Dict(observation=Box(int32, (2n+5,)), action_mask=Box(0, 1, (n,), int8))           |
 | Rewards     | +1 win, -1 loss, 0 draw, at the end                                                |
 """
-    reset_function = staticmethod(reset_state)
-    step_function = staticmethod(step)
-    legal_bits_function = staticmethod(legal_bits)
-    observe_function = staticmethod(observe)
 
     def __init__(self, config: KalahConfig | None = None) -> None:
         super().__init__(config)

@@ -838,11 +838,6 @@ class Omweso(OmwesoCompanion, Game):
 | Observation | Dict(observation=Box(int32, (48,)) (match: (50,)), action_mask=Box(0, 1, (48,), int8))    |
 | Rewards     | +1 win, -1 loss, 0 draw or annulled, at the end (``reward_mode="match_points"``: points)   |
 """
-    reset_function = staticmethod(reset_state)
-    step_function = staticmethod(step)
-    legal_bits_function = staticmethod(legal_bits)
-    observe_function = staticmethod(observe)
-    game_over_function = staticmethod(game_over)
     #: extra keys that ``reset(options=...)`` passes to :meth:`load_position`
     position_options: ClassVar[dict[str, str]] = {
         "turn": "int",

@@ -349,11 +349,6 @@ class RioKadalis(TwoRowGame):
 | Observation | Dict(observation=Box(int32, (2n+5,)) (match: (4n+7,)), action_mask=Box(0, 1, (n,), int8)) |
 | Rewards     | +1 win, -1 loss, 0 draw, at the end (of the round, or of the match)                  |
 """
-    reset_function = staticmethod(reset_state)
-    step_function = staticmethod(step)
-    legal_bits_function = staticmethod(legal_bits)
-    observe_function = staticmethod(observe)
-    game_over_function = staticmethod(game_over)
 
     def __init__(self, config: RioKadalisConfig | None = None) -> None:
         super().__init__(config)

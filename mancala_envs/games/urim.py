@@ -251,11 +251,6 @@ class Urim(TwoRowGame):
 | Observation | Dict(observation=Box(int32, (2n+5,) or (2n+7,) in a match), action_mask=(n,) int8) |
 | Rewards     | +1 win, -1 loss, 0 draw at the end; or match points (``reward_mode``)             |
 """
-    reset_function = staticmethod(reset_state)
-    step_function = staticmethod(step)
-    legal_bits_function = staticmethod(legal_bits)
-    observe_function = staticmethod(observe)
-    game_over_function = staticmethod(game_over)
 
     def __init__(self, config: UrimConfig | None = None) -> None:
         super().__init__(config)
