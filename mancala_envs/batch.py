@@ -41,6 +41,8 @@ from typing import Any, NamedTuple
 import numpy as np
 from numba import njit
 
+from mancala_envs.engine.arrays import copy_rows, copy_slots, fill_slots
+from mancala_envs.engine.kernels import game_observe, game_reset, game_step, per_game
 from mancala_envs.engine.prng import new_words, uniform
 from mancala_envs.engine.state import (
     END_REASON,
@@ -60,10 +62,9 @@ from mancala_envs.engine.state import (
 from mancala_envs.engine.views import borrowed_view
 from mancala_envs.errors import IllegalActionError
 from mancala_envs.games.base import Game
-from mancala_envs.engine.kernels import game_observe, game_reset, game_step, per_game
-from mancala_envs.validation import check_integer, check_seed
 from mancala_envs.rollout import RolloutStats, legal_action_at
 from mancala_envs.search import ALPHABETA, MCTS, OPPONENT_KIND, choose_move
+from mancala_envs.validation import check_integer, check_seed
 
 __all__ = [
     "DEFAULT_HISTORY_CAPACITY",
@@ -125,9 +126,9 @@ def _take_row(pool: np.ndarray, owner: np.ndarray, free: np.ndarray, game: int) 
         rows = pool.shape[0]
         grown = 2 * rows + 1
         bigger = np.zeros((grown, pool.shape[1]), np.int64)
-        bigger[:rows] = pool
+        copy_rows(bigger, pool, rows)
         more = np.full(grown, -1, np.int64)
-        more[:rows] = owner
+        copy_slots(more, owner, rows)
         free = np.zeros(grown + 1, np.int64)
         free[0] = grown - rows
         for i in range(grown - rows):
@@ -170,11 +171,11 @@ def _make_room(states: np.ndarray, pools: tuple, spilled: np.ndarray, game: int,
     spill, spill_owner, spill_free, vault, vault_owner, vault_free = pools
     if spilled[game] == -1 and needed <= spill.shape[1] - history_start:
         spill, spill_owner, spill_free, slot = _take_row(spill, spill_owner, spill_free, game)
-        spill[slot, : row.shape[0]] = row
+        copy_slots(spill[slot], row, row.shape[0])
         spilled[game] = slot
     else:
         vault, vault_owner, vault_free, slot = _take_row(vault, vault_owner, vault_free, game)
-        vault[slot, : row.shape[0]] = row
+        copy_slots(vault[slot], row, row.shape[0])
         if spilled[game] >= 0:
             _give_back(spill_owner, spill_free, spilled[game])
         spilled[game] = -2 - slot
@@ -188,11 +189,11 @@ def _settle_row(states: np.ndarray, pools: tuple, spilled: np.ndarray, game: int
         row = states[game]
         away = _row(states, pools, spilled, game)
         if away[HISTORY_LEN] + _KEYS_PER_PLY <= row.shape[0] - history_start:
-            row[:] = away[: row.shape[0]]
+            copy_slots(row, away, row.shape[0])
             _release(pools, spilled, game)
 
 
-@per_game()
+@per_game(inline="always")
 def _new_game(
     params: np.ndarray, states: np.ndarray, pools: tuple, spilled: np.ndarray,
     game: int, words: np.ndarray, first_player: int,
@@ -201,7 +202,7 @@ def _new_game(
     ``first_player``, or drawn from the game's generator when it is -1."""
     _release(pools, spilled, game)
     row = states[game]
-    row[:] = 0
+    fill_slots(row, 0, row.shape[0], 0)
     first = first_player
     if first < 0:
         first = 1 if uniform(words[game]) < 0.5 else 0
@@ -350,7 +351,7 @@ def _play_random(
 
 
 # --- one learner per game against a compiled opponent (the vector envs) ------------------------------------------
-@per_game()
+@per_game(inline="always")
 def _opponent_moves(
     params: np.ndarray, states: np.ndarray, pools: tuple,
     spilled: np.ndarray, words: np.ndarray, game: int, seat: int, opponent: np.ndarray, trial: np.ndarray,
@@ -370,8 +371,8 @@ def _opponent_moves(
         row = _row(states, pools, spilled, game)
         if OPPONENT_KIND == ALPHABETA or OPPONENT_KIND == MCTS:
             width = row.shape[0]
-            trial[:width] = row
-            trial[width:] = 0
+            copy_slots(trial, row, width)
+            fill_slots(trial, width, trial.shape[0], 0)
             action = choose_move(history_start, trial, params, opponent[2], opponent[0], opponent[1], words[game], trial)
         else:
             action = choose_move(history_start, row, params, opponent[2], opponent[0], opponent[1], words[game], trial)
@@ -382,7 +383,7 @@ def _opponent_moves(
     return pools
 
 
-@per_game()
+@per_game(inline="always")
 def _new_episode(
     params: np.ndarray, states: np.ndarray, pools: tuple,
     spilled: np.ndarray, words: np.ndarray, game: int, first_player: int, learner_seat: int,

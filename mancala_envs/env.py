@@ -19,7 +19,6 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from mancala_envs.engine.kernels import called
-from mancala_envs.validation import check_action, check_seed
 from mancala_envs.engine.state import (
     END_ILLEGAL_ACTION,
     END_REASON,
@@ -40,6 +39,7 @@ from mancala_envs.engine.state import (
 from mancala_envs.engine.trace import new_trace, read_trace
 from mancala_envs.errors import GameOverError, IllegalActionError
 from mancala_envs.games.base import Game, check_choice
+from mancala_envs.validation import check_action, check_seed
 
 __all__ = ["AGENTS", "ENV_OPTIONS", "RENDER_MODES", "SNAPSHOT_FORMAT", "MancalaEnv", "unwrap_env"]
 

@@ -39,8 +39,8 @@ from typing import Any
 import numpy as np
 
 from mancala_envs.engine.state import END_REASON_NAMES, OK
-from mancala_envs.games import game_classes
 from mancala_envs.env import MancalaEnv
+from mancala_envs.games import game_classes
 from mancala_envs.games.base import Game, config_from_kwargs
 from mancala_envs.registration import VARIANTS, make
 

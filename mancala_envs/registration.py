@@ -15,7 +15,6 @@ from a fresh interpreter (Gymnasium imports ``mancala_envs`` first).
 from __future__ import annotations
 
 import importlib
-
 from dataclasses import dataclass, field
 from typing import Any
 

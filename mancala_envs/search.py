@@ -33,6 +33,8 @@ import math
 import numpy as np
 from numba import njit
 
+from mancala_envs.engine.arrays import copy_slots
+from mancala_envs.engine.kernels import game_step, per_game
 from mancala_envs.engine.prng import uniform
 from mancala_envs.engine.state import (
     GAMES_PLAYED,
@@ -48,7 +50,6 @@ from mancala_envs.engine.state import (
     STORE,
     WINNER,
 )
-from mancala_envs.engine.kernels import game_step, per_game
 from mancala_envs.rollout import greedy_action, legal_action_at
 
 __all__ = [
@@ -126,7 +127,7 @@ def _live_length(state: np.ndarray, history_start: int) -> int:
 @njit(cache=True, error_model="numpy")
 def _copy_node(target: np.ndarray, node: np.ndarray, live: int) -> None:
     """Makes ``target`` the same game as ``node`` (its first ``live`` slots; the rest is never read)."""
-    target[:live] = node[:live]
+    copy_slots(target, node, live)
 
 
 # --- alpha-beta -----------------------------------------------------------------------------------------------

@@ -14,8 +14,6 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import gymnasium
-from pettingzoo import AECEnv, ParallelEnv
-
 from mancala_envs.wrappers.aec import (
     EncodeObservation,
     OneHotObservation,
@@ -45,6 +43,7 @@ from mancala_envs.wrappers.single_agent import (
     GymStackObservation,
     GymThermometerObservation,
 )
+from pettingzoo import AECEnv, ParallelEnv
 
 __all__ = [
     "DEFAULT_CAP",

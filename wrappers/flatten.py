@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 import gymnasium
-
 from mancala_envs.wrappers.aec import EncodeObservation
 
 __all__ = ["FlattenObservation"]

@@ -41,6 +41,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from mancala_envs.engine.arrays import copy_rows
 from mancala_envs.engine.repetition import position_key_at
 from mancala_envs.engine.sowing import CW, next_pit
 from mancala_envs.engine.state import STORE
@@ -98,7 +99,7 @@ def turn_memory_with_room(memory: np.ndarray, max_laps: int) -> np.ndarray:
     if memory[0, _COUNT] + 1 < rows or rows >= max_laps + 2:
         return memory
     larger = np.empty((min(2 * rows, max_laps + 2), memory.shape[1]), np.int64)
-    larger[:rows] = memory
+    copy_rows(larger, memory, rows)
     return larger
 
 
