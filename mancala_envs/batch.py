@@ -68,9 +68,9 @@ from mancala_envs.validation import check_integer, check_seed
 
 __all__ = [
     "DEFAULT_HISTORY_CAPACITY",
+    "FACT_COUNT",
     "BatchStep",
     "BatchedGames",
-    "FACT_COUNT",
     "FinalInfo",
     "GameRows",
     "play_random",

@@ -118,7 +118,6 @@ __all__ = [
     "play_games",
     "record_name",
     "run_tournament",
-    "tournament_main",
 ]
 
 #: Elo points per Bradley-Terry unit (natural-log odds): ``400 / ln 10``.

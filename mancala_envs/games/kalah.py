@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from numba import njit
@@ -283,7 +283,7 @@ class Kalah(TwoRowGame):
     name = "kalah"
     version = 0
     config_class = KalahConfig
-    end_reasons = {END_ROW_EMPTY: "row_empty"}
+    end_reasons: ClassVar[dict[int, str]] = {END_ROW_EMPTY: "row_empty"}
     variants = (
         Variant("kalah", {}, "Kalah, 2x6, 4 seeds per pit, stores in the lap, extra turns (OpenSpiel's mancala)"),
         Variant("kalah-6x6", {"seeds_per_pit": 6}, "Kalah(6,6): 2x6, 6 seeds per pit (T = 72)"),

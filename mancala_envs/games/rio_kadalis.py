@@ -331,7 +331,7 @@ class RioKadalis(TwoRowGame):
     name = "rio_kadalis"
     version = 0
     config_class = RioKadalisConfig
-    end_reasons = {END_MAX_ROUNDS: "max_rounds", END_CANNOT_REFILL: "cannot_refill"}
+    end_reasons: ClassVar[dict[int, str]] = {END_MAX_ROUNDS: "max_rounds", END_CANNOT_REFILL: "cannot_refill"}
     variants = (
         Variant('rio-kadalis', {}, 'Rio Kadalis, 2x6, 4 seeds per pit, relay sowing, fours'),
         Variant('rio-kadalis5', {'pits_per_row': 5}, 'Rio Kadalis on the 2x5 board (Habr Awal, T = 40)'),

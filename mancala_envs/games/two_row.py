@@ -44,7 +44,6 @@ from mancala_envs.engine.state import (
 from mancala_envs.games.base import Game, check_counts, check_int
 
 __all__ = [
-    "observe_two_row",
     "HISTORY_START",
     "MAX_PLIES",
     "PARAM_COMMON",
@@ -52,6 +51,7 @@ __all__ = [
     "SEEDS_PER_PIT",
     "TOTAL_SEEDS",
     "TwoRowGame",
+    "observe_two_row",
 ]
 
 ROW_SIZE = 0  # pits per row, n
