@@ -30,7 +30,7 @@ installed users never meet this, since their files do not change.
 Example:
     >>> import numpy as np
     >>> from mancala_envs.engine.kernels import game_step, per_game, specialise
-    >>> @per_game()
+    >>> @per_game(cache=False)  # numba caches only functions defined in a file
     ... def first_legal_ply(state, params, trace):
     ...     legal = state[5]
     ...     action = 0
