@@ -22,7 +22,7 @@ import mancala_envs
 from mancala_envs.agents import make_agent
 from mancala_envs.env import MancalaEnv
 
-GAMES = ("ouril_v0", "urim_v0", "modiar_v0", "rio_kadalis_v0", "omweso_v0")
+GAMES = tuple(mancala_envs.registration.game_names())  # every registered game: "ouril_v0", ...
 #: Omweso's worked example W2: player 0's pits, then player 1's, each in its owner's frame
 OMWESO_W2 = [6, 2, 0, 2, 4, 1, 1, 2, 1, 2, 0, 1, 0, 2, 1, 0] + [3, 2, 2, 3, 6, 4, 3, 2, 2, 3, 0, 1, 2, 3, 1, 2]
 
