@@ -42,7 +42,7 @@ from mancala_envs.rendering import BoardPicture
 from mancala_envs.rendering.picture import CAPTURED, CLOSED, PATH, PENDING, PLAYED
 
 ALL_IDS = mancala_envs.list_envs()
-GAMES = ("ouril_v0", "urim_v0", "modiar_v0", "rio_kadalis_v0", "omweso_v0")
+GAMES = tuple(mancala_envs.registration.game_names())  # every registered game
 REPO = Path(__file__).resolve().parent.parent
 
 #: Ouril's worked example O2 (docs/rules/ouril.md, tests/test_ouril_rules.py): player 0 sows local 5

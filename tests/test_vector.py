@@ -154,7 +154,7 @@ def test_every_variant_plays_as_the_reference_against_random(env_id: str) -> Non
     run_against_reference(env_id, opponent="random", mode="same_step", steps=40)
 
 
-@pytest.mark.parametrize("env_id", ["ouril_v0", "urim_v0", "modiar_v0", "rio_kadalis_v0", "omweso_v0"])
+@pytest.mark.parametrize("env_id", mancala_envs.registration.game_names())
 @pytest.mark.parametrize("mode", ["same_step", "next_step"])
 def test_greedy_opponent_and_both_reset_modes(env_id: str, mode: str) -> None:
     ended = run_against_reference(env_id, opponent="greedy", mode=mode, steps=80, num_envs=3)
