@@ -244,7 +244,7 @@ def _reset_all(
         game_observe(row, params, row[PLAYER], observation[game], mask[game])
 
 
-@per_game()
+@per_game(inline_step=True)
 def _step_all(
     reset: bool, params: np.ndarray, history_start: int, states: np.ndarray, pools: tuple,
     spilled: np.ndarray, words: np.ndarray, first_player: int, reward_mode: int, points_slot: int,
@@ -404,7 +404,7 @@ def _new_episode(
             return pools
 
 
-@per_game()
+@per_game(inline_step=True)
 def _step_learners(
     params: np.ndarray, history_start: int, states: np.ndarray, pools: tuple,
     spilled: np.ndarray, words: np.ndarray, first_player: int, learner_seat: int, seats: np.ndarray,

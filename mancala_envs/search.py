@@ -580,17 +580,20 @@ def choose_move(history_start: int, state: np.ndarray, params: np.ndarray, n_act
 
 
 @per_game()
-def opponent_turn(state: np.ndarray, params: np.ndarray, action: int, history_start: int, n_actions: int,
-                  strength: int, cap: int, words: np.ndarray, trial: np.ndarray, trace: np.ndarray
-                  ) -> tuple[int, int, int]:
+def opponent_turn(state: np.ndarray, params: np.ndarray, action: int, settings: np.ndarray, words: np.ndarray,
+                  trial: np.ndarray, trace: np.ndarray) -> tuple[int, int, int]:
     """Plays ``action`` for the player to move (unless it is -1), then the compiled agent's moves
     (:func:`choose_move`) for the other player while that player is to move; with ``action`` -1 the
     player to move is the one the agent plays.
+
+    ``settings`` is ``[history_start, n_actions, strength, rollout cap]``; ``words`` the agent's
+    xorshift128 generator (advanced in place); ``trial`` scratch space the size of the state.
 
     Returns:
         The step code of ``action`` (nothing else is played unless it is ``OK``), the number of the
         agent's plies and its last action (-1 if none). ``trace`` holds the record of the last ply.
     """
+    history_start, n_actions, strength, cap = settings[0], settings[1], settings[2], settings[3]
     mover = state[PLAYER]
     agent = mover
     if action >= 0:

@@ -119,7 +119,8 @@ class SingleAgentEnv(gymnasium.Env):
         self._n_actions = self.game.n_actions
         self._over = True
         self._has_reset = False
-        self._compiled: tuple[Any, int] | None = None  # the compiled opponent's kernel and strength
+        self._compiled: tuple[Any, np.ndarray] | None = None  # the compiled opponent's kernel and settings
+        self._words = np.ones(4, np.int64)  # the compiled opponent's generator, seeded at each reset
         self._trial = np.empty(self.game.state_size, np.int64)  # the greedy rule's scratch state
 
     # --- opponents ------------------------------------------------------------------
@@ -252,10 +253,11 @@ class SingleAgentEnv(gymnasium.Env):
             raw.step(opponent.act(raw))
         self._over = not raw.agents or raw.terminations[self.learner] or raw.truncations[self.learner]
 
-    def _compiled_opponent(self) -> tuple[Any, int] | None:
-        """The kernel and strength of the opponent when it can play in compiled code: a baseline or search
+    def _compiled_opponent(self) -> tuple[Any, np.ndarray] | None:
+        """The kernel and settings of the opponent when it can play in compiled code: a baseline or search
         agent (``random``, ``greedy``, ``alphabeta:D``, ``mcts:N`` with the default constant), while no
-        recorder watches single plies and no window shows them; else ``None``."""
+        recorder watches single plies and no window shows them; else ``None``. Its generator is seeded
+        from the agent's own here, once per episode."""
         if not isinstance(self.opponent, AgentOpponent) or self.aec_env.ply_observers or self.render_mode == "human":
             return None
         agent = self.opponent.agent
@@ -270,16 +272,15 @@ class SingleAgentEnv(gymnasium.Env):
             found = (MCTS, agent.simulations)
         else:
             return None
-        return self.game.compiled(opponent_turn, OPPONENT_KIND=found[0]), found[1]
+        game = self.game
+        settings = np.array([game.history_start, game.n_actions, found[1], game.max_episode_plies], np.int64)
+        self._words = agent.rng.integers(1, 1 << 32, size=4, dtype=np.int64)
+        return self.game.compiled(opponent_turn, OPPONENT_KIND=found[0]), settings
 
     def _run_compiled(self, action: int) -> tuple[int, int, int]:
-        """``action`` (-1: none) and the compiled opponent's replies, on a generator seeded by the agent's."""
-        kernel, strength = self._compiled
-        words = self.opponent.agent.rng.integers(1, 1 << 32, size=4, dtype=np.int64)
-        game = self.game
-        return self.aec_env.run_kernel(
-            kernel, action, game.history_start, game.n_actions, strength, game.max_episode_plies, words, self._trial
-        )
+        """``action`` (-1: none) and the compiled opponent's replies."""
+        kernel, settings = self._compiled
+        return self.aec_env.run_kernel(kernel, action, settings, self._words, self._trial)
 
     def _play_turn_compiled(self, action: int) -> None:
         """The learner's (legal) action and the compiled opponent's replies in one compiled call; the AEC env's

@@ -81,7 +81,9 @@ def test_draw_boards_writes_one_picture_per_game_after_a_capture(tmp_path: Path)
 
     example = load("draw_boards")
     paths = example.draw_boards(tmp_path, seed=0, min_ply=6)
-    assert [p.name for p in paths] == ["ouril.png", "urim.png", "modiar.png", "rio_kadalis.png", "omweso.png"]
+    assert [p.name for p in paths] == [
+        "ouril.png", "urim.png", "modiar.png", "rio_kadalis.png", "omweso.png", "kalah.png",
+    ]
     for env_id, path in zip(example.GAMES, paths):
         env = example.play_to_a_capture(env_id, seed=0, min_ply=6)
         move = env.infos[env.agent_selection]["last_move"]

@@ -15,10 +15,12 @@ So using one game compiles that game's rules alone, whatever the entry point
 the search agents), and every game keeps one implementation of each rule.
 
 A game's ``step`` is marked ``inline="always"``, which copies its whole body
-into each compiled caller: the fastest code, and the longest compile. Only the
-templates marked ``@per_game(inline_step=True)`` (the batched games' random-play
-loop, where the ply is everything) get that copy; every other template, and the
-environment, call one shared compiled ``step`` (:func:`called`), so a process
+into each compiled caller: the fastest code (a call passes its arrays with
+reference counting, which costs a fifth of a ply), and the longest compile.
+Only the templates marked ``@per_game(inline_step=True)`` get that copy: the
+batched games' and the vector envs' loops, where the ply is everything. Every
+other template (the single-agent env's opponent, the searches) and the
+environment call one shared compiled ``step`` (:func:`called`), so a process
 compiles a game's ``step`` once for all of them. Each copy is cached on disk by numba under its own name
 (``<template>[<rules module>]``), so warm starts load it instead of compiling.
 
