@@ -1,6 +1,6 @@
 """A small, slow, obvious referee of Omweso for the property tests.
 
-Written from the rules page (RULES.md §5, with §0.4 and §0.6) and the rules
+Written from the rules page (docs/rules/omweso.md; docs/architecture.md, common conventions) and the rules
 choices the library documents, without looking at the engine's algorithms. It
 imports nothing from ``mancala_envs``. Plain lists and loops: clarity matters
 here, speed does not.

@@ -1,6 +1,7 @@
 """A small, slow, obvious reference of Ouril and Urim for the property tests.
 
-Written from the rules page (RULES.md §0, §1, §2) without looking at the
+Written from the rules pages (docs/architecture.md, common conventions; docs/rules/urim.md;
+docs/rules/ouril.md) without looking at the
 engine's algorithms, and importing nothing from ``mancala_envs``. Plain lists
 and loops; speed does not matter here, clarity does.
 

@@ -1,4 +1,4 @@
-"""Property tests of Modiar (RULES.md §4), in the manner of ``tests/test_properties.py``.
+"""Property tests of Modiar (docs/rules/modiar.md), in the manner of ``tests/test_properties.py``.
 
 * The compiled engine agrees with a small independent referee written here from
   the rules page, on reachable and on arbitrary positions: the legal mask and
@@ -50,7 +50,7 @@ STATUS_NAMES = {RUNNING: "running", TERMINATED: "terminated", TRUNCATED: "trunca
 NO_TRACE = np.empty(0, np.int64)
 
 
-# --- an independent referee, straight from RULES.md §4.2 ---------------------------------------------------
+# --- an independent referee, straight from docs/rules/modiar.md ---------------------------------------------------
 
 
 def referee_move(board: list[int], player: int, local: int, captures: bool) -> tuple[list[int], int, int]:
@@ -250,7 +250,7 @@ test_arbitrary_positions_match_referee, test_arbitrary_positions_match_referee_l
 
 
 def test_the_referee_reproduces_the_worked_examples() -> None:
-    """The referee is only worth trusting if it gets RULES.md §4.4 right."""
+    """The referee is only worth trusting if it gets docs/rules/modiar.md right."""
     opening = Referee([7] * 6, [0, 0], 0, True, 1000, True)
     opening.play(0)
     assert (opening.board, opening.stores) == ([2, 8, 8, 8, 8, 8], [0, 0])  # M1

@@ -1,4 +1,4 @@
-"""Exact-position tests of Modiar (RULES.md §4), in the Pgx / OpenSpiel style.
+"""Exact-position tests of Modiar (docs/rules/modiar.md), in the Pgx / OpenSpiel style.
 
 Each test sets up a position, plays one or more moves and checks everything an
 agent can see: the whole board, both stores, the mask of the player to move,
@@ -6,7 +6,7 @@ the next agent, the rewards and the end of the game. Every expected value was
 worked out by hand from the rules; the stone total (42) is checked in each
 position before it is used.
 
-Board arrays are in global pit order (RULES.md §0.2, n = 3)::
+Board arrays are in global pit order (docs/architecture.md, common conventions, n = 3)::
 
     top row (P1)     5  4  3
     bottom row (P0)  0  1  2
@@ -56,7 +56,7 @@ def assert_over(env, scores, end_reason, winner, truncated=False):
     shared_assert_over(env, [0] * 6, scores, end_reason, winner, match_points=match_points, truncated=truncated)
 
 
-# --- M1-M7 (RULES.md §4.4) -------------------------------------------------------------------------
+# --- M1-M7 (docs/rules/modiar.md) -------------------------------------------------------------------------
 def test_m1_first_move_capture_is_forfeited():
     env = opening(0)
     assert_running(env, [7] * 6, [0, 0], 0, [1, 1, 1])

@@ -1,4 +1,4 @@
-"""Property tests of Omweso (RULES.md §5) against ``tests/omweso_reference.py``.
+"""Property tests of Omweso (docs/rules/omweso.md) against ``tests/omweso_reference.py``.
 
 The referee there is a plain-Python Omweso written from the rules page alone.
 Random games are played in lockstep in the PettingZoo env (or the engine) and
@@ -138,7 +138,7 @@ def referee_for(config: dict[str, Any], start: dict[str, Any] | None, first_play
     )
 
 
-# --- the referee itself, on the rules page's worked examples (RULES.md §5.4) ------------------------
+# --- the referee itself, on the rules page's worked examples (docs/rules/omweso.md) ------------------------
 
 P1_OUTER4 = [4] * 8 + [0] * 8
 W2 = [6, 2, 0, 2, 4, 1, 1, 2, 1, 2, 0, 1, 0, 2, 1, 0] + [3, 2, 2, 3, 6, 4, 3, 2, 2, 3, 0, 1, 2, 3, 1, 2]
@@ -225,7 +225,7 @@ def referee_facts(referee: Referee) -> dict[str, Any]:
     ("config", "start", "actions", "expected"), [pytest.param(*case[1:], id=case[0]) for case in WORKED_EXAMPLES]
 )
 def test_referee_reproduces_the_worked_examples(config: dict, start: dict | None, actions: list, expected: dict):
-    """The oracle is only worth trusting if it gets RULES.md §5.4 right; the env is then checked beside it."""
+    """The oracle is only worth trusting if it gets docs/rules/omweso.md right; the env is then checked beside it."""
     referee = referee_for(config, start, 0)
     env = make_env(config, start, 0)
     check_env(env, referee)

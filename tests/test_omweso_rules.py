@@ -1,4 +1,4 @@
-"""Exact-position tests of Omweso (RULES.md §5), in the Pgx / OpenSpiel style.
+"""Exact-position tests of Omweso (docs/rules/omweso.md), in the Pgx / OpenSpiel style.
 
 Every test loads a position (or starts a fresh game), plays one or more plies
 through the PettingZoo env and then checks what an agent can see: all 32 pits,

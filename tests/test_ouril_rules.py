@@ -1,4 +1,4 @@
-"""Exact-position tests of Ouril (RULES.md §2), in the Pgx / OpenSpiel style.
+"""Exact-position tests of Ouril (docs/rules/ouril.md), in the Pgx / OpenSpiel style.
 
 Each test sets up a position, plays one or more moves and checks everything an
 agent can see: the whole board, both stores, the mask of the player to move,
@@ -6,7 +6,7 @@ the next agent, the rewards and the end of the game. Every expected value was
 worked out by hand from the rules; the seed totals (48 on 2x6, 32 on 2x4) are
 checked in each position before it is used.
 
-Board arrays are in global pit order (RULES.md §0.2)::
+Board arrays are in global pit order (docs/architecture.md, common conventions)::
 
     top row (P1)    11 10  9  8  7  6
     bottom row (P0)  0  1  2  3  4  5
@@ -34,7 +34,7 @@ def start(board, stores, player, **options):
     return start_position("ouril_v0", board, stores, player, total, **options)
 
 
-# --- O1-O5 (RULES.md §2.4) -------------------------------------------------------------------------
+# --- O1-O5 (docs/rules/ouril.md) -------------------------------------------------------------------------
 def test_o1_opening_move_without_capture():
     env = mancala_envs.make("ouril_v0", first_player=0)
     env.reset(seed=0)
@@ -143,7 +143,7 @@ def test_o5_with_grand_slam_no_capture_leaves_the_seeds():
 
 def test_grand_slam_that_reaches_the_threshold_ends_the_game_instead_of_passing():
     # O5's move with player 0 holding 22: the 4 captured seeds make 26 >= 25, so the game ends at
-    # once (no pass), and the seeds left on the board stay there (RULES.md §0.6).
+    # once (no pass), and the seeds left on the board stay there (docs/architecture.md, common conventions).
     env = start([3, 3, 0, 2, 3, 0, 1, 1, 0, 0, 0, 0], [22, 13], 0)
     env.step(4)
     assert_over(env, [3, 3, 0, 2, 0, 1, 0, 0, 0, 0, 0, 0], [26, 13], "threshold", 0)
@@ -222,7 +222,7 @@ def test_default_threshold_is_25_on_2x6(store0, ends):
     after = [2, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 0]
     stores = [store0 + 2, 41 - store0]
     if ends:
-        # The board is not collected: the scores are the stores (RULES.md §0.6).
+        # The board is not collected: the scores are the stores (docs/architecture.md, common conventions).
         assert_over(env, after, stores, "threshold", 0)
     else:
         assert_running(env, after, stores, 1, [0, 1, 0, 0, 0, 0])

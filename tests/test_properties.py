@@ -182,7 +182,7 @@ WORKED_EXAMPLES = [
 def test_reference_reproduces_the_worked_examples(
     game_name: str, options: dict, position: tuple | None, actions: list[int], expected: dict
 ) -> None:
-    """The oracle is only worth trusting if it gets RULES.md §1.4 and §2.4 right."""
+    """The oracle is only worth trusting if it gets docs/rules/urim.md and docs/rules/ouril.md right."""
     rules = make_rules(game_name, **options)
     referee = Referee.start(rules, 0) if position is None else Referee.load(rules, *position)
     for action in actions:

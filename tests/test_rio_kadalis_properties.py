@@ -1,4 +1,4 @@
-"""Property tests of Rio Kadalis (RULES.md §3) with hypothesis.
+"""Property tests of Rio Kadalis (docs/rules/rio_kadalis.md) with hypothesis.
 
 * Seeds are conserved: board + captured + reserves = T after every turn.
 * The action mask is exactly the set of actions ``step`` accepts (checked on

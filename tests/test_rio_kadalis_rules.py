@@ -1,4 +1,4 @@
-"""Exact-position tests of Rio Kadalis (RULES.md §3), in the Pgx / OpenSpiel style.
+"""Exact-position tests of Rio Kadalis (docs/rules/rio_kadalis.md), in the Pgx / OpenSpiel style.
 
 Each test sets up a position, plays one or more turns and checks what an agent
 can see: the whole board, the captured seeds (``stores``), the mask of the
@@ -6,7 +6,7 @@ player to move, the next agent, the rewards and the end of the round or match.
 The examples R1-R6 are the rules page's test vectors; the other expected values
 were worked out by hand, with the seed totals checked in each position.
 
-Board arrays are in global pit order (RULES.md §0.2)::
+Board arrays are in global pit order (docs/architecture.md, common conventions)::
 
     top row (P1)    11 10  9  8  7  6
     bottom row (P0)  0  1  2  3  4  5

@@ -1,4 +1,4 @@
-"""Exact-position tests of Urim (RULES.md §1), in the Pgx / OpenSpiel style.
+"""Exact-position tests of Urim (docs/rules/urim.md), in the Pgx / OpenSpiel style.
 
 Each test sets up a position, plays one or more moves and checks everything an
 agent can see: the whole board, both stores, the mask of the player to move,
@@ -6,7 +6,7 @@ the next agent, the rewards, the match points and the end of the game. Every
 expected value was worked out by hand from the rules; the seed total T of each
 hand-made position is checked before it is used.
 
-Board arrays are in global pit order (RULES.md §0.2); on 2x6::
+Board arrays are in global pit order (docs/architecture.md, common conventions); on 2x6::
 
     top row (P1)    11 10  9  8  7  6
     bottom row (P0)  0  1  2  3  4  5
@@ -38,7 +38,7 @@ def start(board, stores, player, **options):
     return start_position("urim_v0", board, stores, player, total_seeds(options), **options)
 
 
-# --- U1-U8 (RULES.md §1.4) -------------------------------------------------------------------------
+# --- U1-U8 (docs/rules/urim.md) -------------------------------------------------------------------------
 def test_u1_opening_a_final_four_does_not_capture():
     env = mancala_envs.make("urim_v0", first_player=0)
     env.reset(seed=0)
