@@ -351,7 +351,7 @@ def _play_random(
 
 
 # --- one learner per game against a compiled opponent (the vector envs) ------------------------------------------
-@per_game(inline="always")
+@per_game(inline_step=True)
 def _opponent_moves(
     params: np.ndarray, states: np.ndarray, pools: tuple,
     spilled: np.ndarray, words: np.ndarray, game: int, seat: int, opponent: np.ndarray, trial: np.ndarray,
