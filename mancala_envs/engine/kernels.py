@@ -111,6 +111,7 @@ _OPTIONS = "__per_game_options__"
 _INLINE_STEP = "__per_game_inline_step__"
 _COPIES: dict[tuple[Any, ...], Callable[..., Any]] = {}
 _CALLED: dict[int, Callable[..., Any]] = {}
+_USED: dict[Callable[..., Any], frozenset[str]] = {}
 
 
 def per_game(inline_step: bool = False, **options: Any) -> Callable[[F], F]:
@@ -205,8 +206,11 @@ def _copy(
 ) -> Callable[..., Any]:
     owner = rules["game_reset"]
     owner_module = getattr(getattr(owner, "py_func", owner), "__module__", "game")
-    used = _names_used(template)
-    constants = {name: value for name, value in constants.items() if name in used}
+    if constants:  # only the constants some template under this one reads (the walk is cached)
+        used = _USED.get(template)
+        if used is None:
+            used = _USED[template] = frozenset(_names_used(template))
+        constants = {name: value for name, value in constants.items() if name in used}
     key = (template, *(id(function) for function in rules.values()), *constants.items())
     copy = _COPIES.get(key)
     if copy is not None:
