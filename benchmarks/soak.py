@@ -86,6 +86,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_machine import machine_info  # a sibling script module
 
 import mancala_envs
+from mancala_envs.engine.kernels import game_legal_bits, game_observe, game_reset, game_step, per_game
+from mancala_envs.engine.prng import MASK32, uniform
 from mancala_envs.engine.state import (
     BOARD,
     END_ENDLESS_MOVE,
@@ -100,7 +102,6 @@ from mancala_envs.engine.state import (
     OK,
     PLAYER,
     PLY,
-    RESERVE,
     RUNNING,
     STATUS,
     STORE,
@@ -108,9 +109,7 @@ from mancala_envs.engine.state import (
     TURN,
     WINNER,
 )
-from mancala_envs.engine.kernels import game_legal_bits, game_observe, game_reset, game_step, per_game
-from mancala_envs.engine.prng import MASK32, uniform
-from mancala_envs.games import game_classes, omweso, urim
+from mancala_envs.games import game_classes, omweso, rio_kadalis, urim
 from mancala_envs.games.base import Game
 from mancala_envs.games.two_row import MAX_PLIES
 from mancala_envs.registration import VARIANTS, EnvVariant, make_game
@@ -340,8 +339,8 @@ def check_position(
     for player in range(2):
         if state[STORE + player] < 0:
             return NEGATIVE_COUNT, STORE + player, state[STORE + player], 0
-        if state[RESERVE + player] < 0:
-            return NEGATIVE_COUNT, RESERVE + player, state[RESERVE + player], 0
+        if state[rio_kadalis.RESERVE + player] < 0:
+            return NEGATIVE_COUNT, rio_kadalis.RESERVE + player, state[rio_kadalis.RESERVE + player], 0
     if family == FAMILY_URIM and params[urim.CAPACITY] > 0:
         for pit in range(n_pits):
             if state[BOARD + pit] > params[urim.CAPACITY]:
@@ -369,7 +368,7 @@ def check_position(
     else:
         counted = seeds + state[STORE] + state[STORE + 1]
         if family == FAMILY_RIO_KADALIS:
-            counted += state[RESERVE] + state[RESERVE + 1]
+            counted += state[rio_kadalis.RESERVE] + state[rio_kadalis.RESERVE + 1]
         if counted != total_seeds:
             return SEED_CONSERVATION, counted, total_seeds, 0
 
@@ -414,7 +413,7 @@ def check_position(
             if points < 0 or points > match_points_high:
                 return OBSERVATION_BOUNDS, size, points, player
         if is_match and reserve_high >= 0:
-            reserve = state[RESERVE + player]
+            reserve = state[rio_kadalis.RESERVE + player]
             if reserve > reserve_high:
                 return OBSERVATION_BOUNDS, size, reserve, player
     return NO_VIOLATION, 0, 0, 0

@@ -10,9 +10,10 @@ node and never assume that the sides alternate.
 Values are from the point of view of the **root player** (the player to move when the search
 starts):
 
-- a running position is worth the root player's seeds minus the opponent's: ``STORE`` (seeds
-  captured in this game; Omweso: the capture tallies) plus ``RESERVE`` (Rio Kadalis' match
-  reserve, 0 elsewhere);
+- a running position is worth the root player's ``STORE`` minus the opponent's (seeds captured in
+  this game; Omweso: the capture tallies). Seeds a game keeps elsewhere for the rest of a game
+  (Rio Kadalis' match reserves) are left out: they do not change within a game, and a search
+  stops at the end of a game, so they would add the same number to every leaf it compares;
 - a finished episode (``STATUS`` not ``RUNNING``) is worth ``+WIN`` or ``-WIN`` by ``WINNER`` (0
   for a draw or an annulled game), plus the final score difference (``SCORE``), plus
   ``DEPTH_BONUS`` per ply of search depth left, so that a quicker win (and a slower loss) is
@@ -43,7 +44,6 @@ from mancala_envs.engine.state import (
     OK,
     PLAYER,
     POINTS,
-    RESERVE,
     RUNNING,
     SCORE,
     STATUS,
@@ -110,7 +110,7 @@ def _leaf_value(state: np.ndarray, root: int, games: int, depth_left: int) -> in
         if points < 0:
             return GAME_POINT * points - bonus + score
         return score
-    return state[STORE + root] + state[RESERVE + root] - state[STORE + opponent] - state[RESERVE + opponent]
+    return state[STORE + root] - state[STORE + opponent]
 
 
 # --- copying a node ---------------------------------------------------------------------------------------------

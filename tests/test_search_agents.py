@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from episodes import play_random_learner
 from numba import njit
 
 import mancala_envs
@@ -41,20 +42,18 @@ from mancala_envs.engine.state import (
     PLAYER,
     PLY,
     POINTS,
-    RESERVE,
     RUNNING,
     SCORE,
     STATUS,
     STORE,
     WINNER,
 )
-from mancala_envs.opponents import AgentOpponent, make_opponent
 from mancala_envs.games import game_classes
+from mancala_envs.opponents import AgentOpponent, make_opponent
 from mancala_envs.registration import VARIANTS
 from mancala_envs.rollout import greedy_gains
 from mancala_envs.single_agent import SingleAgentEnv
 from mancala_envs.stats import wilson_interval
-from episodes import play_random_learner
 
 VARIANT_IDS = [variant.id for variant in VARIANTS]
 DEFAULT_GAMES = [f"{cls.name}_v{cls.version}" for cls in game_classes()]  # each game's default env
@@ -141,7 +140,7 @@ def reference_value(state: np.ndarray, root: int, games: int, depth_left: int) -
         score = int(state[SCORE + root] - state[SCORE + opponent])
         points = int(state[POINTS + root] - state[POINTS + opponent])
         return GAME_POINT * points + (bonus if points > 0 else -bonus if points < 0 else 0) + score
-    return int(state[STORE + root] + state[RESERVE + root] - state[STORE + opponent] - state[RESERVE + opponent])
+    return int(state[STORE + root] - state[STORE + opponent])
 
 
 def minimax(game: Any, state: np.ndarray, depth: int, root: int, games: int) -> int:

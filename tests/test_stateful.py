@@ -53,7 +53,6 @@ from hypothesis.stateful import (
 import mancala_envs
 from mancala_envs.engine.state import (
     BOARD,
-    CLOSED,
     END_REASON,
     FIRST_MOVE_DONE,
     HISTORY_FILTER,
@@ -67,6 +66,7 @@ from mancala_envs.engine.state import (
     STORE,
 )
 from mancala_envs.errors import GameOverError, IllegalActionError
+from mancala_envs.games.rio_kadalis import CLOSED
 from mancala_envs.registration import VARIANTS
 
 IDS = [variant.id for variant in VARIANTS]

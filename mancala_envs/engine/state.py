@@ -6,7 +6,9 @@ objects. The array has three parts::
 
     [ header (HEADER_SIZE slots) | board (n_pits slots) | repetition history ]
 
-The header slots are named by the constants below. The board follows in the
+The shared header slots are named by the constants below; slots ``GAME_SLOTS`` and up are
+free for a game's own slots, which its rules module declares in its layout
+(:mod:`mancala_envs.engine.layout`). The board follows in the
 game's documented pit order (for the two-row games, the rules pages' global index:
 P0 owns ``0..n-1`` left to right, P1 owns ``n..2n-1``; sowing counter-clockwise
 is ``i -> i + 1 mod 2n``)::
@@ -24,7 +26,6 @@ from __future__ import annotations
 
 __all__ = [
     "BOARD",
-    "CLOSED",
     "ENDLESS",
     "END_ENDLESS_MOVE",
     "END_ILLEGAL_ACTION",
@@ -40,9 +41,9 @@ __all__ = [
     "END_THRESHOLD",
     "FIRST_GAME_END_REASON",
     "FIRST_MOVE_DONE",
-    "FOURS",
     "GAMES_PLAYED",
     "GAME_OVER",
+    "GAME_SLOTS",
     "HEADER_SIZE",
     "HISTORY_FILTER",
     "HISTORY_LEN",
@@ -56,8 +57,6 @@ __all__ = [
     "PLAYER",
     "PLY",
     "POINTS",
-    "RESERVE",
-    "ROUND",
     "RUNNING",
     "SCORE",
     "STARTER",
@@ -90,10 +89,10 @@ FIRST_MOVE_DONE = 20  # 1 once the first ply of the current game was played
 HISTORY_FILTER = 21  # bit (key % 61) set for every stored repetition key: a cheap "maybe seen" test
 LAPS = 22  # laps sown in the last turn (relay games)
 ENDLESS = 23  # 1 if the last turn was found endless (relay games)
-FOURS = 24  # slots 24 and 25: groups of four seeds won by P0 and P1 in the last round (Rio Kadalis)
-RESERVE = 26  # slots 26 and 27: seeds kept off the board between rounds (Rio Kadalis match)
-CLOSED = 28  # bit i set <=> global pit i is closed (Rio Kadalis match)
-ROUND = 29  # rounds finished in the current match (Rio Kadalis match)
+#: first of the header slots a game declares as its own (``GAME_SLOTS .. HEADER_SIZE - 1``; see
+#: :class:`mancala_envs.engine.layout.Layout`): Rio Kadalis keeps its fours, reserves, closed pits and
+#: round there
+GAME_SLOTS = 24
 HEADER_SIZE = 32
 BOARD = HEADER_SIZE  # first board slot
 

@@ -17,6 +17,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from mancala_envs.engine.kernels import called, specialise
+from mancala_envs.engine.layout import Layout
 from mancala_envs.engine.state import (
     BOARD,
     END_REASON,
@@ -232,6 +233,8 @@ class Game(ABC):
     #       observation (the game's documented index table) and the 0/1 action mask
     #   game_over_function(state, params) -> None: optional, run when a loaded
     #       position is already over (a match scores the game and goes on)
+    #: the game's layout (state slots, params, observation), its rules module's ``LAYOUT``
+    layout: ClassVar[Layout]
     reset_function: ClassVar[Any]
     step_function: ClassVar[Any]
     legal_bits_function: ClassVar[Any]
@@ -240,9 +243,12 @@ class Game(ABC):
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """Binds the rules module's compiled functions (``reset_state``, ``step``, ``legal_bits``,
-        ``observe``, ``game_over``) to the class attributes above, unless the class sets them."""
+        ``observe``, ``game_over``) and its ``LAYOUT`` to the class attributes above, unless the class
+        sets them."""
         super().__init_subclass__(**kwargs)
         module = vars(sys.modules[cls.__module__]) if cls.__module__ in sys.modules else {}
+        if "layout" not in cls.__dict__ and "LAYOUT" in module:
+            cls.layout = module["LAYOUT"]
         for attribute, name in RULE_FUNCTIONS.items():
             if attribute not in cls.__dict__ and name in module:
                 setattr(cls, attribute, staticmethod(module[name]))
@@ -286,9 +292,13 @@ class Game(ABC):
         return state
 
     # --- observation -------------------------------------------------------------
-    @abstractmethod
+    def layout_values(self) -> dict[str, Any]:
+        """The values of the symbols the game's ``layout`` uses (``"n"``, ``"T"``...) for this config."""
+        return {}
+
     def observation_bounds(self) -> tuple[np.ndarray, np.ndarray]:
-        """Returns the ``(low, high)`` int32 arrays of the observation vector."""
+        """Returns the ``(low, high)`` int32 arrays of the observation vector (from the game's ``layout``)."""
+        return self.layout.observation_bounds(self.layout_values())
 
     @property
     def observation_size(self) -> int:
@@ -313,9 +323,9 @@ class Game(ABC):
         self.observe_function(state, self.params, player, observation, mask)
         return observation, mask
 
-    @abstractmethod
     def observation_names(self) -> list[str]:
-        """Names the entries of the observation vector, in order."""
+        """Names the entries of the observation vector, in order (from the game's ``layout``)."""
+        return self.layout.observation_names(self.layout_values())
 
     # --- inspection -------------------------------------------------------------------
     def board(self, state: np.ndarray) -> np.ndarray:

@@ -30,20 +30,17 @@ board in the sowing ring.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import ClassVar
 
 import numpy as np
 from numba import njit
 
 from mancala_envs.engine.ending import PLAIN_WIN, check_end, end_ply, finish_game, row_seeds_at
+from mancala_envs.engine.layout import Field
 from mancala_envs.engine.setup import refusal_code, start_game, start_match
 from mancala_envs.engine.state import (
     BOARD,
-    END_NO_FEEDING_MOVE,
-    END_NO_LEGAL_MOVE,
-    END_REASON,
     FIRST_GAME_END_REASON,
     LEGAL,
     OK,
@@ -58,10 +55,10 @@ from mancala_envs.games.base import Variant, check_bool, check_int
 from mancala_envs.games.two_row import (
     HISTORY_START,
     MAX_PLIES,
-    PARAM_COMMON,
     ROW_SIZE,
     SEEDS_PER_PIT,
     TOTAL_SEEDS,
+    TWO_ROW_LAYOUT,
     TwoRowGame,
     observe_two_row,
 )
@@ -87,8 +84,11 @@ __all__ = [
 PITS_PER_ROW_RANGE = (4, 8)
 SEEDS_PER_PIT_RANGE = (3, 6)
 
-# params slots after the common two-row ones
-EMPTY_CAPTURE = PARAM_COMMON  # 1: a landing seed opposite an empty pit is stored anyway (rule 3)
+#: Kalah's layout: the two-row one, with one param of its own
+LAYOUT = TWO_ROW_LAYOUT.extended(
+    params=(Field("EMPTY_CAPTURE", "1: a last seed in an empty own pit opposite an empty pit is stored anyway (rule 3)"),),
+)
+EMPTY_CAPTURE = LAYOUT.param("EMPTY_CAPTURE")
 
 
 @dataclass(frozen=True)
@@ -270,7 +270,12 @@ def observe(state: np.ndarray, params: np.ndarray, player: int, observation: np.
     observe_two_row(state, player, params[ROW_SIZE], params[MAX_PLIES], observation, mask)
 
 
-class Kalah(TwoRowGame):
+# --- the Game class: a config bound to the compiled rules (the people-facing methods are in the companion) ---
+# Imported here, not at the top: the companion reaches this module's names at call time (see its docstring).
+from mancala_envs.games.kalah_companion import KalahCompanion  # noqa: E402
+
+
+class Kalah(KalahCompanion, TwoRowGame):
     """Kalah, 2x4 to 2x8 pits, 3 to 6 seeds per pit, stores sown into, extra turns, captures opposite.
 
     The observation is the shared two-row one; its ``must_feed`` flag is always
@@ -290,58 +295,13 @@ class Kalah(TwoRowGame):
         Variant("kalah-empty-capture", {"empty_capture": True},
                 "Kalah where a last seed in an empty own pit is stored even opposite an empty pit"),
     )
-    env_doc = """Kalah as a PettingZoo environment; the full page is ``docs/rules/kalah.md``.
-
-| Import      | ``from mancala_envs.envs import kalah_v0``                                         |
-|-------------|------------------------------------------------------------------------------------|
-| Ids         | ``mancala/kalah-v0`` (2x6, 4 seeds), ``mancala/kalah-6x6-v0`` (6 seeds),            |
-|             | ``mancala/kalah-empty-capture-v0``; ``pits_per_row`` 4-8, ``seeds_per_pit`` 3-6    |
-| Actions     | Discrete(n): sow own local pit k (n = 6 by default)                                |
-| Agents      | ``player_0``, ``player_1`` (the same agent acts again after a last seed in its store) |
-| Observation | Dict(observation=Box(int32, (2n+5,)), action_mask=Box(0, 1, (n,), int8))           |
-| Rewards     | +1 win, -1 loss, 0 draw, at the end                                                |
-"""
 
     def __init__(self, config: KalahConfig | None = None) -> None:
         super().__init__(config)
         c = self.config
         # No repetition history (a position cannot recur) and no automatic pass (an empty row ends the game).
         common = self._common_params(c.pits_per_row, c.seeds_per_pit, c.max_plies, False, False)
-        self.params = np.array(common + [1 if c.empty_capture else 0], dtype=np.int64)
-
-    def load_position(
-        self,
-        state: np.ndarray,
-        board: Sequence[int],
-        stores: Sequence[int] = (0, 0),
-        player: int = 0,
-        **flags: Any,
-    ) -> None:
-        """Replaces the game in ``state`` by an arbitrary position (any board with stores adding up to T).
-
-        A position with an empty row is over at once, as after a move (rule 4):
-        each player adds their own row to their store and the end reason is
-        ``"row_empty"``, whichever row is empty.
-
-        Args:
-            state: The state to overwrite (it is left untouched on error).
-            board: Seeds per pit in global index order (``2 * pits_per_row`` values).
-            stores: Seeds already in player 0's and player 1's store.
-            player: The player to move, 0 or 1.
-            **flags: None: Kalah positions have no flags.
-
-        Raises:
-            ValueError: wrong length, negative counts, a seed total other than T, a bad player.
-            TypeError: a flag (Kalah has none).
-        """
-        super().load_position(state, board, stores, player, **flags)
-        if state[STATUS] != RUNNING:
-            # The mover's row was empty: the shared loader ended the game for want of a legal
-            # move, with the owners collecting, which is rule 4's settlement under its own name.
-            if state[END_REASON] in (END_NO_LEGAL_MOVE, END_NO_FEEDING_MOVE):
-                state[END_REASON] = END_ROW_EMPTY
-            return
-        end_if_row_empty(state, self.row_size, self.total_seeds)  # the opponent's row may be empty
+        self.params = LAYOUT.pack_params(**common, EMPTY_CAPTURE=1 if c.empty_capture else 0)
 
 
 GAME = Kalah  # the rules module's game class, by the convention of mancala_envs.games

@@ -31,13 +31,13 @@ The rules, in the order of the rules page:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar
 
 import numpy as np
 from numba import njit
 
 from mancala_envs.engine.capture import chain_length, count_set, in_count_set, lift_chain
 from mancala_envs.engine.ending import PLAIN_WIN, check_end, end_ply, row_seeds_at
+from mancala_envs.engine.layout import Feature
 from mancala_envs.engine.setup import refusal_code, start_game, start_match
 from mancala_envs.engine.sowing import CCW, ORIGIN_FIRST, sow_lap
 from mancala_envs.engine.state import (
@@ -52,12 +52,14 @@ from mancala_envs.engine.state import (
 )
 from mancala_envs.engine.trace import trace_clear
 from mancala_envs.games.base import Variant, check_bool, check_int
+from mancala_envs.games.modiar_companion import ModiarCompanion
 from mancala_envs.games.two_row import (
     HISTORY_START,
     MAX_PLIES,
     ROW_SIZE,
     SEEDS_PER_PIT,
     TOTAL_SEEDS,
+    TWO_ROW_LAYOUT,
     TwoRowGame,
     observe_two_row,
 )
@@ -68,6 +70,11 @@ PITS_PER_ROW = 3
 STONES_PER_PIT = 7
 SMALLEST_MOVE = 2  # rule 1: singletons never move
 CAPTURE_COUNTS = count_set(2, 4, 6)  # rule 3: both the trigger and the chain
+
+#: Modiar's layout: the two-row one, with a first-move flag in the observation (rule 4)
+LAYOUT = TWO_ROW_LAYOUT.extended(
+    observation=(Feature("first_move", 1, "1 if the game is running and its next ply is the first (rule 4: it captures nothing)"),),
+)
 
 
 @dataclass(frozen=True)
@@ -224,7 +231,7 @@ def observe(state: np.ndarray, params: np.ndarray, player: int, observation: np.
     observation[2 * params[ROW_SIZE] + 5] = 1 if state[STATUS] == RUNNING and state[FIRST_MOVE_DONE] == 0 else 0
 
 
-class Modiar(TwoRowGame):
+class Modiar(ModiarCompanion, TwoRowGame):
     """Modiar, 2x3 pits, 7 stones per pit, origin-first sowing, captures on 2, 4 and 6.
 
     The stores hold the stones each player has captured (the game keeps them
@@ -241,40 +248,13 @@ class Modiar(TwoRowGame):
     variants = (
         Variant('modiar', {}, 'Modiar, 2x3, 7 stones per pit (T = 42)'),
     )
-    env_doc = """Modiar as a PettingZoo environment; the full page is ``docs/rules/modiar.md``.
-
-| Import      | ``from mancala_envs.envs import modiar_v0``                               |
-|-------------|---------------------------------------------------------------------------|
-| Ids         | ``mancala/modiar-v0`` (2x3, 7 stones per pit, T = 42)                     |
-| Actions     | Discrete(3): sow own local pit k                                          |
-| Agents      | ``player_0``, ``player_1``                                                |
-| Observation | Dict(observation=Box(int32, (12,)), action_mask=Box(0, 1, (3,), int8))    |
-| Rewards     | +1 win, -1 loss, 0 draw, at the end                                       |
-"""
 
     def __init__(self, config: ModiarConfig | None = None) -> None:
         super().__init__(config)
         c = self.config
         # "forbidden": no automatic pass; a player without a legal move ends the game (rule 7).
         common = self._common_params(PITS_PER_ROW, STONES_PER_PIT, c.max_plies, c.repetition, False)
-        self.params = np.array(common, dtype=np.int64)
-
-    #: ``first_move_done=0`` loads a position in which the next ply is the game's first (rule 4)
-    position_options: ClassVar[dict[str, str]] = {"first_move_done": "bool"}
-
-    def check_position_flags(self, board: list[int], flags: dict[str, Any]) -> int:
-        if "first_move_done" in flags:
-            check_bool("first_move_done", flags["first_move_done"])
-        return 0
-
-    def apply_position_flags(self, state: np.ndarray, flags: dict[str, Any]) -> None:
-        state[FIRST_MOVE_DONE] = int(flags.get("first_move_done", True))
-
-    def position_flags(self, state: np.ndarray) -> dict[str, Any]:
-        return {} if state[FIRST_MOVE_DONE] == 1 else {"first_move_done": False}
-
-    def extra_features(self) -> list[tuple[str, int]]:
-        return [("first_move", 1)]
+        self.params = LAYOUT.pack_params(**common)
 
 
 GAME = Modiar

@@ -82,6 +82,7 @@ import numpy as np
 from numba import njit
 
 from mancala_envs.engine.ending import close_match_game
+from mancala_envs.engine.layout import Feature, Field, Layout
 from mancala_envs.engine.relay import (
     GROUPS_OFF,
     new_turn_memory,
@@ -236,32 +237,94 @@ SETUP_OUTER4 = 0
 SETUP_TWO_EACH = 1
 SETUP_PLACEMENT = 2
 
-# --- params slots ------------------------------------------------------------------------------------
-P_SETUP = 0
-P_PLACEMENT_CAP = 1
-P_MIDTURN_REVERSE = 2
-P_THREE_SEED = 3
-P_NO_CAPTURE_TURNS = 4
-P_RESOW_INTO_ANCHOR = 5
-P_FRONT_ROW_CLEAR = 6
-P_AKAKYALA = 7
-P_MATCH_TARGET = 8  # 0: one game per episode
-P_MAX_GAMES = 9
-P_MAX_LAPS = 10
-P_MAX_TURNS = 11
-
-# --- game-specific state slots, after the board ---------------------------------------------------------
-PHASE = BOARD + N_PITS  # PHASE_SOWING or PHASE_PLACEMENT
-PENDING = PHASE + 1  # PENDING_NONE, or the kind of the decision point waiting for the mover
-PENDING_PIT = PHASE + 2  # own pit k of the decision point (relay pit or anchor)
-HAND = PHASE + 3  # captured seeds in the mover's hand (off the board) at a re-sow decision point
-ANCHOR = PHASE + 4  # start pit of the lap in progress (own frame)
-TURN_FLAGS = PHASE + 5  # CAPTURED_* bits of the turn in progress
-FIRST_CAPTURE = PHASE + 6  # 1 once anybody has captured in this game
-CAPTURE_TURNS = PHASE + 7  # slots 7 and 8: turns in which player 0 / player 1 captured (this game)
-GAME_RESULT = PHASE + 9  # END_* code of the last finished game of the episode (a match keeps going)
-STATE_SIZE = PHASE + 10
+# --- layout: the shared header slots, the own slots after the board, params and observation -------------
+#: Omweso's layout. Its own slots do not fit the header's free part, so they follow the board.
+LAYOUT = Layout(
+    header=(
+        "PLAYER", "PLY", "STATUS", "END_REASON", "WINNER", "LEGAL", "STORE", "SCORE", "POINTS", "MATCH",
+        "GAMES_PLAYED", "STARTER", "LAST_ACTION", "TURN", "FIRST_MOVE_DONE", "LAPS", "ENDLESS",
+    ),
+    slots_start=BOARD + N_PITS,
+    slots=(
+        Field("PHASE", "`PHASE_SOWING` or `PHASE_PLACEMENT`"),
+        Field("PENDING", "`PENDING_NONE`, or the kind of the decision point waiting for the mover"),
+        Field("PENDING_PIT", "own pit `k` of the decision point (relay pit or anchor)"),
+        Field("HAND", "captured seeds in the mover's hand (off the board) at a re-sow decision point"),
+        Field("ANCHOR", "start pit of the lap in progress (own frame)"),
+        Field("TURN_FLAGS", "`CAPTURED_*` bits of the turn in progress"),
+        Field("FIRST_CAPTURE", "1 once anybody has captured in this game"),
+        Field("CAPTURE_TURNS", "turns in which player 0 / player 1 captured (this game)", size=2),
+        Field("GAME_RESULT", "end code of the last finished game of the episode (a match keeps going)"),
+    ),
+    params=(
+        Field("P_SETUP", "the setup (`setup`): outer4, two_each or placement"),
+        Field("P_PLACEMENT_CAP", "most seeds one pit may receive while placing"),
+        Field("P_MIDTURN_REVERSE", "1: clockwise choices at relays and re-sows (rule 9)"),
+        Field("P_THREE_SEED", "1: the three-seed special is allowed (rule 7)"),
+        Field("P_NO_CAPTURE_TURNS", "turns at the start of a game without captures (rule 6)"),
+        Field("P_RESOW_INTO_ANCHOR", "1: captured seeds are re-sown from the anchor itself"),
+        Field("P_FRONT_ROW_CLEAR", "1: clearing the opponent's inner row wins 2 points"),
+        Field("P_AKAKYALA", "1: the akakyala rule is on"),
+        Field("P_MATCH_TARGET", "points that end a match; 0: one game per episode"),
+        Field("P_MAX_GAMES", "game cap of a match (truncation)"),
+        Field("P_MAX_LAPS", "lap cap of a turn"),
+        Field("P_MAX_TURNS", "turn cap of a game"),
+    ),
+    observation=(
+        Feature("own_pit_{k}", TOTAL_SEEDS, "seeds in the agent's own pit `k` (board `16·p + k`)", count=RING),
+        Feature("opponent_pit_{k}", TOTAL_SEEDS, "seeds in the opponent's pit `k`, opponent's frame (board `16·(1−p) + k`)",
+                count=RING),
+        Feature("is_to_move", 1, "1 if the game is running and this agent acts next"),
+        Feature("placement_phase", 1, "1 while the placement phase runs"),
+        Feature("seeds_to_place", SEEDS_PER_PLAYER, "seeds this agent still has to place, when it is placing; else 0"),
+        Feature("pending_choice", 1, "1 if this agent is at a decision point"),
+        Feature("pending_pit", RING - 1, "the decision point's pit `k` (relay pit, or anchor of the re-sow)"),
+        Feature("pending_seeds", TOTAL_SEEDS,
+                "seeds that will be sown from it: the relay pit's contents, or the captured seeds in hand"),
+        Feature("pending_is_resow", 1, "1 if the decision is about re-sowing captured seeds"),
+        Feature("anchor", RING - 1, "at a decision point, the anchor: the pit last lifted in this turn"),
+        Feature("captures_enabled", 1, "1 once `no_capture_turns` turns have been completed (rule 6)"),
+        Feature("first_capture_done", 1, "1 once anybody has captured in this game (the three-seed special is gone)"),
+        Feature("captured_this_turn", 1, "this agent has captured in the turn in progress"),
+        Feature("captured_column_0_this_turn", 1, "... at its own inner pit 15 (column 0)"),
+        Feature("captured_column_7_this_turn", 1, "... at its own inner pit 8 (column 7)"),
+        Feature("own_capturing_turns", 2, "turns of this game in which this agent captured, capped at 2 (akakyala)"),
+        Feature("opponent_capturing_turns", 2, "the same for the opponent"),
+        Feature("turn", "max_turns", "completed turns of this game"),
+        Feature("own_match_points", "match_top", "this agent's match points", when="match"),
+        Feature("opponent_match_points", "match_top", "the opponent's match points", when="match"),
+    ),
+    symbols={
+        "max_turns": "the turn cap (`max_turns`)",
+        "match": "an episode is a match (`match_target` set)",
+        "match_top": "`match_target + 11`, the most points a player can hold (akawumbi's 12 points after 1 less than the target)",
+    },
+)
+P_SETUP = LAYOUT.param("P_SETUP")
+P_PLACEMENT_CAP = LAYOUT.param("P_PLACEMENT_CAP")
+P_MIDTURN_REVERSE = LAYOUT.param("P_MIDTURN_REVERSE")
+P_THREE_SEED = LAYOUT.param("P_THREE_SEED")
+P_NO_CAPTURE_TURNS = LAYOUT.param("P_NO_CAPTURE_TURNS")
+P_RESOW_INTO_ANCHOR = LAYOUT.param("P_RESOW_INTO_ANCHOR")
+P_FRONT_ROW_CLEAR = LAYOUT.param("P_FRONT_ROW_CLEAR")
+P_AKAKYALA = LAYOUT.param("P_AKAKYALA")
+P_MATCH_TARGET = LAYOUT.param("P_MATCH_TARGET")
+P_MAX_GAMES = LAYOUT.param("P_MAX_GAMES")
+P_MAX_LAPS = LAYOUT.param("P_MAX_LAPS")
+P_MAX_TURNS = LAYOUT.param("P_MAX_TURNS")
+PHASE = LAYOUT.slot("PHASE")
+PENDING = LAYOUT.slot("PENDING")
+PENDING_PIT = LAYOUT.slot("PENDING_PIT")
+HAND = LAYOUT.slot("HAND")
+ANCHOR = LAYOUT.slot("ANCHOR")
+TURN_FLAGS = LAYOUT.slot("TURN_FLAGS")
+FIRST_CAPTURE = LAYOUT.slot("FIRST_CAPTURE")
+CAPTURE_TURNS = LAYOUT.slot("CAPTURE_TURNS")
+GAME_RESULT = LAYOUT.slot("GAME_RESULT")
+STATE_SIZE = LAYOUT.slots_end
 assert STATE_SIZE > HEADER_SIZE + N_PITS
+#: entries of the observation before the match points (the match points follow, in a match)
+OBSERVATION_SIZE = len(LAYOUT.observation_names({}))
 
 PHASE_SOWING = 0
 PHASE_PLACEMENT = 1
@@ -732,25 +795,6 @@ def game_over(state: np.ndarray, params: np.ndarray) -> None:
 
 
 # --- observation ----------------------------------------------------------------------------------------------
-OBSERVATION_FLAGS = (
-    ("is_to_move", 1),
-    ("placement_phase", 1),
-    ("seeds_to_place", SEEDS_PER_PLAYER),
-    ("pending_choice", 1),
-    ("pending_pit", RING - 1),
-    ("pending_seeds", TOTAL_SEEDS),
-    ("pending_is_resow", 1),
-    ("anchor", RING - 1),
-    ("captures_enabled", 1),
-    ("first_capture_done", 1),
-    ("captured_this_turn", 1),
-    ("captured_column_0_this_turn", 1),
-    ("captured_column_7_this_turn", 1),
-    ("own_capturing_turns", 2),
-    ("opponent_capturing_turns", 2),
-)
-
-
 @njit(cache=True, error_model="numpy")
 def observe(
     state: np.ndarray, params: np.ndarray, player: int, observation: np.ndarray, mask: np.ndarray
@@ -798,9 +842,8 @@ def observe(
     for action in range(N_ACTIONS):
         mask[action] = (legal >> action) & 1
     if params[P_MATCH_TARGET] > 0:
-        size = N_PITS + len(OBSERVATION_FLAGS) + 1
-        observation[size] = state[MATCH + player]
-        observation[size + 1] = state[MATCH + 1 - player]
+        observation[OBSERVATION_SIZE] = state[MATCH + player]
+        observation[OBSERVATION_SIZE + 1] = state[MATCH + 1 - player]
 
 
 # --- the Game class: a config bound to the compiled rules (the people-facing methods are in the companion) ---
@@ -826,18 +869,6 @@ class Omweso(OmwesoCompanion, Game):
         Variant('omweso-no-midturn-reverse', {'midturn_reverse': False}, 'Omweso where only the opening lap may be clockwise (no mid-turn choices)'),
         Variant('omweso-match', {'match_target': 12}, 'Omweso match: games until a player has 12 points (akawumbi wins at once)'),
     )
-    env_doc = """Omweso as a PettingZoo environment; the full page is ``docs/rules/omweso.md``.
-
-| Import      | ``from mancala_envs.envs import omweso_v0``                                               |
-|-------------|-------------------------------------------------------------------------------------------|
-| Ids         | ``mancala/omweso-v0``, ``mancala/omweso-two-each-v0``, ``mancala/omweso-placement-v0``,    |
-|             | ``mancala/omweso-no-midturn-reverse-v0``, ``mancala/omweso-match-v0`` (to 12 points)       |
-| Actions     | Discrete(48): ``mode * 16 + k``; mode 0 sow own pit k counter-clockwise, 1 clockwise,      |
-|             | 2 the three-seed special; while placing, action k adds a seed to own pit k                 |
-| Agents      | ``player_0``, ``player_1`` (the same agent acts again at a mid-turn decision point)        |
-| Observation | Dict(observation=Box(int32, (48,)) (match: (50,)), action_mask=Box(0, 1, (48,), int8))    |
-| Rewards     | +1 win, -1 loss, 0 draw or annulled, at the end (``reward_mode="match_points"``: points)   |
-"""
     #: extra keys that ``reset(options=...)`` passes to :meth:`load_position`
     position_options: ClassVar[dict[str, str]] = {
         "turn": "int",
@@ -859,22 +890,19 @@ class Omweso(OmwesoCompanion, Game):
         self.n_actions = N_ACTIONS
         self.total_seeds = TOTAL_SEEDS
         self.max_turns = c.max_turns
-        self.params = np.array(
-            [
-                SETUPS[c.setup],
-                c.placement_cap,
-                int(c.midturn_reverse),
-                int(c.three_seed_opening),
-                c.no_capture_turns,
-                int(c.resow_into_anchor),
-                int(c.front_row_clear_2pts),
-                int(c.akakyala_rule),
-                c.match_target or 0,
-                c.max_games,
-                c.max_laps_per_turn,
-                c.max_turns,
-            ],
-            dtype=np.int64,
+        self.params = LAYOUT.pack_params(
+            P_SETUP=SETUPS[c.setup],
+            P_PLACEMENT_CAP=c.placement_cap,
+            P_MIDTURN_REVERSE=int(c.midturn_reverse),
+            P_THREE_SEED=int(c.three_seed_opening),
+            P_NO_CAPTURE_TURNS=c.no_capture_turns,
+            P_RESOW_INTO_ANCHOR=int(c.resow_into_anchor),
+            P_FRONT_ROW_CLEAR=int(c.front_row_clear_2pts),
+            P_AKAKYALA=int(c.akakyala_rule),
+            P_MATCH_TARGET=c.match_target or 0,
+            P_MAX_GAMES=c.max_games,
+            P_MAX_LAPS=c.max_laps_per_turn,
+            P_MAX_TURNS=c.max_turns,
         )
 
     @property

@@ -7,8 +7,9 @@ module holds the mixin :class:`OmwesoCompanion`, which ``Omweso`` inherits befor
 
 - positions: ``load_position`` (and the checks of the placement phase and of a pending
   mid-turn choice), ``position_flags``, the ``check_state`` override and ``held_seeds``;
-- inspection: ``board``, ``info``, the observation names and bounds;
-- text: ``describe_action``, ``board_rows``, ``played_pit``, ``move_words``, ``render_text``.
+- inspection: ``board``, ``info``, the values of the layout's symbols (observation bounds);
+- text: the spec table (``env_doc``), ``describe_action``, ``board_rows``, ``played_pit``,
+  ``move_words``, ``render_text``.
 
 The methods reach the rules module's names as ``rules.NAME``, at call time only. The rules module
 imports this one at its bottom, to define ``Omweso``, so this module imports the rules at *its*
@@ -52,6 +53,19 @@ class OmwesoCompanion:
     A mixin: it is only used as ``Omweso``'s first base, before ``Game``, so its methods use the
     game's ``config``, ``params`` and ``Game``'s helpers, and ``super()`` reaches ``Game``.
     """
+
+    env_doc = """Omweso as a PettingZoo environment; the full page is ``docs/rules/omweso.md``.
+
+| Import      | ``from mancala_envs.envs import omweso_v0``                                               |
+|-------------|-------------------------------------------------------------------------------------------|
+| Ids         | ``mancala/omweso-v0``, ``mancala/omweso-two-each-v0``, ``mancala/omweso-placement-v0``,    |
+|             | ``mancala/omweso-no-midturn-reverse-v0``, ``mancala/omweso-match-v0`` (to 12 points)       |
+| Actions     | Discrete(48): ``mode * 16 + k``; mode 0 sow own pit k counter-clockwise, 1 clockwise,      |
+|             | 2 the three-seed special; while placing, action k adds a seed to own pit k                 |
+| Agents      | ``player_0``, ``player_1`` (the same agent acts again at a mid-turn decision point)        |
+| Observation | Dict(observation=Box(int32, (48,)) (match: (50,)), action_mask=Box(0, 1, (48,), int8))    |
+| Rewards     | +1 win, -1 loss, 0 draw or annulled, at the end (``reward_mode="match_points"``: points)   |
+"""
 
     # --- positions ---------------------------------------------------------------------------------------
     def load_position(
@@ -289,21 +303,13 @@ class OmwesoCompanion:
         return state[BOARD : BOARD + rules.N_PITS].copy()
 
     # --- observation ----------------------------------------------------------------------------------------
-    def observation_names(self) -> list[str]:
-        names = [f"own_pit_{k}" for k in range(rules.RING)] + [f"opponent_pit_{k}" for k in range(rules.RING)]
-        names += [name for name, _ in rules.OBSERVATION_FLAGS] + ["turn"]
+    def layout_values(self) -> dict[str, Any]:
+        """The layout's symbols: ``max_turns`` and, in a match, ``match_top`` (the target plus the largest
+        award, akawumbi's, less one: the most points a player can hold)."""
+        values: dict[str, Any] = {"max_turns": self.config.max_turns, "match": self.is_match}
         if self.is_match:
-            names += ["own_match_points", "opponent_match_points"]
-        return names
-
-    def observation_bounds(self) -> tuple[np.ndarray, np.ndarray]:
-        highs = [rules.TOTAL_SEEDS] * rules.N_PITS + [high for _, high in rules.OBSERVATION_FLAGS]
-        highs += [self.config.max_turns]
-        if self.is_match:
-            top = self.config.match_target + rules.POINTS_AKAWUMBI - 1
-            highs += [top, top]
-        high = np.array(highs, dtype=np.int32)
-        return np.zeros_like(high), high
+            values["match_top"] = self.config.match_target + rules.POINTS_AKAWUMBI - 1
+        return values
 
     # --- inspection -----------------------------------------------------------------------------------------
     def info(self, state: np.ndarray) -> dict[str, Any]:

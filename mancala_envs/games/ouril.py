@@ -36,18 +36,20 @@ from numba import njit
 from mancala_envs.engine import two_row as capture_sowing
 from mancala_envs.engine.capture import GRAND_SLAM_ALLOWED, GRAND_SLAM_FORBIDDEN, count_set
 from mancala_envs.engine.ending import PLAIN_WIN, check_end, end_ply
+from mancala_envs.engine.layout import Field
 from mancala_envs.engine.setup import refusal_code, start_game, start_match
 from mancala_envs.engine.sowing import ORIGIN_SKIPPED, ORIGIN_SKIPPED_FIRST_CIRCUIT
 from mancala_envs.engine.state import LEGAL, OK, PLAYER, RUNNING, STATUS
 from mancala_envs.engine.trace import trace_clear
 from mancala_envs.games.base import Variant, check_bool, check_choice, check_int
+from mancala_envs.games.ouril_companion import OurilCompanion
 from mancala_envs.games.two_row import (
     HISTORY_START,
     MAX_PLIES,
-    PARAM_COMMON,
     ROW_SIZE,
     SEEDS_PER_PIT,
     TOTAL_SEEDS,
+    TWO_ROW_LAYOUT,
     TwoRowGame,
     observe_two_row,
 )
@@ -61,11 +63,20 @@ SINGLETON_RULES = {"free": 0, "only_if_all_singletons": 1}
 TRIGGER = count_set(2, 3)
 CHAIN = count_set(2, 3)
 
-# params slots after the common two-row ones
-ORIGIN_RULE = PARAM_COMMON
-GRAND_SLAM = PARAM_COMMON + 1
-SINGLETONS_ONLY_IF_ALL = PARAM_COMMON + 2
-WIN_THRESHOLD = PARAM_COMMON + 3
+#: Ouril's layout: the two-row one, with automatic passes and four params of its own
+LAYOUT = TWO_ROW_LAYOUT.extended(
+    header=("PASSES",),
+    params=(
+        Field("ORIGIN_RULE", "how a lap skips its origin (`skip_origin`)"),
+        Field("GRAND_SLAM", "grand slams: 0 allowed, 1 forbidden, 2 allowed without capture"),
+        Field("SINGLETONS_ONLY_IF_ALL", "1: a singleton moves only when every own pit holds one seed"),
+        Field("WIN_THRESHOLD", "store size that wins at once"),
+    ),
+)
+ORIGIN_RULE = LAYOUT.param("ORIGIN_RULE")
+GRAND_SLAM = LAYOUT.param("GRAND_SLAM")
+SINGLETONS_ONLY_IF_ALL = LAYOUT.param("SINGLETONS_ONLY_IF_ALL")
+WIN_THRESHOLD = LAYOUT.param("WIN_THRESHOLD")
 
 
 @dataclass(frozen=True)
@@ -184,7 +195,7 @@ def observe(state: np.ndarray, params: np.ndarray, player: int, observation: np.
     observe_two_row(state, player, params[ROW_SIZE], params[MAX_PLIES], observation, mask)
 
 
-class Ouril(TwoRowGame):
+class Ouril(OurilCompanion, TwoRowGame):
     """Ouril, 2x6 (or 2x4) pits, 4 seeds per pit, stores, captures on 2 and 3.
 
     Args:
@@ -198,16 +209,6 @@ class Ouril(TwoRowGame):
         Variant('ouril', {}, 'Ouril, 2x6, 4 seeds per pit'),
         Variant('ouril-mini', {'pits_per_row': 4}, 'Ouril on the 2x4 board for children and beginners'),
     )
-    env_doc = """Ouril as a PettingZoo environment; the full page is ``docs/rules/ouril.md``.
-
-| Import      | ``from mancala_envs.envs import ouril_v0``                                |
-|-------------|---------------------------------------------------------------------------|
-| Ids         | ``mancala/ouril-v0`` (2x6), ``mancala/ouril-mini-v0`` (2x4)                |
-| Actions     | Discrete(n): sow own local pit k (n = 6, or 4 on 2x4)                     |
-| Agents      | ``player_0``, ``player_1``                                                |
-| Observation | Dict(observation=Box(int32, (2n+5,)), action_mask=Box(0, 1, (n,), int8))  |
-| Rewards     | +1 win, -1 loss, 0 draw, at the end                                       |
-"""
 
     def __init__(self, config: OurilConfig | None = None) -> None:
         super().__init__(config)
@@ -215,17 +216,13 @@ class Ouril(TwoRowGame):
         self.win_threshold = c.threshold
         passing = c.grand_slam == "allowed"
         common = self._common_params(c.pits_per_row, SEEDS_PER_PIT_OURIL, c.max_plies, c.repetition, passing)
-        self.params = np.array(
-            common
-            + [
-                SKIP_ORIGIN_RULES[c.skip_origin],
-                GRAND_SLAM_RULES[c.grand_slam],
-                SINGLETON_RULES[c.singleton_rule],
-                c.threshold,
-            ],
-            dtype=np.int64,
+        self.params = LAYOUT.pack_params(
+            **common,
+            ORIGIN_RULE=SKIP_ORIGIN_RULES[c.skip_origin],
+            GRAND_SLAM=GRAND_SLAM_RULES[c.grand_slam],
+            SINGLETONS_ONLY_IF_ALL=SINGLETON_RULES[c.singleton_rule],
+            WIN_THRESHOLD=c.threshold,
         )
-
 
 
 GAME = Ouril

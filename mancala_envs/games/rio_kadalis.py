@@ -39,26 +39,25 @@ bit mask ``CLOSED`` (bit ``i`` = global pit ``i``).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import ClassVar
 
 import numpy as np
 from numba import njit
 
 from mancala_envs.engine.ending import PLAIN_WIN, check_end, end_ply, finish_game, set_winner
+from mancala_envs.engine.layout import Feature, Field
 from mancala_envs.engine.relay import GROUPS_END_OF_LAP, GROUPS_IMMEDIATE, TURN_ENDLESS, relay_turn
 from mancala_envs.engine.repetition import history_clear, history_repeats, position_key
 from mancala_envs.engine.setup import refusal_code, start_game, start_match
 from mancala_envs.engine.sowing import CCW, CW
 from mancala_envs.engine.state import (
     BOARD,
-    CLOSED,
     END_ENDLESS_MOVE,
     END_NO_FEEDING_MOVE,
     END_NO_LEGAL_MOVE,
     END_REASON,
     ENDLESS,
     FIRST_GAME_END_REASON,
-    FOURS,
     GAMES_PLAYED,
     LAPS,
     LEGAL,
@@ -66,8 +65,6 @@ from mancala_envs.engine.state import (
     OK,
     PLAYER,
     POINTS,
-    RESERVE,
-    ROUND,
     RUNNING,
     SCORE,
     STARTER,
@@ -78,14 +75,14 @@ from mancala_envs.engine.state import (
     WINNER,
 )
 from mancala_envs.engine.trace import trace_clear
-from mancala_envs.games.base import Variant, check_bool, check_choice, check_counts, check_int
+from mancala_envs.games.base import Variant, check_bool, check_choice, check_int
 from mancala_envs.games.two_row import (
     HISTORY_START,
     MAX_PLIES,
-    PARAM_COMMON,
     ROW_SIZE,
     SEEDS_PER_PIT,
     TOTAL_SEEDS,
+    TWO_ROW_LAYOUT,
     TwoRowGame,
     observe_two_row,
 )
@@ -94,7 +91,20 @@ from mancala_envs.games.two_row import (
 END_MAX_ROUNDS = FIRST_GAME_END_REASON  # the round cap truncated a match
 END_CANNOT_REFILL = FIRST_GAME_END_REASON + 1  # a player could not fill a single pit for the next round (match lost)
 
-__all__ = ["RioKadalis", "RioKadalisConfig", "game_over", "legal_bits", "observe", "reset_state", "step"]
+__all__ = [
+    "CLOSED",
+    "FOURS",
+    "LAYOUT",
+    "RESERVE",
+    "ROUND",
+    "RioKadalis",
+    "RioKadalisConfig",
+    "game_over",
+    "legal_bits",
+    "observe",
+    "reset_state",
+    "step",
+]
 
 SEEDS_PER_PIT_RIO_KADALIS = 4
 FOUR = 4  # the count that makes a group (en passant) or a binikh (last seed)
@@ -102,12 +112,41 @@ DIRECTIONS = {"ccw": CCW, "cw": CW}
 FOUR_TIMINGS = {"immediate": GROUPS_IMMEDIATE, "end_of_lap": GROUPS_END_OF_LAP}
 ROUND_STARTERS = {"alternate": 0}
 
-# params slots after the common two-row ones
-DIRECTION = PARAM_COMMON
-FOUR_TIMING = PARAM_COMMON + 1
-MAX_LAPS = PARAM_COMMON + 2
-MATCH_MODE = PARAM_COMMON + 3
-MAX_ROUNDS = PARAM_COMMON + 4
+#: Rio Kadalis's layout: the two-row one, with the relay slots, four header slots of its own (the fours,
+#: and a match's reserves, closed pits and round), five params, and a match's closed pits and reserves
+#: in the observation
+LAYOUT = TWO_ROW_LAYOUT.extended(
+    header=("LAPS", "ENDLESS"),
+    slots=(
+        Field("FOURS", "groups of four seeds won by P0 and P1 in the last round", size=2),
+        Field("RESERVE", "seeds P0 and P1 keep off the board between rounds (match)", size=2),
+        Field("CLOSED", "bit `i` set: global pit `i` is closed (match)"),
+        Field("ROUND", "rounds finished in the current match"),
+    ),
+    params=(
+        Field("DIRECTION", "sowing direction: counter-clockwise or clockwise (`direction`)"),
+        Field("FOUR_TIMING", "when en-passant fours are taken (`four_timing`)"),
+        Field("MAX_LAPS", "lap cap of a turn (`max_laps_per_turn`)"),
+        Field("MATCH_MODE", "1: an episode is a match of rounds"),
+        Field("MAX_ROUNDS", "round cap of a match (truncation)"),
+    ),
+    observation=(
+        Feature("own_pit_{k}_closed", 1, "1 if the agent's local pit `k` is closed", count="n", when="match"),
+        Feature("opponent_pit_{k}_closed", 1, "1 if the opponent's local pit `k` is closed", count="n", when="match"),
+        Feature("own_reserve", "T", "seeds the agent keeps in reserve", when="match"),
+        Feature("opponent_reserve", "T", "seeds the opponent keeps in reserve", when="match"),
+    ),
+    symbols={"match": "an episode is a match of rounds (`match=True`)"},
+)
+FOURS = LAYOUT.slot("FOURS")
+RESERVE = LAYOUT.slot("RESERVE")
+CLOSED = LAYOUT.slot("CLOSED")
+ROUND = LAYOUT.slot("ROUND")
+DIRECTION = LAYOUT.param("DIRECTION")
+FOUR_TIMING = LAYOUT.param("FOUR_TIMING")
+MAX_LAPS = LAYOUT.param("MAX_LAPS")
+MATCH_MODE = LAYOUT.param("MATCH_MODE")
+MAX_ROUNDS = LAYOUT.param("MAX_ROUNDS")
 
 
 @dataclass(frozen=True)
@@ -321,7 +360,12 @@ def observe(state: np.ndarray, params: np.ndarray, player: int, observation: np.
         observation[extra + 2 * n + 1] = state[RESERVE + 1 - player]
 
 
-class RioKadalis(TwoRowGame):
+# --- the Game class: a config bound to the compiled rules (the people-facing methods are in the companion) ---
+# Imported here, not at the top: the companion reaches this module's names at call time (see its docstring).
+from mancala_envs.games.rio_kadalis_companion import RioKadalisCompanion  # noqa: E402
+
+
+class RioKadalis(RioKadalisCompanion, TwoRowGame):
     """Rio Kadalis, 2x6 (or 2x5) pits, 4 seeds per pit, relay sowing, fours.
 
     Args:
@@ -338,32 +382,18 @@ class RioKadalis(TwoRowGame):
         Variant('rio-kadalis-cw', {'direction': 'cw'}, 'Rio Kadalis sown clockwise'),
         Variant('rio-kadalis-match', {'match': True}, 'Rio Kadalis match: refill, closed pits, until a player cannot fill a pit'),
     )
-    env_doc = """Rio Kadalis as a PettingZoo environment; the full page is ``docs/rules/rio_kadalis.md``.
-
-| Import      | ``from mancala_envs.envs import rio_kadalis_v0``                                     |
-|-------------|--------------------------------------------------------------------------------------|
-| Ids         | ``mancala/rio-kadalis-v0`` (2x6), ``mancala/rio-kadalis5-v0`` (2x5),                  |
-|             | ``mancala/rio-kadalis-cw-v0`` (clockwise), ``mancala/rio-kadalis-match-v0`` (match)   |
-| Actions     | Discrete(n): sow own local pit k (n = 6, or 5 on 2x5)                                |
-| Agents      | ``player_0``, ``player_1``                                                           |
-| Observation | Dict(observation=Box(int32, (2n+5,)) (match: (4n+7,)), action_mask=Box(0, 1, (n,), int8)) |
-| Rewards     | +1 win, -1 loss, 0 draw, at the end (of the round, or of the match)                  |
-"""
 
     def __init__(self, config: RioKadalisConfig | None = None) -> None:
         super().__init__(config)
         c = self.config
         common = self._common_params(c.pits_per_row, SEEDS_PER_PIT_RIO_KADALIS, c.max_plies, c.repetition, False)
-        self.params = np.array(
-            common
-            + [
-                DIRECTIONS[c.direction],
-                FOUR_TIMINGS[c.four_timing],
-                c.max_laps_per_turn,
-                1 if c.match else 0,
-                c.max_rounds,
-            ],
-            dtype=np.int64,
+        self.params = LAYOUT.pack_params(
+            **common,
+            DIRECTION=DIRECTIONS[c.direction],
+            FOUR_TIMING=FOUR_TIMINGS[c.four_timing],
+            MAX_LAPS=c.max_laps_per_turn,
+            MATCH_MODE=1 if c.match else 0,
+            MAX_ROUNDS=c.max_rounds,
         )
 
     @property
@@ -373,95 +403,6 @@ class RioKadalis(TwoRowGame):
     @property
     def max_episode_plies(self) -> int:
         return self.max_plies * (self.config.max_rounds if self.is_match else 1)
-
-    def info(self, state: np.ndarray) -> dict[str, Any]:
-        """Adds ``endless_move``, ``laps`` (of the last turn), ``fours`` and, in a match,
-        ``round``, ``reserves`` and ``closed_pits`` (global indices)."""
-        info = super().info(state)
-        info["endless_move"] = bool(state[ENDLESS])
-        info["laps"] = int(state[LAPS])
-        info["fours"] = state[FOURS : FOURS + 2].tolist()
-        if self.is_match:
-            closed = int(state[CLOSED])
-            info["round"] = int(state[ROUND])
-            info["reserves"] = state[RESERVE : RESERVE + 2].tolist()
-            info["closed_pits"] = [pit for pit in range(self.n_pits) if (closed >> pit) & 1]
-        return info
-
-    #: in a match: ``closed`` global pits and the ``reserves`` kept off the board
-    position_options: ClassVar[dict[str, str]] = {"closed": "ints", "reserves": "ints"}
-
-    def check_position_flags(self, board: list[int], flags: dict[str, Any]) -> int:
-        closed = flags.get("closed", [])
-        reserves = flags.get("reserves", [0, 0])
-        if not self.is_match and (closed or reserves not in ([0, 0], (0, 0))):
-            raise ValueError("closed pits and reserves exist only in a match; build the env with match=True.")
-        if isinstance(closed, (str, bytes)) or not hasattr(closed, "__iter__"):
-            raise ValueError(f"closed={closed!r} must be a list of global pit indices such as [0, 1].")
-        pits = list(closed)
-        for pit in pits:
-            check_int("closed pit", pit, 0, self.n_pits - 1)
-            if board[pit] != 0:
-                raise ValueError(f"closed pit {pit} holds {board[pit]} seeds; a closed pit is empty.")
-        if len(set(pits)) != len(pits):
-            raise ValueError(f"closed={pits!r} names a pit twice.")
-        return sum(check_counts("reserves", reserves, 2))
-
-    def apply_position_flags(self, state: np.ndarray, flags: dict[str, Any]) -> None:
-        bits = 0
-        for pit in flags.get("closed", []):
-            bits |= 1 << int(pit)
-        state[CLOSED] = bits
-        state[RESERVE : RESERVE + 2] = [int(v) for v in flags.get("reserves", (0, 0))]
-
-    def check_state(self, state: np.ndarray) -> None:
-        """Adds the match slots to the shared checks: closed pits are real and empty, tallies non-negative."""
-        closed = int(state[CLOSED])
-        if closed < 0 or closed >> self.n_pits or (not self.is_match and closed):
-            raise ValueError("the state's closed-pit mask names pits that do not exist (or closes pits outside a match).")
-        if any(closed >> pit & 1 and state[BOARD + pit] != 0 for pit in range(self.n_pits)):
-            raise ValueError("the state has a closed pit holding seeds.")
-        for slot, name in ((RESERVE, "reserves"), (FOURS, "fours")):
-            if (state[slot : slot + 2] < 0).any() or (not self.is_match and slot == RESERVE and state[slot : slot + 2].any()):
-                raise ValueError(f"the state's {name} are out of range.")
-        if state[ROUND] < 0:
-            raise ValueError("the state's round counter is negative.")
-        super().check_state(state)
-
-    def held_seeds(self, state: np.ndarray) -> int | None:
-        return int(super().held_seeds(state) + state[RESERVE : RESERVE + 2].sum())
-
-    def position_flags(self, state: np.ndarray) -> dict[str, Any]:
-        if not self.is_match:
-            return {}
-        flags: dict[str, Any] = {}
-        closed = [pit for pit in range(self.n_pits) if (int(state[CLOSED]) >> pit) & 1]
-        if closed:
-            flags["closed"] = closed
-        reserves = state[RESERVE : RESERVE + 2].tolist()
-        if reserves != [0, 0]:
-            flags["reserves"] = reserves
-        return flags
-
-    def extra_features(self) -> list[tuple[str, int]]:
-        if not self.is_match:
-            return []
-        n = self.row_size
-        return (
-            [(f"own_pit_{k}_closed", 1) for k in range(n)]
-            + [(f"opponent_pit_{k}_closed", 1) for k in range(n)]
-            + [("own_reserve", self.total_seeds), ("opponent_reserve", self.total_seeds)]
-        )
-
-    def render_text(self, state: np.ndarray) -> str:
-        text = super().render_text(state)
-        if self.is_match:
-            closed = [pit for pit in range(self.n_pits) if (int(state[CLOSED]) >> pit) & 1]
-            text += (
-                f"\n  round {int(state[ROUND]) + 1}  closed pits {closed}  "
-                f"reserves {state[RESERVE : RESERVE + 2].tolist()}"
-            )
-        return text
 
 
 GAME = RioKadalis

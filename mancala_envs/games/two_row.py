@@ -1,4 +1,7 @@
-"""The board, observation and text picture shared by the two-row store games.
+"""The rules side shared by the two-row store games: board indexing, layout, ``params``, observation.
+
+The people side they share (positions, state checks, text) is in
+:mod:`mancala_envs.games.two_row_companion`.
 
 Board indexing (``docs/architecture.md``, Common conventions), for ``n`` pits per row::
 
@@ -11,55 +14,72 @@ Player ``p`` owns global pits ``p*n .. p*n + n - 1``; action ``k`` sows the
 player's local pit ``k`` (global ``p*n + k``). Sowing is counter-clockwise,
 ``i -> i + 1 mod 2n``.
 
-The first ``PARAM_COMMON`` entries of every two-row game's ``params`` array
-have the meanings below; the games append their own.
+Every two-row game's layout (:mod:`mancala_envs.engine.layout`) extends
+``TWO_ROW_LAYOUT`` below: the first ``params`` entries and observation entries
+are the same in every game, and each game appends its own.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
-
 import numpy as np
 from numba import njit
 
-from mancala_envs.engine.ending import PLAIN_WIN, check_end, record_result, row_seeds
-from mancala_envs.engine.repetition import history_clear, history_repeats, key_fits, position_key
+from mancala_envs.engine.ending import PLAIN_WIN
+from mancala_envs.engine.layout import Feature, Field, Layout
+from mancala_envs.engine.repetition import key_fits
 from mancala_envs.engine.state import (
     BOARD,
-    END_THRESHOLD,
-    FIRST_MOVE_DONE,
     HEADER_SIZE,
-    HISTORY_FILTER,
-    HISTORY_LEN,
     LEGAL,
-    PASSES,
     PLAYER,
     PLY,
     RUNNING,
     STATUS,
     STORE,
-    TERMINATED,
 )
-from mancala_envs.games.base import Game, check_counts, check_int
+from mancala_envs.games.base import Game
 
 __all__ = [
     "HISTORY_START",
     "MAX_PLIES",
-    "PARAM_COMMON",
     "ROW_SIZE",
     "SEEDS_PER_PIT",
     "TOTAL_SEEDS",
+    "TWO_ROW_LAYOUT",
     "TwoRowGame",
     "observe_two_row",
 ]
 
-ROW_SIZE = 0  # pits per row, n
-SEEDS_PER_PIT = 1  # seeds in each pit at the start
-TOTAL_SEEDS = 2  # T = 2 * n * seeds_per_pit
-MAX_PLIES = 3  # ply cap (truncation)
-HISTORY_START = 4  # first state slot of the repetition history, 0 when the rule is off
-PARAM_COMMON = 5
+#: the layout every two-row game starts from: the shared header slots they use, the first ``params``
+#: entries and the first observation entries; each game extends it (``TWO_ROW_LAYOUT.extended(...)``)
+TWO_ROW_LAYOUT = Layout(
+    header=(
+        "PLAYER", "PLY", "STATUS", "END_REASON", "WINNER", "LEGAL", "STORE", "SCORE", "POINTS", "MATCH",
+        "GAMES_PLAYED", "STARTER", "LAST_ACTION", "HISTORY_LEN", "FIRST_MOVE_DONE", "HISTORY_FILTER",
+    ),
+    params=(
+        Field("ROW_SIZE", "pits per row, n"),
+        Field("SEEDS_PER_PIT", "seeds in each pit at the start"),
+        Field("TOTAL_SEEDS", "seeds in the game, T = 2n × seeds per pit"),
+        Field("MAX_PLIES", "ply cap of a game (truncation)"),
+        Field("HISTORY_START", "first state slot of the repetition history; 0 when `repetition=False`"),
+    ),
+    observation=(
+        Feature("own_pit_{k}", "T", "seeds in the agent's local pit `k` (global `p·n + k`)", count="n"),
+        Feature("opponent_pit_{k}", "T", "seeds in the opponent's local pit `k` (global `(1−p)·n + k`)", count="n"),
+        Feature("own_store", "T", "seeds the agent has captured in this game"),
+        Feature("opponent_store", "T", "seeds the opponent has captured in this game"),
+        Feature("is_to_move", 1, "1 if the game is running and it is this agent's turn"),
+        Feature("must_feed", 1, "1 if it is this agent's turn and the opponent's row is empty"),
+        Feature("ply", "max_plies", "plies played in the current game, capped at `max_plies`"),
+    ),
+    symbols={"n": "pits per row", "T": "seeds in the game", "max_plies": "the ply cap (`max_plies`)"},
+)
+ROW_SIZE = TWO_ROW_LAYOUT.param("ROW_SIZE")
+SEEDS_PER_PIT = TWO_ROW_LAYOUT.param("SEEDS_PER_PIT")
+TOTAL_SEEDS = TWO_ROW_LAYOUT.param("TOTAL_SEEDS")
+MAX_PLIES = TWO_ROW_LAYOUT.param("MAX_PLIES")
+HISTORY_START = TWO_ROW_LAYOUT.param("HISTORY_START")
 
 
 @njit(cache=True, error_model="numpy")
@@ -86,7 +106,7 @@ def observe_two_row(
 
 
 class TwoRowGame(Game):
-    """A two-row game with one store per player."""
+    """A two-row game with one store per player (rules side; each game adds its companion mixin)."""
 
     row_size: int
     seeds_per_pit: int
@@ -99,8 +119,8 @@ class TwoRowGame(Game):
 
     def _common_params(
         self, row_size: int, seeds_per_pit: int, max_plies: int, repetition: bool, passing: bool
-    ) -> list[int]:
-        """Sets the shared attributes and returns the shared ``params`` entries.
+    ) -> dict[str, int]:
+        """Sets the shared attributes and returns the shared ``params`` entries by name.
 
         ``passing``: a player left without seeds passes automatically (Ouril rule 5,
         used when grand slams are allowed).
@@ -116,7 +136,13 @@ class TwoRowGame(Game):
         self.max_plies = max_plies
         history_start = HEADER_SIZE + self.n_pits if repetition else 0
         self._state_size = HEADER_SIZE + self.n_pits + (max_plies + 2 if repetition else 0)
-        return [row_size, seeds_per_pit, self.total_seeds, max_plies, history_start]
+        return {
+            "ROW_SIZE": row_size,
+            "SEEDS_PER_PIT": seeds_per_pit,
+            "TOTAL_SEEDS": self.total_seeds,
+            "MAX_PLIES": max_plies,
+            "HISTORY_START": history_start,
+        }
 
     @property
     def state_size(self) -> int:
@@ -126,153 +152,3 @@ class TwoRowGame(Game):
     def history_start(self) -> int:
         """First state slot of the repetition history; 0 when ``repetition=False``."""
         return int(self.params[HISTORY_START])
-
-    def load_position(
-        self,
-        state: np.ndarray,
-        board: Sequence[int],
-        stores: Sequence[int] = (0, 0),
-        player: int = 0,
-        **flags: Any,
-    ) -> None:
-        """Replaces the game in ``state`` by an arbitrary mid-game position.
-
-        The position counts as reached after the first ply (rules about the
-        very first move no longer apply, unless a game's flag says otherwise)
-        and starts a fresh repetition memory. If the player to move has no
-        legal move, the game ends at once, as it would at the start of that turn.
-
-        Args:
-            state: The state to overwrite (it is left untouched on error).
-            board: Seeds per pit in global index order (``2 * pits_per_row`` values).
-            stores: Seeds already captured by player 0 and player 1.
-            player: The player to move, 0 or 1.
-            **flags: The game's own position flags (``position_options``).
-
-        Raises:
-            ValueError: wrong length, negative counts, a seed total other than
-                the config's, a bad player or flag.
-            TypeError: a flag this game does not have.
-        """
-        unknown = sorted(set(flags) - set(self.position_options))
-        if unknown:
-            raise TypeError(
-                f"{self.name} positions have no flag {', '.join(map(repr, unknown))}; "
-                f"the flags are {sorted(self.position_options) or 'none'}."
-            )
-        board_values = check_counts("board", board, self.n_pits)
-        store_values = check_counts("stores", stores, 2)
-        check_int("player", player, 0, 1)
-        held_elsewhere = self.check_position_flags(board_values, flags)
-        total = sum(board_values) + sum(store_values) + held_elsewhere
-        if total != self.total_seeds:
-            raise ValueError(
-                f"the position holds {total} seeds but this config has {self.total_seeds}; "
-                "board plus stores must add up to the config's seed total."
-            )
-        self.reset_state(state, int(player))
-        board_view = state[BOARD : BOARD + self.n_pits]
-        board_view[:] = board_values
-        state[STORE : STORE + 2] = store_values
-        state[FIRST_MOVE_DONE] = 1
-        self.apply_position_flags(state, flags)
-        if self.passing and row_seeds(board_view, int(player), self.row_size) == 0:
-            if row_seeds(board_view, 1 - int(player), self.row_size) > 0:
-                state[PLAYER] = 1 - int(player)  # rule 5: a player without seeds passes
-                state[PASSES] = 1
-        history_start = int(self.params[HISTORY_START])
-        history_clear(state)
-        if history_start > 0:
-            history_repeats(state, history_start, position_key(board_view, int(state[PLAYER])))
-        state[LEGAL] = self.legal_bits(state)
-        if self.win_threshold > 0 and max(store_values) >= self.win_threshold:
-            record_result(state, TERMINATED, END_THRESHOLD, self.total_seeds, self.three_quarter_points)
-        check_end(
-            state, self.row_size, 0, int(self.params[MAX_PLIES]),
-            self.total_seeds, self.three_quarter_points,
-        )
-        if state[STATUS] != RUNNING and self.game_over_function is not None:
-            self.game_over_function(state, self.params)
-
-    def check_history(self, state: np.ndarray) -> None:
-        """The repetition memory: a length within its slots, non-negative keys, and the matching filter."""
-        history_start = int(self.params[HISTORY_START])
-        length = int(state[HISTORY_LEN])
-        capacity = self.state_size - history_start if history_start > 0 else 0
-        if not 0 <= length <= capacity:
-            raise ValueError(f"the state's repetition history length {length} is outside 0..{capacity}.")
-        keys = state[history_start : history_start + length] if length else state[:0]
-        if (keys < 0).any():
-            raise ValueError("the state's repetition history holds a negative key.")
-        expected = 0
-        for key in keys.tolist():
-            expected |= 1 << (key % 61)
-        if int(state[HISTORY_FILTER]) != expected:
-            raise ValueError("the state's repetition filter does not match its history.")
-
-    def check_position_flags(self, board: list[int], flags: dict[str, Any]) -> int:
-        """Validates the game's position flags; returns the seeds they hold off the board and stores."""
-        return 0
-
-    def apply_position_flags(self, state: np.ndarray, flags: dict[str, Any]) -> None:
-        """Writes the validated position flags into a freshly loaded ``state``."""
-
-    # --- observation ----------------------------------------------------------------
-    def observation_names(self) -> list[str]:
-        n = self.row_size
-        return (
-            [f"own_pit_{k}" for k in range(n)]
-            + [f"opponent_pit_{k}" for k in range(n)]
-            + ["own_store", "opponent_store", "is_to_move", "must_feed", "ply"]
-            + [name for name, _ in self.extra_features()]
-        )
-
-    def observation_bounds(self) -> tuple[np.ndarray, np.ndarray]:
-        n = self.row_size
-        extra_high = [high for _, high in self.extra_features()]
-        size = 2 * n + 5 + len(extra_high)
-        low = np.zeros(size, dtype=np.int32)
-        high = np.empty(size, dtype=np.int32)
-        high[: 2 * n + 2] = self.total_seeds
-        high[2 * n + 2] = 1
-        high[2 * n + 3] = 1
-        high[2 * n + 4] = self.max_plies
-        high[2 * n + 5 :] = extra_high
-        return low, high
-
-    def extra_features(self) -> list[tuple[str, int]]:
-        """Names and upper bounds of the game's own observation entries, appended after the
-        shared ones (none by default; Modiar's first-move flag, match tallies, closed pits...)."""
-        return []
-
-    # --- pictures --------------------------------------------------------------------
-    def board_rows(self) -> list[list[int]]:
-        n = self.row_size
-        return [list(range(2 * n - 1, n - 1, -1)), list(range(n))]
-
-    def played_pit(self, player: int, action: int) -> int:
-        return player * self.row_size + action
-
-    def render_text(self, state: np.ndarray) -> str:
-        n = self.row_size
-        board = state[BOARD : BOARD + 2 * n]
-        top = " ".join(f"{int(board[pit]):3d}" for pit in range(2 * n - 1, n - 1, -1))
-        bottom = " ".join(f"{int(board[pit]):3d}" for pit in range(n))
-        top_index = " ".join(f"{pit:3d}" for pit in range(2 * n - 1, n - 1, -1))
-        bottom_index = " ".join(f"{pit:3d}" for pit in range(n))
-        if state[STATUS] == RUNNING:
-            status = f"player_{int(state[PLAYER])} to move"
-            legal = [a for a in range(self.n_actions) if (int(state[LEGAL]) >> a) & 1]
-            status += f", legal actions {legal}"
-        else:
-            info = self.info(state)
-            result = "draw" if info["winner"] is None else f"player_{info['winner']} wins"
-            status = f"game over ({info['end_reason']}): {result}"
-        lines = [
-            f"{self.env_name}  ply {int(state[PLY])}  {status}",
-            f"  pit        {top_index}",
-            f"  player_1 [ {top} ]  store {int(state[STORE + 1])}",
-            f"  player_0 [ {bottom} ]  store {int(state[STORE])}",
-            f"  pit        {bottom_index}",
-        ]
-        return "\n".join(lines)

@@ -36,6 +36,7 @@ from numba import njit
 from mancala_envs.engine import two_row as capture_sowing
 from mancala_envs.engine.capture import GRAND_SLAM_ALLOWED, GRAND_SLAM_FORBIDDEN, count_set
 from mancala_envs.engine.ending import check_end, close_match_game, end_ply
+from mancala_envs.engine.layout import Feature, Field
 from mancala_envs.engine.setup import refusal_code, start_game, start_match
 from mancala_envs.engine.sowing import ORIGIN_SKIPPED
 from mancala_envs.engine.state import LEGAL, MATCH, OK, PLAYER, RUNNING, STARTER, STATUS
@@ -44,26 +45,48 @@ from mancala_envs.games.base import Variant, check_bool, check_choice, check_cou
 from mancala_envs.games.two_row import (
     HISTORY_START,
     MAX_PLIES,
-    PARAM_COMMON,
     ROW_SIZE,
     SEEDS_PER_PIT,
     TOTAL_SEEDS,
+    TWO_ROW_LAYOUT,
     TwoRowGame,
     observe_two_row,
 )
+from mancala_envs.games.urim_companion import UrimCompanion
 
 __all__ = ["Urim", "UrimConfig", "game_over", "legal_bits", "observe", "reset_state", "step"]
 
 GRAND_SLAM_RULES = {"allowed": 0, "forbidden": 1, "no_capture": 2}
 
-# params slots after the common two-row ones
-CAPACITY = PARAM_COMMON
-TRIGGER = PARAM_COMMON + 1
-CHAIN = PARAM_COMMON + 2
-GRAND_SLAM = PARAM_COMMON + 3
-THREE_QUARTER_POINTS = PARAM_COMMON + 4
-MATCH_TARGET = PARAM_COMMON + 5
-MAX_GAMES = PARAM_COMMON + 6
+#: Urim's layout: the two-row one, with automatic passes, seven params of its own and, in a match, the
+#: match points in the observation
+LAYOUT = TWO_ROW_LAYOUT.extended(
+    header=("PASSES",),
+    params=(
+        Field("CAPACITY", "the pit capacity (`pit_capacity`; 0: none)"),
+        Field("TRIGGER", "bit set of the counts that capture (`trigger`)"),
+        Field("CHAIN", "bit set of the counts that continue a capture (`chain`)"),
+        Field("GRAND_SLAM", "grand slams: 0 allowed, 1 forbidden, 2 allowed without capture"),
+        Field("THREE_QUARTER_POINTS", "match points for three quarters of the seeds"),
+        Field("MATCH_TARGET", "match points that end a match; 0: one game per episode"),
+        Field("MAX_GAMES", "game cap of a match (truncation)"),
+    ),
+    observation=(
+        Feature("own_match_points", "match_top", "match points the agent has won", when="match"),
+        Feature("opponent_match_points", "match_top", "match points the opponent has won", when="match"),
+    ),
+    symbols={
+        "match": "an episode is a match (`match_target` set)",
+        "match_top": "`match_target + max(points_three_quarters, 1) − 1`, the most points a player can hold",
+    },
+)
+CAPACITY = LAYOUT.param("CAPACITY")
+TRIGGER = LAYOUT.param("TRIGGER")
+CHAIN = LAYOUT.param("CHAIN")
+GRAND_SLAM = LAYOUT.param("GRAND_SLAM")
+THREE_QUARTER_POINTS = LAYOUT.param("THREE_QUARTER_POINTS")
+MATCH_TARGET = LAYOUT.param("MATCH_TARGET")
+MAX_GAMES = LAYOUT.param("MAX_GAMES")
 
 
 @dataclass(frozen=True)
@@ -225,7 +248,7 @@ def observe(state: np.ndarray, params: np.ndarray, player: int, observation: np.
         observation[extra + 1] = state[MATCH + 1 - player]
 
 
-class Urim(TwoRowGame):
+class Urim(UrimCompanion, TwoRowGame):
     """Urim, 2x6 (or 2x7) pits, 3 (or 4) seeds per pit, stores, 17-seed pits.
 
     Args:
@@ -241,16 +264,6 @@ class Urim(TwoRowGame):
         Variant('urim48', {'seeds_per_pit': 4}, 'Urim with 4 seeds per pit (T = 48, the Mancala World reading)'),
         Variant('urim-match', {'match_target': 10}, 'Urim match: games until a player has 10 match points'),
     )
-    env_doc = """Urim as a PettingZoo environment; the full page is ``docs/rules/urim.md``.
-
-| Import      | ``from mancala_envs.envs import urim_v0``                                         |
-|-------------|-----------------------------------------------------------------------------------|
-| Ids         | ``mancala/urim-v0``, ``urim7-v0`` (2x7), ``urim48-v0`` (4 seeds), ``urim-match-v0`` |
-| Actions     | Discrete(n): sow own local pit k (n = 6, or 7 on 2x7)                             |
-| Agents      | ``player_0``, ``player_1``                                                        |
-| Observation | Dict(observation=Box(int32, (2n+5,) or (2n+7,) in a match), action_mask=(n,) int8) |
-| Rewards     | +1 win, -1 loss, 0 draw at the end; or match points (``reward_mode``)             |
-"""
 
     def __init__(self, config: UrimConfig | None = None) -> None:
         super().__init__(config)
@@ -258,18 +271,15 @@ class Urim(TwoRowGame):
         self.three_quarter_points = c.points_three_quarters
         passing = c.grand_slam == "allowed"
         common = self._common_params(c.pits_per_row, c.seeds_per_pit, c.max_plies, c.repetition, passing)
-        self.params = np.array(
-            common
-            + [
-                c.pit_capacity or 0,
-                count_set(*c.trigger),
-                count_set(*c.chain),
-                GRAND_SLAM_RULES[c.grand_slam],
-                c.points_three_quarters,
-                c.match_target or 0,
-                c.max_games,
-            ],
-            dtype=np.int64,
+        self.params = LAYOUT.pack_params(
+            **common,
+            CAPACITY=c.pit_capacity or 0,
+            TRIGGER=count_set(*c.trigger),
+            CHAIN=count_set(*c.chain),
+            GRAND_SLAM=GRAND_SLAM_RULES[c.grand_slam],
+            THREE_QUARTER_POINTS=c.points_three_quarters,
+            MATCH_TARGET=c.match_target or 0,
+            MAX_GAMES=c.max_games,
         )
 
     @property
@@ -279,13 +289,6 @@ class Urim(TwoRowGame):
     @property
     def max_episode_plies(self) -> int:
         return self.max_plies * (self.config.max_games if self.is_match else 1)
-
-    def extra_features(self) -> list[tuple[str, int]]:
-        if not self.is_match:
-            return []
-        # A game's points can take a player past the target by at most the largest award.
-        top = self.config.match_target + max(self.config.points_three_quarters, 1) - 1
-        return [("own_match_points", top), ("opponent_match_points", top)]
 
 
 GAME = Urim
