@@ -120,3 +120,17 @@ def test_tables_print_symbolic_indices() -> None:
     ]
     assert layout.observation_names({"n": 2, "T": 8}) == ["own_pit_0", "own_pit_1", "flag"]
     assert layout.observation_names({"n": 1, "T": 8, "match": True})[-1] == "closed_0"
+
+
+@pytest.mark.parametrize("game_class", GAME_CLASSES, ids=lambda cls: cls.name)
+def test_every_game_is_a_rules_module_plus_a_companion(game_class: type) -> None:
+    companion = importlib.import_module(f"{game_class.__module__}_companion")
+    mixin = getattr(companion, f"{game_class.__name__}Companion")
+    # The companion comes first among the class's bases, so its people-side methods win.
+    assert game_class.__bases__[0] is mixin
+    assert game_class.env_doc == mixin.__dict__["env_doc"]
+    assert game_class.__name__ in game_class.env_doc or game_class.name.replace("_", " ").title() in game_class.env_doc
+    # The rules module defines no people-side method itself: positions, infos and text are the companion's.
+    people_side = {"load_position", "position_flags", "check_position_flags", "apply_position_flags", "info",
+                   "render_text", "describe_action", "move_words", "layout_values", "env_doc"}
+    assert not people_side & set(vars(game_class)), sorted(people_side & set(vars(game_class)))
