@@ -42,12 +42,14 @@ from mancala_envs.engine.state import END_REASON_NAMES, OK
 from mancala_envs.env import MancalaEnv
 from mancala_envs.games import game_classes
 from mancala_envs.games.base import Game, config_from_kwargs
-from mancala_envs.registration import VARIANTS, make
+from mancala_envs.registration import VARIANTS, make, make_game
 
-__all__ = ["RECORD_FORMAT", "RESULT_KEYS", "GameRecord", "replay", "write_animation"]
+__all__ = ["MAX_FPS", "RECORD_FORMAT", "RESULT_KEYS", "GameRecord", "replay", "write_animation"]
 
 #: the ``format`` entry of every record; a new layout gets a new number
 RECORD_FORMAT = "mancala-envs-game-1"
+#: the most positions per second an animation shows (a frame lasts at least 1/60 s)
+MAX_FPS = 60
 #: the entries of a record's ``result``: the final infos' facts that a replay must reproduce
 RESULT_KEYS = ("winner", "scores", "match_points", "end_reason")
 RENDER_EXTRA = "pip install 'mancala-envs[render]'"
@@ -73,12 +75,19 @@ def _bad(field: str, should: str, value: Any) -> ValueError:
     return ValueError(f"game record field {field!r} must be {should} (got {shown}).")
 
 
+def _is_json_scalar(value: Any) -> bool:
+    return isinstance(value, _JSON_SCALARS) and (not isinstance(value, float) or math.isfinite(value))
+
+
 def _is_json_value(value: Any) -> bool:
-    if isinstance(value, _JSON_SCALARS):
-        return not isinstance(value, float) or math.isfinite(value)
+    """Whether ``value`` is what a game option can be: a JSON scalar or a flat list of them.
+
+    No option holds lists of lists, so a nested list is refused at once (and however deep it is,
+    without recursing into it).
+    """
     if isinstance(value, list):
-        return all(_is_json_value(item) for item in value)
-    return False
+        return all(_is_json_scalar(item) for item in value)
+    return _is_json_scalar(value)
 
 
 def _plain(value: Any) -> Any:
@@ -143,8 +152,12 @@ class GameRecord:
         if not isinstance(self.options, Mapping) or not all(isinstance(key, str) for key in self.options):
             raise _bad("options", "an object of game options such as {\"pits_per_row\": 6}", self.options)
         for key, value in self.options.items():
+            if isinstance(value, (list, tuple)) and any(isinstance(item, (list, tuple)) for item in value):
+                raise _bad(f"options.{key}", "a JSON value (a number, string, boolean, null or a flat list of them)",
+                           "a nested list")
             if not _is_json_value(_plain(value)):
-                raise _bad(f"options.{key}", "a JSON value (a number, string, boolean, null or list)", value)
+                raise _bad(f"options.{key}", "a JSON value (a number, string, boolean, null or a flat list of them)",
+                           value)
         self.options = {key: _plain(value) for key, value in self.options.items()}
         if not isinstance(self.start, str):
             raise _bad("start", "a position in the notation of env.position(), such as '4,4,4,4,4,4/4,4,4,4,4,4 0,0 0'",
@@ -339,6 +352,11 @@ class GameRecord:
             data = json.loads(text)
         except json.JSONDecodeError as error:
             raise ValueError(f"{os.fspath(path)} is not a JSON game record ({error}).") from None
+        except RecursionError:
+            raise ValueError(
+                f"{os.fspath(path)} is nested too deeply to be a game record (a record is an object of a few "
+                "flat fields; see docs/replay.md)."
+            ) from None
         return cls.from_dict(data)
 
     def make_env(self, **env_options: Any) -> MancalaEnv:
@@ -348,23 +366,27 @@ class GameRecord:
             **env_options: Environment options (``render_mode``, ``first_player``, ``illegal_action``...).
 
         Raises:
-            ValueError: ``env`` is not a registered id, or ``options`` do not build a game of it (the
-                message names the field); an environment option's own error otherwise.
+            ValueError: ``env`` is not a registered id, or ``options`` are not options of its game (the
+                message names the field: environment options such as ``render_mode`` or ``reward_mode``
+                are not part of a record); an environment option's own error otherwise.
+        """
+        self.check_game()
+        return make(self.env, **self.options, **env_options)
+
+    def check_game(self) -> None:
+        """Checks that ``env`` is a registered id and ``options`` are options of its game.
+
+        Raises:
+            ValueError: the message names the field that is wrong.
         """
         try:
-            return make(self.env, **self.options, **env_options)
-        except (TypeError, ValueError) as error:
-            original = error
-        # Which part was wrong? (Only on the error path: each make() builds an environment.)
-        try:
-            make(self.env)
+            make_game(self.env)
         except (TypeError, ValueError) as error:
             raise ValueError(f"game record field 'env' is not a registered environment: {error}") from None
         try:
-            make(self.env, **self.options)
+            make_game(self.env, **self.options)
         except (TypeError, ValueError) as error:
             raise ValueError(f"game record field 'options' does not configure {self.env}: {error}") from None
-        raise original
 
 
 def _as_record(record: Any) -> GameRecord:
@@ -479,6 +501,10 @@ def _frames(record: GameRecord) -> Iterator[np.ndarray]:
 
 
 def _output_kind(out: pathlib.Path, text: str) -> str:
+    if not text.strip():
+        raise ValueError(
+            "cannot write '': the output path is empty; give a .gif, .mp4 or .png path, or a directory for PNG frames."
+        )
     suffix = out.suffix.lower()
     if suffix in (".gif", ".mp4", ".png"):
         return suffix[1:]
@@ -498,8 +524,8 @@ def _import_pillow() -> Any:
 
 
 def _check_timing(fps: Any, end_pause: Any) -> None:
-    if not _is_int(fps) or fps < 1:
-        raise ValueError(f"fps must be an integer >= 1 (got {fps!r}).")
+    if not _is_int(fps) or not 1 <= fps <= MAX_FPS:
+        raise ValueError(f"fps must be an integer between 1 and {MAX_FPS} (got {fps!r}).")
     if isinstance(end_pause, bool) or not isinstance(end_pause, (int, float)) or not 0 <= end_pause <= 3600:
         raise ValueError(f"end_pause must be a number of seconds between 0 and 3600 (got {end_pause!r}).")
 
@@ -525,7 +551,7 @@ def write_animation(
               frames are padded to even sizes as H.264 needs);
             - ``frames/`` (a directory, or a path without a suffix): ``frames/frame-000.png``, ``frame-001.png``, ...;
             - ``frames/move-*.png``: ``*`` becomes the zero-padded frame number; ``game.png``: ``game-000.png``, ...
-        fps: Positions per second, an integer >= 1.
+        fps: Positions per second, an integer from 1 to ``MAX_FPS`` (60).
         end_pause: Extra seconds on the final position (GIF and MP4).
 
     Returns:

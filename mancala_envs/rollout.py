@@ -14,8 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
 
+from mancala_envs.engine.jit import njit
 from mancala_envs.engine.kernels import game_step, per_game
 from mancala_envs.engine.state import LEGAL, PLAYER, STORE
 

@@ -9,7 +9,9 @@ record); ``mancala-envs replay game.json`` prints a recorded game move by move, 
 ``mancala-envs play omweso --opponent alphabeta:3`` plays a game in the terminal
 (:mod:`mancala_envs.play`, parsed by :mod:`mancala_envs.cli.play`); ``mancala-envs tournament --game ouril --agents random greedy``
 runs a round robin with ratings (:mod:`mancala_envs.tournament`, parsed by :mod:`mancala_envs.cli.tournament`; the ``tournament`` extra);
-``mancala-envs list`` lists the ids. ``python -m mancala_envs`` is the same command.
+``mancala-envs list`` lists the ids; ``mancala-envs warm-up`` compiles every game's entry points into
+numba's cache ahead of use (:mod:`mancala_envs.warm`, ``docs/install.md``). ``python -m mancala_envs`` is the
+same command.
 Bad input is reported as one line, ``mancala-envs: error: ...``, with exit status 2
 (see docs/contract.md).
 """
@@ -39,7 +41,7 @@ from mancala_envs.validation import check_integer
 if TYPE_CHECKING:
     from mancala_envs.records import GameRecord
 
-__all__ = ["PROG", "main", "play_demo", "print_replay", "run_replay", "run_train"]
+__all__ = ["PROG", "main", "play_demo", "print_replay", "run_replay", "run_train", "run_warm_up"]
 
 
 
@@ -250,6 +252,28 @@ def run_train(args: argparse.Namespace, out=None) -> dict:
     return figures
 
 
+def run_warm_up(args: argparse.Namespace, out=None) -> dict[str, float]:
+    """``mancala-envs warm-up``: compiles the games' entry points and says where the cache went."""
+    import numba
+
+    from mancala_envs.engine.jit import CACHING
+    from mancala_envs.warm import WARM_UP_OPPONENTS, warm_up
+
+    out = out or sys.stdout
+    seconds = warm_up(args.games, opponents=args.opponents or WARM_UP_OPPONENTS)
+    for game, spent in seconds.items():
+        print(f"{game}: compiled in {spent:.1f} s", file=out)
+    if not CACHING:
+        print("numba could not write a cache here: nothing was kept (set NUMBA_CACHE_DIR to a writable folder)",
+              file=out)
+    elif numba.config.CACHE_DIR:
+        print(f"cache: {numba.config.CACHE_DIR} (NUMBA_CACHE_DIR)", file=out)
+    else:
+        print("cache: the __pycache__ folders of the package (or the user cache folder, where those are read-only)",
+              file=out)
+    return seconds
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = Parser(prog=PROG, description="Mancala games as RL environments.")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -275,6 +299,14 @@ def _parser() -> argparse.ArgumentParser:
     )
     replay.add_argument("--fps", type=POSITIVE, default=2, help="positions per second in the animation (default: 2)")
     commands.add_parser("list", help="list the registered environment ids")
+    warm = commands.add_parser(
+        "warm-up", help="compile every entry point of the games now, into numba's cache (for images and clusters)"
+    )
+    warm.add_argument("--games", nargs="+", default=None, help="game names (default: every game)")
+    warm.add_argument(
+        "--opponents", nargs="+", default=None,
+        help="compiled opponents to build the envs against (default: random greedy alphabeta:1 mcts:2)",
+    )
     # Listed here for --help; their arguments are parsed by their own modules (see main).
     commands.add_parser(
         "play", add_help=False,
@@ -341,6 +373,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             run_train(args)
         elif args.command == "replay":
             run_replay(args)
+        elif args.command == "warm-up":
+            run_warm_up(args)
         else:
             play_demo(args.game, args.agents, args.seed, record=args.record)
     except (ValueError, TypeError) as error:

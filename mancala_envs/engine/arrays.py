@@ -8,7 +8,8 @@ loops compile to the same copy without them. Each is inlined into its caller.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from mancala_envs.engine.jit import njit
 
 __all__ = ["copy_rows", "copy_slots", "fill_slots"]
 

@@ -7,8 +7,8 @@ Counts are tested against *count sets* given as bit masks: bit ``c`` set means
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from mancala_envs.engine.jit import njit
 from mancala_envs.engine.trace import trace_capture
 
 __all__ = ["chain_length", "chain_seeds", "count_set", "in_count_set", "lift_chain"]

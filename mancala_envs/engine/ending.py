@@ -15,8 +15,8 @@ in the per-ply cost.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from mancala_envs.engine.jit import njit
 from mancala_envs.engine.repetition import history_clear, history_repeats, position_key_at
 from mancala_envs.engine.state import (
     BOARD,

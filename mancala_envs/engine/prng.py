@@ -10,7 +10,8 @@ whatever the batch around it.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from mancala_envs.engine.jit import njit
 
 __all__ = ["MASK32", "new_words", "next_word", "uniform"]
 

@@ -39,9 +39,9 @@ Ring and direction conventions are those of :mod:`mancala_envs.engine.sowing`
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from mancala_envs.engine.arrays import copy_rows
+from mancala_envs.engine.jit import njit
 from mancala_envs.engine.repetition import position_key_at
 from mancala_envs.engine.sowing import CW, next_pit
 from mancala_envs.engine.state import STORE

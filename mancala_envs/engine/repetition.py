@@ -17,8 +17,8 @@ from __future__ import annotations
 from math import comb
 
 import numpy as np
-from numba import njit
 
+from mancala_envs.engine.jit import njit
 from mancala_envs.engine.state import HISTORY_FILTER, HISTORY_LEN
 
 __all__ = ["history_clear", "history_repeats", "key_fits", "position_key", "position_key_at"]

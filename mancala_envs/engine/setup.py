@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from mancala_envs.engine.jit import njit
 from mancala_envs.engine.repetition import history_clear, history_repeats, position_key
 from mancala_envs.engine.state import (
     BOARD,

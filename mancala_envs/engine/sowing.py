@@ -35,8 +35,8 @@ references on every ply.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from mancala_envs.engine.jit import njit
 from mancala_envs.engine.trace import trace_sow
 
 __all__ = [

@@ -13,7 +13,8 @@ search use that)::
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from mancala_envs.engine.jit import njit
 
 __all__ = [
     "CAPTURE_CAPACITY",

@@ -15,7 +15,6 @@ itself (``state[BOARD : BOARD + 2 * row_size]``): see
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from mancala_envs.engine.capture import (
     GRAND_SLAM_FORBIDDEN,
@@ -25,6 +24,7 @@ from mancala_envs.engine.capture import (
     lift_chain,
 )
 from mancala_envs.engine.ending import row_seeds_at
+from mancala_envs.engine.jit import njit
 from mancala_envs.engine.sowing import CCW, sow_lap
 from mancala_envs.engine.state import BOARD, STORE
 

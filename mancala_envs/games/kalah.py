@@ -34,9 +34,9 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 import numpy as np
-from numba import njit
 
 from mancala_envs.engine.ending import PLAIN_WIN, check_end, end_ply, finish_game, row_seeds_at
+from mancala_envs.engine.jit import njit
 from mancala_envs.engine.layout import Field
 from mancala_envs.engine.setup import refusal_code, start_game, start_match
 from mancala_envs.engine.state import (

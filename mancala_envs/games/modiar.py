@@ -33,10 +33,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
 
 from mancala_envs.engine.capture import chain_length, count_set, in_count_set, lift_chain
 from mancala_envs.engine.ending import PLAIN_WIN, check_end, end_ply, row_seeds_at
+from mancala_envs.engine.jit import njit
 from mancala_envs.engine.layout import Feature
 from mancala_envs.engine.setup import refusal_code, start_game, start_match
 from mancala_envs.engine.sowing import CCW, ORIGIN_FIRST, sow_lap

@@ -79,9 +79,9 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 import numpy as np
-from numba import njit
 
 from mancala_envs.engine.ending import close_match_game
+from mancala_envs.engine.jit import njit
 from mancala_envs.engine.layout import Feature, Field, Layout
 from mancala_envs.engine.relay import (
     GROUPS_OFF,

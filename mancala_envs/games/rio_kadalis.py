@@ -42,9 +42,9 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 import numpy as np
-from numba import njit
 
 from mancala_envs.engine.ending import PLAIN_WIN, check_end, end_ply, finish_game, set_winner
+from mancala_envs.engine.jit import njit
 from mancala_envs.engine.layout import Feature, Field
 from mancala_envs.engine.relay import GROUPS_END_OF_LAP, GROUPS_IMMEDIATE, TURN_ENDLESS, relay_turn
 from mancala_envs.engine.repetition import history_clear, history_repeats, position_key

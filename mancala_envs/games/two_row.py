@@ -22,9 +22,9 @@ are the same in every game, and each game appends its own.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from mancala_envs.engine.ending import PLAIN_WIN
+from mancala_envs.engine.jit import njit
 from mancala_envs.engine.layout import Feature, Field, Layout
 from mancala_envs.engine.repetition import key_fits
 from mancala_envs.engine.state import (

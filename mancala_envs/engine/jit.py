@@ -1,0 +1,80 @@
+"""``njit`` for the whole package: numba's, with its on-disk cache turned off where it cannot work.
+
+Every compiled function of mancala-envs is declared with ``cache=True``, so that a second process
+loads the machine code numba wrote to disk instead of compiling again (a warm start takes well under
+a second; a cold one, several seconds per game). numba writes that cache to the first of these
+places it can write to (it must be able to write there even to read an entry back):
+
+1. ``NUMBA_CACHE_DIR``, if the environment variable is set;
+2. the ``__pycache__`` folders next to the package's source files;
+3. the user's cache folder (``~/.cache/numba`` on Linux, from ``HOME``).
+
+Where none of them is writable (a container image run by a user who owns none of them), numba would
+refuse every ``cache=True`` function and ``import mancala_envs`` would fail. This module checks once,
+at import, whether numba can cache here; if it cannot, the package compiles in memory (every process
+compiles again) and says so in one :class:`CacheUnavailableWarning`, which names the fix: point
+``NUMBA_CACHE_DIR`` at a writable folder, prebuilt with ``mancala-envs warm-up`` (see ``docs/install.md``).
+
+Example:
+    >>> from mancala_envs.engine.jit import njit
+    >>> @njit(cache=True)
+    ... def add(a, b):
+    ...     return a + b
+    >>> add(1, 2)
+    3
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable
+from typing import Any
+
+import numba
+
+__all__ = ["CACHING", "CacheUnavailableWarning", "njit"]
+
+
+class CacheUnavailableWarning(RuntimeWarning):
+    """numba cannot write its cache anywhere here, so compiled code is not kept between processes."""
+
+
+def _probe() -> int:  # pragma: no cover - never called: only its cache locator is looked up
+    return 0
+
+
+def _can_cache() -> bool:
+    """Whether numba finds a writable cache location for this package's source files.
+
+    numba looks for one when a ``cache=True`` function is declared, and raises ``RuntimeError`` (no
+    locator available) when every candidate refuses a test file.
+    """
+    try:
+        numba.njit(cache=True)(_probe)
+    except RuntimeError:
+        return False
+    return True
+
+
+#: whether numba can keep compiled code on disk here; when it cannot, ``njit`` compiles in memory
+CACHING: bool = _can_cache()
+if not CACHING:
+    warnings.warn(
+        "mancala-envs: numba cannot write its cache here (NUMBA_CACHE_DIR is unset or read-only, and the "
+        "package folder and the user cache folder under HOME are read-only), so games compile in memory "
+        "and every new process compiles them again. To keep compiled code, set NUMBA_CACHE_DIR to a "
+        "folder this user can write; to prebuild it for an image, run `mancala-envs warm-up` with that "
+        "NUMBA_CACHE_DIR (see docs/install.md).",
+        CacheUnavailableWarning,
+        stacklevel=2,
+    )
+
+
+def njit(*args: Any, **options: Any) -> Callable[..., Any]:
+    """numba's ``njit`` with ``cache=True`` dropped when numba cannot cache here (see :data:`CACHING`).
+
+    Takes what ``numba.njit`` takes: ``@njit``, ``@njit(cache=True, ...)`` or ``njit(signature, ...)``.
+    """
+    if not CACHING:
+        options["cache"] = False
+    return numba.njit(*args, **options)

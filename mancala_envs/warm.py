@@ -1,0 +1,81 @@
+"""Prebuilding numba's cache: compile what every entry point of a game compiles, once, ahead of use.
+
+A game compiles at its first use in a process and numba keeps the machine code on disk (see
+:mod:`mancala_envs.engine.jit` for where). :func:`warm_up` makes that first use happen now, for every
+entry point: the PettingZoo env, the single-agent env and the vector envs against each compiled
+opponent, the batched games, random play and the search agents. Run it when building a container
+image or a cluster job's environment, with ``NUMBA_CACHE_DIR`` set to the folder the runs will use
+(``mancala-envs warm-up`` on the command line; ``docs/install.md`` shows an image recipe).
+
+Example:
+    >>> from mancala_envs.warm import warm_up
+    >>> seconds = warm_up(["kalah"], opponents=("random",))  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+
+import numpy as np
+
+from mancala_envs.agents import make_agent
+from mancala_envs.batch import BatchedGames, play_random
+from mancala_envs.games import game_classes
+from mancala_envs.registration import game_names, make, resolve_env_id
+from mancala_envs.single_agent import SingleAgentEnv
+from mancala_envs.vector import MancalaVectorEnv
+
+__all__ = ["WARM_UP_OPPONENTS", "warm_up"]
+
+#: the compiled opponents (and search agents) compiled by default: each kind is a kernel of its own
+WARM_UP_OPPONENTS = ("random", "greedy", "alphabeta:1", "mcts:2")
+
+
+def _first_legal(mask: np.ndarray) -> int:
+    return int(np.flatnonzero(mask)[0])
+
+
+def warm_up(games: Sequence[str] | None = None, *, opponents: Sequence[str] = WARM_UP_OPPONENTS) -> dict[str, float]:
+    """Compiles every entry point of each game (and stores it in numba's cache, where numba can write one).
+
+    Args:
+        games: Game names (``"ouril"`` or ``"ouril_v0"``...); ``None``: every registered game.
+        opponents: Compiled agents to build the single-agent and vector envs against, and to play one
+            move with (``"random"``, ``"greedy"``, ``"alphabeta:D"``, ``"mcts:N"``).
+
+    Returns:
+        The seconds spent on each game.
+
+    Raises:
+        ValueError: an unknown game or opponent name (the message lists the known ones).
+    """
+    every_game = [game_class.name for game_class in game_classes()]
+    names = every_game if games is None else list(games)
+    unknown = [name for name in names if not isinstance(name, str) or resolve_env_id(name) not in game_names()]
+    if unknown:
+        raise ValueError(f"unknown game(s) {unknown}; use names from {every_game}.")
+    seconds: dict[str, float] = {}
+    for name in names:
+        start = time.perf_counter()
+        env_id = resolve_env_id(name)
+        env = make(env_id)
+        env.reset(seed=0)
+        observation, *_ = env.last()
+        env.step(_first_legal(observation["action_mask"]))
+        for opponent in opponents:
+            make_agent(opponent, seed=0).act(env)
+            single = SingleAgentEnv(env_id, opponent=opponent)
+            _, info = single.reset(seed=0)
+            single.step(_first_legal(info["action_mask"]))
+            vector = MancalaVectorEnv(env_id, num_envs=2, opponent=opponent)
+            _, infos = vector.reset(seed=0)
+            vector.step(np.array([_first_legal(mask) for mask in infos["action_mask"]]))
+            vector.close()
+        batch = BatchedGames(env_id, 2)
+        step = batch.reset(seed=0)
+        batch.step(np.array([_first_legal(mask) for mask in step.action_mask]))
+        play_random(env_id, 2, batch_size=2)
+        seconds[name] = time.perf_counter() - start
+    return seconds
+
