@@ -67,11 +67,11 @@ TWO_ROW_LAYOUT = Layout(
     observation=(
         Feature("own_pit_{k}", "T", "seeds in the agent's local pit `k` (global `p·n + k`)", count="n"),
         Feature("opponent_pit_{k}", "T", "seeds in the opponent's local pit `k` (global `(1−p)·n + k`)", count="n"),
-        Feature("own_store", "T", "seeds the agent has captured in this game"),
-        Feature("opponent_store", "T", "seeds the opponent has captured in this game"),
+        Feature("own_store", "T", "seeds in the agent's store: what it has taken in this game"),
+        Feature("opponent_store", "T", "seeds in the opponent's store"),
         Feature("is_to_move", 1, "1 if the game is running and it is this agent's turn"),
         Feature("must_feed", 1, "1 if it is this agent's turn and the opponent's row is empty"),
-        Feature("ply", "max_plies", "plies played in the current game, capped at `max_plies`"),
+        Feature("ply", "max_plies", "plies (agent decisions) played in the current game, capped at `max_plies`"),
     ),
     symbols={"n": "pits per row", "T": "seeds in the game", "max_plies": "the ply cap (`max_plies`)"},
 )
