@@ -7,7 +7,11 @@ An opponent is anything with ``act(env) -> int`` that returns a legal action for
 - a baseline name: ``"random"``, ``"greedy"`` (any id that
   :func:`mancala_envs.agents.make_agent` knows);
 - a saved Stable-Baselines3 model: ``"model:path/to/model.zip"``, ``"sb3:path/to/model.zip"``
-  (the agent name) or a path ending in ``.zip`` (PPO or MaskablePPO; see :class:`PolicyOpponent`);
+  (the agent name) or a path ending in ``.zip`` (PPO or MaskablePPO; see :class:`PolicyOpponent`),
+  loaded without unpickling it: a file that needs unpickling is refused unless
+  ``trust_remote_code=True`` (see :func:`~mancala_envs.agents.sb3.load_policy`). The single-agent env
+  builds its opponent with the default; to play a file you trust there, pass the loaded opponent,
+  ``opponent=PolicyOpponent.load(path, trust_remote_code=True)``;
 - an :class:`~mancala_envs.agents.Agent` or any object with ``act(env)``;
 - a callable ``policy(observation, action_mask) -> int`` that sees the
   opponent's own egocentric observation vector and int8 mask;
@@ -31,7 +35,7 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 
 from mancala_envs.agents import Agent, make_agent
-from mancala_envs.agents.sb3 import PolicyOpponent, policy_encoder
+from mancala_envs.agents.sb3 import PolicyOpponent, UntrustedModelError, policy_encoder
 from mancala_envs.env import unwrap_env
 
 __all__ = [
@@ -39,6 +43,7 @@ __all__ = [
     "Opponent",
     "OpponentPool",
     "PolicyOpponent",
+    "UntrustedModelError",
     "make_opponent",
     "policy_encoder",
 ]
@@ -166,27 +171,33 @@ class OpponentPool:
         return f"OpponentPool({self.members!r})"
 
 
-def make_opponent(spec: Any, seed: int | None = None) -> Opponent | OpponentPool:
+def make_opponent(spec: Any, seed: int | None = None, *, trust_remote_code: bool = False) -> Opponent | OpponentPool:
     """Builds an opponent (or a pool) from a name, model path, agent, callable or list.
 
     Args:
         spec: See the module docstring.
         seed: Seeds the opponent's own generator.
+        trust_remote_code: For saved models: load them in full with Stable-Baselines3, which unpickles
+            objects stored in the file, so **a crafted file runs arbitrary code**. Only for files you trust.
+            By default a model is loaded without unpickling (see :func:`~mancala_envs.agents.sb3.load_policy`).
 
     Raises:
         TypeError: ``spec`` is none of the accepted kinds.
-        ValueError: an unknown baseline name.
+        ValueError: an unknown baseline name, or a file that is not a saved model.
+        UntrustedModelError: (a ``ValueError``) a model file that can only be loaded by unpickling it,
+            without ``trust_remote_code``; the message says how to opt in.
         FileNotFoundError: a model path that does not exist.
     """
     if isinstance(spec, (OpponentPool, AgentOpponent, CallableOpponent, PolicyOpponent)):
         opponent: Any = spec
     elif isinstance(spec, str):
         if spec.startswith((MODEL_PREFIX, "sb3:")) or spec.endswith(".zip"):
-            opponent = PolicyOpponent.load(spec.removeprefix(MODEL_PREFIX).removeprefix("sb3:"))
+            path = spec.removeprefix(MODEL_PREFIX).removeprefix("sb3:")
+            opponent = PolicyOpponent.load(path, trust_remote_code=trust_remote_code)
         else:
             opponent = AgentOpponent(make_agent(spec), name=spec)
     elif isinstance(spec, (list, tuple)):
-        opponent = OpponentPool([make_opponent(member) for member in spec])
+        opponent = OpponentPool([make_opponent(member, trust_remote_code=trust_remote_code) for member in spec])
     elif hasattr(spec, "act") and callable(spec.act):
         opponent = AgentOpponent(spec)
     elif callable(spec):

@@ -295,6 +295,7 @@ def play_human(
     out: TextIO | None = None,
     *,
     start_position: str | dict[str, Any] | None = None,
+    trust_remote_code: bool = False,
     **game_options: Any,
 ) -> dict[str, Any]:
     """Plays one game in the terminal: a human against a named agent.
@@ -312,6 +313,9 @@ def play_human(
             either the notation of :meth:`~mancala_envs.env.MancalaEnv.position` or a dict of
             ``reset`` options (``{"board": [...], "player": 0, "pending": ...}``). Tests and
             puzzles use it to reach, say, an Omweso mid-turn choice.
+        trust_remote_code: For an ``"sb3:PATH"`` opponent: load the file in full with Stable-Baselines3,
+            which unpickles objects stored in it, so a crafted file runs arbitrary code. Only for files you
+            trust; by default the model is loaded without unpickling (files that need it are refused).
         **game_options: Game and environment options (``first_player=1``, ``setup="placement"``).
 
     Returns:
@@ -348,7 +352,7 @@ def play_human(
         )
     env_id = resolve_env_id(game)
     env = mancala_envs.make(env_id, render_mode="ansi", illegal_action="raise", **game_options)
-    agent = make_agent(opponent, seed=seed)
+    agent = make_agent(opponent, seed=seed, trust_remote_code=trust_remote_code)
     if seat is None:
         seat = int(np.random.default_rng([seed, 1]).integers(2))  # not the stream that draws the first player
     options = None

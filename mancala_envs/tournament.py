@@ -181,6 +181,7 @@ def play_games(
     seed: int,
     game_options: dict[str, Any] | None = None,
     record_dir: str | None = None,
+    trust_remote_code: bool = False,
 ) -> list[GameResult]:
     """Plays the given games of a round robin (what each worker runs).
 
@@ -192,6 +193,7 @@ def play_games(
         game_options: Options of the game.
         record_dir: If given, each game is also written there as a JSON game record
             (:func:`record_name`; the agents' names are the record's players).
+        trust_remote_code: Load ``sb3:`` agents in full, unpickling the file (see :func:`run_tournament`).
 
     Returns:
         One :class:`GameResult` per game, in the order asked.
@@ -206,7 +208,10 @@ def play_games(
         low, high = pairs[pair]
         env_seed, low_seed, high_seed = _game_seeds(seed, pair, number)
         first, second = (low, high) if number % 2 == 0 else (high, low)
-        built = {low: make_agent(agents[low], seed=low_seed), high: make_agent(agents[high], seed=high_seed)}
+        built = {
+            low: make_agent(agents[low], seed=low_seed, trust_remote_code=trust_remote_code),
+            high: make_agent(agents[high], seed=high_seed, trust_remote_code=trust_remote_code),
+        }
         players = {"player_0": built[first], "player_1": built[second]}  # the first mover is player_0
         table = env
         if record_dir is not None:
@@ -752,6 +757,7 @@ def run_tournament(
     workers: int | None = None,
     progress: bool = True,
     record_dir: str | os.PathLike[str] | None = None,
+    trust_remote_code: bool = False,
     **game_options: Any,
 ) -> TournamentResult:
     """Plays a round robin: every pair of agents ``games_per_pair`` games, seats alternated.
@@ -767,6 +773,9 @@ def run_tournament(
         record_dir: If given, every game is also written there as a JSON game record
             (``pair-PP-game-GGGG.json``, see :func:`record_name`), which ``mancala-envs replay``
             prints or animates. The folder is created.
+        trust_remote_code: Load ``sb3:`` agents in full with Stable-Baselines3, which unpickles objects stored
+            in the file, so a crafted file runs arbitrary code (in every worker). Only for files you trust; by
+            default saved models are loaded without unpickling, and files that need it are refused.
         **game_options: Options of the game (``first_player`` is the tournament's to set).
 
     Returns:
@@ -802,8 +811,8 @@ def run_tournament(
 
     game = resolve_env_id(game)
     mancala_envs.make(game, first_player=0, **game_options).reset(seed=0)  # an unknown game or option fails here
-    for name in agents:
-        make_agent(name, seed=0)  # an unknown agent fails here, before any process starts
+    for name in agents:  # an unknown agent, or a model refused without the opt-in, fails before any process starts
+        make_agent(name, seed=0, trust_remote_code=trust_remote_code)
     agents = list(agents)
     pairs = math.comb(len(agents), 2)
     total = pairs * games_per_pair
@@ -822,7 +831,7 @@ def run_tournament(
     try:
         if workers == 1:
             for task in tasks:
-                results.extend(play_games(game, agents, task, seed, options, record_dir))
+                results.extend(play_games(game, agents, task, seed, options, record_dir, trust_remote_code))
                 if bar is not None:
                     bar.update(len(task))
         else:
@@ -831,7 +840,10 @@ def run_tournament(
 
             pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
             try:
-                pending = {pool.submit(play_games, game, agents, task, seed, options, record_dir) for task in tasks}
+                pending = {
+                    pool.submit(play_games, game, agents, task, seed, options, record_dir, trust_remote_code)
+                    for task in tasks
+                }
                 while pending:
                     done, pending = wait(pending, return_when=FIRST_EXCEPTION)
                     for future in done:

@@ -4,7 +4,9 @@ Needs the ``train`` extra (``pip install 'mancala-envs[train]'``: stable-baselin
 sb3-contrib, torch, tqdm, rich). The pieces are importable on their own:
 
 - :func:`make_training_env`: ``n_envs`` single-agent views, encoded for an MLP, in an SB3 VecEnv;
-- :func:`train`: MaskablePPO against the chosen opponent(s), timing the environment;
+- :func:`train`: MaskablePPO against the chosen opponent(s), timing the environment; the model is saved
+  with :func:`~mancala_envs.agents.sb3.save_model`, so ``"sb3:PATH"`` / ``"model:PATH"`` load it without
+  unpickling (and without ``trust_remote_code``);
 - :func:`evaluate`: many games against each baseline, both seats, with confidence intervals;
 - :class:`SelfPlayCallback`: refreshes a pool of frozen copies of the learner as opponents;
 - :func:`format_table` and :func:`wilson_interval` for the report.
@@ -23,6 +25,7 @@ import gymnasium
 import numpy as np
 from stable_baselines3.common.callbacks import BaseCallback
 
+from mancala_envs.agents.sb3 import save_model
 from mancala_envs.opponents import PolicyOpponent, make_opponent
 from mancala_envs.single_agent import SingleAgentEnv
 from mancala_envs.stats import Tally, wilson_interval
@@ -79,6 +82,10 @@ class TrainConfig:
     eval_opponents: tuple[str, ...] = ("random", "greedy")
     game_options: dict[str, Any] = field(default_factory=dict)
     """Options of the game (e.g. ``{"pits_per_row": 4}``)."""
+    trust_remote_code: bool = False
+    """Load ``model:`` opponents (training and evaluation) in full with Stable-Baselines3, which unpickles
+    objects stored in the file: a crafted file runs arbitrary code. Only for files you trust; models saved
+    by :func:`train` load without it."""
 
     def __post_init__(self) -> None:
         for name in ("timesteps", "n_envs", "n_steps", "batch_size", "n_epochs", "torch_threads"):
@@ -89,6 +96,8 @@ class TrainConfig:
             raise ValueError(f"eval_games must be an integer >= 0 (got {self.eval_games!r}).")
         if isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0:
             raise ValueError(f"seed must be an integer >= 0 (got {self.seed!r}).")
+        if not isinstance(self.trust_remote_code, bool):
+            raise TypeError(f"trust_remote_code must be True or False (got {self.trust_remote_code!r}).")
 
     @property
     def model_path(self) -> Path:
@@ -154,9 +163,18 @@ class StepTimer(gymnasium.Wrapper):
         return mask
 
 
-def _single_env(game: str, opponent: Any, encoding: str, game_options: dict[str, Any], **kwargs: Any) -> gymnasium.Env:
+def _single_env(
+    game: str,
+    opponent: Any,
+    encoding: str,
+    game_options: dict[str, Any],
+    trust_remote_code: bool = False,
+    **kwargs: Any,
+) -> gymnasium.Env:
     from mancala_envs.wrappers import apply_wrappers
 
+    if trust_remote_code:  # the env itself loads saved models only the safe way
+        opponent = make_opponent(opponent, trust_remote_code=True)
     return apply_wrappers(SingleAgentEnv(game, opponent=opponent, **kwargs, **game_options), [encoding])
 
 
@@ -165,13 +183,19 @@ def make_training_env(config: TrainConfig) -> Any:
     from stable_baselines3.common.env_util import make_vec_env
 
     def build() -> gymnasium.Env:
-        return StepTimer(_single_env(config.game, config.opponent, config.encoding, config.game_options))
+        return StepTimer(
+            _single_env(config.game, config.opponent, config.encoding, config.game_options, config.trust_remote_code)
+        )
 
     return make_vec_env(build, n_envs=config.n_envs, seed=config.seed)
 
 
 def train(config: TrainConfig, callbacks: Sequence[Any] = ()) -> TrainResult:
     """Trains MaskablePPO on ``config`` and saves it to ``config.model_path``.
+
+    The zip is Stable-Baselines3's, with a JSON description of the policy added
+    (:func:`~mancala_envs.agents.sb3.save_model`): ``"sb3:PATH"``, ``"model:PATH"`` and
+    :func:`~mancala_envs.agents.sb3.load_policy` load it without unpickling anything.
 
     Returns:
         The model, the timesteps, the wall time of ``learn`` and the part of it spent in the envs.
@@ -202,7 +226,7 @@ def train(config: TrainConfig, callbacks: Sequence[Any] = ()) -> TrainResult:
     env_seconds = sum(vec_env.get_attr("seconds"))
     path = config.model_path
     path.parent.mkdir(parents=True, exist_ok=True)
-    model.save(path)
+    save_model(model, path, game=config.game, encoding=config.encoding, game_options=config.game_options)
     return TrainResult(
         model=model,
         timesteps=int(model.num_timesteps),
@@ -224,7 +248,7 @@ def warm_up(config: TrainConfig) -> float:
     start = time.perf_counter()
     opponents = config.opponent if isinstance(config.opponent, list) else [config.opponent]
     for opponent in opponents:
-        env = _single_env(config.game, opponent, config.encoding, config.game_options)
+        env = _single_env(config.game, opponent, config.encoding, config.game_options, config.trust_remote_code)
         _, info = env.reset(seed=0)
         rng = np.random.default_rng(0)
         while True:
@@ -264,6 +288,7 @@ def evaluate(
     encoding: str = "flat",
     game_options: dict[str, Any] | None = None,
     deterministic: bool = True,
+    trust_remote_code: bool = False,
 ) -> list[EvalRow]:
     """Plays ``policy`` against each opponent, ``games`` games each, half moving first.
 
@@ -277,6 +302,8 @@ def evaluate(
             :func:`~mancala_envs.opponents.policy_encoder`).
         game_options: Options of the game.
         deterministic: Play the policy's most likely legal action.
+        trust_remote_code: Load saved-model opponents in full, unpickling them (a crafted file runs
+            arbitrary code; only for files you trust). By default they are loaded without unpickling.
 
     Returns:
         For each opponent, the rows for moving first, moving second and both.
@@ -284,7 +311,7 @@ def evaluate(
     learner = PolicyOpponent(policy, observation=encoding, deterministic=deterministic, name="learner")
     rows: list[EvalRow] = []
     for spec in opponents:
-        opponent = make_opponent(spec)
+        opponent = make_opponent(spec, trust_remote_code=trust_remote_code)
         name = spec if isinstance(spec, str) else getattr(opponent, "name", repr(spec))
         tally = {"first": [0, 0, 0], "second": [0, 0, 0]}
         env = SingleAgentEnv(game, opponent=opponent, first_player=0, learner_seat=0, **(game_options or {}))

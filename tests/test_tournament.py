@@ -34,8 +34,8 @@ def three_agents(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     named random agent (make_agent is wrapped in this process only, so only workers=1 sees it)."""
     make_agent = mancala_envs.agents.make_agent
 
-    def make(name: str, seed: int | None = None):
-        return make_agent("random" if name == "random_b" else name, seed=seed)
+    def make(name: str, seed: int | None = None, **options):
+        return make_agent("random" if name == "random_b" else name, seed=seed, **options)
 
     monkeypatch.setattr(mancala_envs.agents, "make_agent", make)
     return ["random", "greedy", "random_b"]

@@ -18,6 +18,12 @@ takes are the ones the CLI, configs and the single-agent env's ``opponent=`` acc
                               MaskablePPO or PPO model (the train extra)
 ============================  ===========================================================
 
+A saved model is loaded without unpickling it (only its weights and plain JSON are read; see
+:func:`mancala_envs.agents.sb3.load_policy`). A file that can only be loaded by unpickling it is
+refused with :class:`~mancala_envs.agents.sb3.UntrustedModelError` unless ``make_agent`` is given
+``trust_remote_code=True``, which lets Stable-Baselines3 run the code stored in the file: only for
+files you trust.
+
 Example:
     >>> import mancala_envs
     >>> from mancala_envs.agents import make_agent
@@ -33,7 +39,7 @@ from __future__ import annotations
 
 from mancala_envs.agents.base import Agent
 from mancala_envs.agents.baselines import GreedyAgent, RandomAgent
-from mancala_envs.agents.sb3 import SB3Agent
+from mancala_envs.agents.sb3 import SB3Agent, UntrustedModelError
 from mancala_envs.agents.search import MAX_DEPTH, MAX_SIMULATIONS, AlphaBetaAgent, MCTSAgent
 
 __all__ = [
@@ -45,6 +51,7 @@ __all__ = [
     "MCTSAgent",
     "RandomAgent",
     "SB3Agent",
+    "UntrustedModelError",
     "make_agent",
 ]
 
@@ -61,7 +68,7 @@ _COUNT_FORMS = {
 }
 
 
-def make_agent(name: str, seed: int | None = None) -> Agent:
+def make_agent(name: str, seed: int | None = None, *, trust_remote_code: bool = False) -> Agent:
     """Builds an agent from its name.
 
     Args:
@@ -69,12 +76,18 @@ def make_agent(name: str, seed: int | None = None) -> Agent:
             ``"mcts:N"`` (``N`` simulations, 1 to 1,000,000) or ``"sb3:path/to/model.zip"``
             (``AGENT_FORMS``).
         seed: ``None`` (fresh entropy) or a non-negative integer.
+        trust_remote_code: For ``"sb3:"`` agents: load the file in full with Stable-Baselines3, which
+            unpickles objects stored in it, so **a crafted file runs arbitrary code**. Only for files you
+            trust. By default a model is loaded without unpickling (see
+            :func:`mancala_envs.agents.sb3.load_policy`). Other agents ignore it.
 
     Raises:
         TypeError: ``name`` is not a string, or ``seed`` is neither ``None`` nor an integer.
         ValueError: ``name`` is none of these forms (or its number is out of range), or ``seed`` is negative.
         FileNotFoundError: an ``sb3:`` path that does not exist.
         ImportError: an ``sb3:`` agent without stable-baselines3 (``pip install 'mancala-envs[train]'``).
+        UntrustedModelError: (a ``ValueError``) an ``sb3:`` file that can only be loaded by unpickling it,
+            without ``trust_remote_code``; the message says how to opt in.
 
     Example:
         >>> make_agent("alphabeta:6", seed=1).depth
@@ -100,5 +113,5 @@ def make_agent(name: str, seed: int | None = None) -> Agent:
     if kind == "sb3":
         if not parameter:
             raise ValueError(f"an sb3 agent needs the saved model's path, as in 'sb3:models/ppo.zip' (got {name!r}).")
-        return SB3Agent(parameter, seed)
+        return SB3Agent(parameter, seed, trust_remote_code=trust_remote_code)
     raise ValueError(f"unknown agent {name!r}; choose one of {choices}.")

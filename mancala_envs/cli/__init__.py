@@ -32,6 +32,7 @@ from mancala_envs.cli.common import (
     SEED,
     Parser,
     UsageError,
+    add_trust_remote_code,
     fail,
     quiet_broken_pipe,
 )
@@ -52,6 +53,7 @@ def play_demo(
     out=sys.stdout,
     *,
     record: str | os.PathLike[str] | None = None,
+    trust_remote_code: bool = False,
     **options,
 ) -> dict:
     """Plays one game between two named agents, printing every ply.
@@ -62,6 +64,8 @@ def play_demo(
         seed: Seeds the env (first player) and the agents.
         out: Where to print.
         record: If given, the game is also saved there as a JSON game record (``mancala-envs replay`` reads it).
+        trust_remote_code: Load ``sb3:`` agents in full, unpickling the file (a crafted file runs arbitrary
+            code; only for files you trust). By default they are loaded without unpickling.
         **options: Game and environment options.
 
     Returns:
@@ -87,7 +91,10 @@ def play_demo(
         from mancala_envs.wrappers import RecordGames
 
         env = RecordGames(env, keep=True, players=list(agent_names))
-    agents = {f"player_{p}": make_agent(name, seed=seed + p) for p, name in enumerate(agent_names)}
+    agents = {
+        f"player_{p}": make_agent(name, seed=seed + p, trust_remote_code=trust_remote_code)
+        for p, name in enumerate(agent_names)
+    }
     env.reset(seed=seed)
     print(f"{env_id}: player_0 = {agent_names[0]}, player_1 = {agent_names[1]}", file=out)
     print(env.render(), file=out)
@@ -207,6 +214,7 @@ def run_train(args: argparse.Namespace, out=None) -> dict:
         progress_bar=not args.no_progress,
         eval_games=args.eval_games,
         eval_opponents=tuple(args.eval_opponents),
+        trust_remote_code=args.trust_remote_code,
     )
     against = opponent if isinstance(opponent, str) else " / ".join(opponent) + " (one drawn per episode)"
     print(
@@ -228,7 +236,7 @@ def run_train(args: argparse.Namespace, out=None) -> dict:
         print(f"Evaluating over {config.eval_games} games per opponent, half moving first ...", file=out, flush=True)
         rows = training.evaluate(
             result.model, game, config.eval_opponents, games=config.eval_games, seed=10_000 + config.seed,
-            encoding=config.encoding,
+            encoding=config.encoding, trust_remote_code=config.trust_remote_code,
         )
         print(training.format_table(rows), file=out)
     figures = {
@@ -288,6 +296,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     demo.add_argument("--seed", type=SEED, default=0, help="seeds the first player and the agents (default: 0)")
     demo.add_argument("--record", default=None, metavar="PATH", help="also save the game as a JSON game record")
+    add_trust_remote_code(demo)
     replay = commands.add_parser(
         "replay", help="replay a recorded game: print it move by move, or write a GIF, MP4 or PNG frames"
     )
@@ -341,6 +350,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     train.add_argument("--json", default=None, metavar="PATH", help="also write the figures as JSON to PATH")
     train.add_argument("--no-progress", action="store_true", help="no progress bar")
+    add_trust_remote_code(train)
     return parser
 
 
@@ -376,7 +386,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         elif args.command == "warm-up":
             run_warm_up(args)
         else:
-            play_demo(args.game, args.agents, args.seed, record=args.record)
+            play_demo(args.game, args.agents, args.seed, record=args.record, trust_remote_code=args.trust_remote_code)
     except (ValueError, TypeError) as error:
         return fail(str(error))
     except BrokenPipeError:

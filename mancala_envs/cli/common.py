@@ -16,8 +16,10 @@ __all__ = [
     "POSITIVE",
     "PROG",
     "SEED",
+    "TRUST_REMOTE_CODE_HELP",
     "Parser",
     "UsageError",
+    "add_trust_remote_code",
     "collect_options",
     "fail",
     "integer_at_least",
@@ -26,6 +28,18 @@ __all__ = [
 ]
 
 PROG = "mancala-envs"
+
+#: The help of ``--trust-remote-code``, the same on every command that loads saved models.
+TRUST_REMOTE_CODE_HELP = (
+    "load sb3:/model: files in full with Stable-Baselines3, which unpickles objects stored in them: a crafted "
+    "file runs any code it likes. Only for files you trust; without it, models saved by 'mancala-envs train' "
+    "load anyway and files that need unpickling are refused"
+)
+
+
+def add_trust_remote_code(parser: argparse.ArgumentParser) -> None:
+    """Adds ``--trust-remote-code`` (``args.trust_remote_code``, off by default) to a command that loads agents."""
+    parser.add_argument("--trust-remote-code", action="store_true", help=TRUST_REMOTE_CODE_HELP)
 
 
 def integer_at_least(minimum: int, what: str = "value") -> Callable[[str], int]:

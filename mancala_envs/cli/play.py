@@ -7,7 +7,16 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import TextIO
 
-from mancala_envs.cli.common import SEED, Parser, UsageError, collect_options, fail, key_value, quiet_broken_pipe
+from mancala_envs.cli.common import (
+    SEED,
+    Parser,
+    UsageError,
+    add_trust_remote_code,
+    collect_options,
+    fail,
+    key_value,
+    quiet_broken_pipe,
+)
 from mancala_envs.play import INTERRUPTED, PROG, play_human
 
 __all__ = ["add_play_arguments", "play_main", "run_play"]
@@ -36,6 +45,7 @@ def add_play_arguments(parser: argparse.ArgumentParser) -> None:
         "--option", type=key_value, action="append", default=[], metavar="KEY=VALUE",
         help="a game or environment option, repeatable: --option first_player=0 --option setup=placement",
     )
+    add_trust_remote_code(parser)
 
 
 def run_play(args: argparse.Namespace, input_fn: Callable[[str], str] = input, out: TextIO | None = None) -> int:
@@ -45,14 +55,18 @@ def run_play(args: argparse.Namespace, input_fn: Callable[[str], str] = input, o
         ValueError, TypeError: bad arguments (see :func:`play_human`); the caller prints them.
     """
     options = collect_options(args.option)
-    final = play_human(args.game, args.opponent, args.seat, args.seed, input_fn=input_fn, out=out, **options)
+    final = play_human(
+        args.game, args.opponent, args.seat, args.seed, input_fn=input_fn, out=out,
+        trust_remote_code=args.trust_remote_code, **options,
+    )
     return INTERRUPTED if final["stopped"] == "interrupt" else 0
 
 
 def play_main(
     argv: Sequence[str] | None = None, input_fn: Callable[[str], str] = input, out: TextIO | None = None
 ) -> int:
-    """``mancala-envs play GAME [--opponent NAME] [--seat 0|1|random] [--seed N] [--option key=value ...]``.
+    """``mancala-envs play GAME [--opponent NAME] [--seat 0|1|random] [--seed N] [--option key=value ...]
+    [--trust-remote-code]``.
 
     Returns the exit status: 0 when the game is over, quit (``q``) or ends with the input; 130
     after Ctrl-C; 2 for bad arguments (an unknown game or agent, a malformed option ...), printed

@@ -9,7 +9,15 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from mancala_envs.cli.common import Parser, UsageError, collect_options, fail, integer_at_least, key_value
+from mancala_envs.cli.common import (
+    Parser,
+    UsageError,
+    add_trust_remote_code,
+    collect_options,
+    fail,
+    integer_at_least,
+    key_value,
+)
 from mancala_envs.tournament import PROG, require, run_tournament
 
 __all__ = ["tournament_main", "tournament_parser"]
@@ -50,6 +58,7 @@ def tournament_parser() -> argparse.ArgumentParser:
         help="a game option, e.g. --option grand_slam=forbidden; values are read as JSON when they parse "
         "(4, true, null), as text otherwise; may be repeated",
     )
+    add_trust_remote_code(parser)
     return parser
 
 
@@ -76,7 +85,8 @@ def tournament_main(argv: Sequence[str] | None = None, out: Any = None) -> int:
         start = time.perf_counter()
         result = run_tournament(
             args.game, args.agents, args.games, seed=args.seed, workers=args.workers,
-            progress=not args.no_progress, record_dir=args.record, **options,
+            progress=not args.no_progress, record_dir=args.record, trust_remote_code=args.trust_remote_code,
+            **options,
         )
         seconds = time.perf_counter() - start
         print(result.format_table(), file=out)
