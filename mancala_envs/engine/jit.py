@@ -17,7 +17,7 @@ compiles again) and says so in one :class:`CacheUnavailableWarning`, which names
 
 Example:
     >>> from mancala_envs.engine.jit import njit
-    >>> @njit(cache=True)
+    >>> @njit(error_model="numpy")  # (cache=True needs a function defined in a file, not in a doctest)
     ... def add(a, b):
     ...     return a + b
     >>> add(1, 2)
