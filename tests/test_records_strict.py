@@ -94,3 +94,18 @@ def test_cli_replay_bad_fps_and_empty_out(tmp_path: Path, capsys: pytest.Capture
     status, err = _cli(["replay", str(path), "--out", ""], capsys)
     assert status == 2 and "the output path is empty" in err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["game.json"]
+
+
+@pytest.mark.parametrize(
+    ("argv", "prog"),
+    [
+        (["demo", "--agents", "sb3:{dir}/missing.zip", "random"], "mancala-envs"),
+        (["tournament", "--game", "ouril", "--agents", "sb3:{dir}/missing.zip", "random", "--games", "2"],
+         "mancala-envs tournament"),
+        (["play", "ouril", "--opponent", "sb3:{dir}/missing.zip"], "mancala-envs play"),
+    ],
+)
+def test_a_missing_model_is_named_not_reported_as_a_write(tmp_path: Path, capsys, argv, prog) -> None:
+    status, err = _cli([part.format(dir=tmp_path) for part in argv], capsys)
+    assert status == 2
+    assert err == f"{prog}: error: no saved model at '{tmp_path}/missing.zip'; pass the .zip that model.save() wrote.\n"

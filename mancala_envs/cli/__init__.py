@@ -34,6 +34,7 @@ from mancala_envs.cli.common import (
     UsageError,
     add_trust_remote_code,
     fail,
+    os_error_line,
     quiet_broken_pipe,
 )
 from mancala_envs.registration import resolve_env_id
@@ -391,8 +392,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return fail(str(error))
     except BrokenPipeError:
         return quiet_broken_pipe()
-    except OSError as error:  # demo --record into a place that cannot be written
-        return fail(f"cannot write {error.filename!r}: {error.strerror or error}")
+    except OSError as error:  # demo --record into a place that cannot be written, a missing model
+        return fail(os_error_line(error))
     return 0
 
 

@@ -24,6 +24,7 @@ __all__ = [
     "fail",
     "integer_at_least",
     "key_value",
+    "os_error_line",
     "quiet_broken_pipe",
 ]
 
@@ -108,6 +109,14 @@ def fail(message: str, prog: str = PROG) -> int:
     """Prints ``message`` as the one line ``<prog>: error: ...`` on stderr; returns the status 2."""
     print(f"{prog}: error: {' '.join(message.split())}", file=sys.stderr)
     return 2
+
+
+def os_error_line(error: OSError) -> str:
+    """The one line for a file the command could not use: the file and why, or the error's own words
+    when it names no file (a missing model: ``no saved model at 'x.zip'; ...``)."""
+    if error.filename is None:
+        return str(error)
+    return f"cannot write {error.filename!r}: {error.strerror or error}"
 
 
 def quiet_broken_pipe() -> int:

@@ -15,6 +15,7 @@ from mancala_envs.cli.common import (
     collect_options,
     fail,
     key_value,
+    os_error_line,
     quiet_broken_pipe,
 )
 from mancala_envs.play import INTERRUPTED, PROG, play_human
@@ -85,6 +86,8 @@ def play_main(
         return fail(str(error), PROG)
     except BrokenPipeError:
         return quiet_broken_pipe()
+    except OSError as error:  # a missing model file
+        return fail(os_error_line(error), PROG)
 
 
 if __name__ == "__main__":

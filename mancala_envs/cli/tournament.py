@@ -17,6 +17,7 @@ from mancala_envs.cli.common import (
     fail,
     integer_at_least,
     key_value,
+    os_error_line,
 )
 from mancala_envs.tournament import PROG, require, run_tournament
 
@@ -97,7 +98,7 @@ def tournament_main(argv: Sequence[str] | None = None, out: Any = None) -> int:
     except (UsageError, ValueError, TypeError, ImportError) as error:
         return fail(str(error), PROG)
     except OSError as error:
-        return fail(f"cannot write {error.filename!r}: {error.strerror or error}", PROG)
+        return fail(os_error_line(error), PROG)
     return 0
 
 
