@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import math
 import warnings
 from typing import Any
 
@@ -36,6 +37,8 @@ from mancala_envs.engine.state import (
     TRUNCATED,
     WINNER,
 )
+from mancala_envs.engine.trace import CAPTURE_CAPACITY as TRACE_CAPTURES
+from mancala_envs.engine.trace import SOWN_CAPACITY as TRACE_SOWN
 from mancala_envs.engine.trace import new_trace, read_trace
 from mancala_envs.errors import GameOverError, IllegalActionError
 from mancala_envs.games.base import Game, check_choice
@@ -78,7 +81,77 @@ def _snapshot_state(values: Any, size: int) -> np.ndarray:
     return np.array(values, dtype=np.int64)
 
 
-def _check_bookkeeping(snapshot: dict[str, Any], state: np.ndarray) -> None:
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_finite_number(value: Any) -> bool:
+    """Whether ``value`` is an int or float that a float holds, neither NaN nor infinite (a bool is not)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    try:
+        return math.isfinite(float(value))
+    except OverflowError:  # an int beyond a float's range
+        return False
+
+
+#: numpy's PCG64 state, as ``bit_generator.state`` gives it: the keys and the range of each integer
+_PCG64_FIELDS = {"state": 2**128, "inc": 2**128}
+_PCG64_HEADER = {"has_uint32": 2, "uinteger": 2**32}
+
+
+def _check_rng(state: Any) -> None:
+    """Raises ``ValueError`` unless ``state`` is a PCG64 state that numpy's own generator can hold."""
+    def malformed(why: str) -> ValueError:
+        return ValueError(f"the snapshot's rng state is malformed ({why}); take it with env.state_dict().")
+
+    if not isinstance(state, dict) or set(state) != {"bit_generator", "state", *_PCG64_HEADER}:
+        raise malformed("it must be the dict of a PCG64 bit_generator.state: bit_generator, state, has_uint32, uinteger")
+    if state["bit_generator"] != "PCG64":
+        raise malformed(f"bit_generator {state['bit_generator']!r} is not 'PCG64'")
+    inner = state["state"]
+    if not isinstance(inner, dict) or set(inner) != set(_PCG64_FIELDS):
+        raise malformed("its state must be a dict of 'state' and 'inc'")
+    for key, top in (*_PCG64_FIELDS.items(), *_PCG64_HEADER.items()):
+        value = inner[key] if key in _PCG64_FIELDS else state[key]
+        if not _is_int(value) or not 0 <= value < top:
+            raise malformed(f"{key}={value!r} must be an integer from 0 to {top - 1}")
+    if inner["inc"] % 2 == 0:
+        raise malformed(f"inc={inner['inc']} must be odd, as every PCG64 increment is")
+
+
+def _check_last_move(move: Any, game: Game) -> None:
+    """Raises ``ValueError`` unless ``move`` is ``None`` or a last move of this game: a player, an action in
+    range, sown pits on the board (or in a store, for a game that sows into its stores) and captures of
+    one or more seeds from pits on the board."""
+    if move is None:
+        return
+    pits = range(game.n_pits + (2 if game.has_stores else 0))  # a store is recorded as n_pits + player
+    if not isinstance(move, dict) or set(move) != {"player", "action", "sown", "captures"}:
+        raise ValueError("the snapshot's last_move is malformed: it must be None or a dict of player, action, sown, captures.")
+    if not _is_int(move["player"]) or move["player"] not in (0, 1):
+        raise ValueError(f"the snapshot's last_move player {move['player']!r} must be 0 or 1.")
+    if not _is_int(move["action"]) or not 0 <= move["action"] < game.n_actions:
+        raise ValueError(f"the snapshot's last_move action {move['action']!r} must be an integer in 0..{game.n_actions - 1}.")
+    sown = move["sown"]
+    if not isinstance(sown, list) or len(sown) > TRACE_SOWN or any(not _is_int(pit) or pit not in pits for pit in sown):
+        raise ValueError(
+            f"the snapshot's last_move sown must be a list of at most {TRACE_SOWN} pits in 0..{len(pits) - 1} "
+            f"(got {sown!r})."
+        )
+    captures = move["captures"]
+    if not isinstance(captures, list) or len(captures) > TRACE_CAPTURES or any(
+        not isinstance(c, list) or len(c) != 2 or not all(_is_int(v) for v in c)
+        or not 0 <= c[0] < game.n_pits or not 1 <= c[1] <= game.total_seeds
+        for c in captures
+    ):
+        raise ValueError(
+            f"the snapshot's last_move captures must be a list of [pit, seeds] pairs, pits in 0..{game.n_pits - 1} "
+            f"and seeds in 1..{game.total_seeds} (got {captures!r})."
+        )
+
+
+def _check_bookkeeping(snapshot: dict[str, Any], state: np.ndarray, game: Game) -> None:
     """Raises ``ValueError`` unless the snapshot's PettingZoo bookkeeping fits its engine state."""
     agents = snapshot["agents"]
     if not isinstance(agents, list) or agents not in ([], list(AGENTS), ["player_0"], ["player_1"]):
@@ -93,8 +166,8 @@ def _check_bookkeeping(snapshot: dict[str, Any], state: np.ndarray) -> None:
             if key in ("terminations", "truncations"):
                 if not isinstance(item, bool):
                     raise ValueError(f"the snapshot's {key} must be True or False for each agent.")
-            elif isinstance(item, bool) or not isinstance(item, (int, float)):
-                raise ValueError(f"the snapshot's {key} must be numbers.")
+            elif not _is_finite_number(item):
+                raise ValueError(f"the snapshot's {key} must be finite numbers (got {item!r}).")
     status = int(state[STATUS])
     ended = {"terminations": status == TERMINATED, "truncations": status == TRUNCATED}
     for key, expected in ended.items():
@@ -102,20 +175,7 @@ def _check_bookkeeping(snapshot: dict[str, Any], state: np.ndarray) -> None:
             raise ValueError(f"the snapshot's {key} do not match the engine's game status.")
     if status == RUNNING and (agents == [] or snapshot["agent_selection"] != AGENTS[int(state[PLAYER])]):
         raise ValueError("the snapshot's agent_selection is not the engine's player to move.")
-    move = snapshot["last_move"]
-    if move is not None:
-        valid = (
-            isinstance(move, dict)
-            and set(move) == {"player", "action", "sown", "captures"}
-            and move["player"] in (0, 1)
-            and isinstance(move["action"], int)
-            and isinstance(move["sown"], list)
-            and all(isinstance(pit, int) for pit in move["sown"])
-            and isinstance(move["captures"], list)
-            and all(isinstance(c, list) and len(c) == 2 and all(isinstance(v, int) for v in c) for c in move["captures"])
-        )
-        if not valid:
-            raise ValueError("the snapshot's last_move is malformed (player, action, sown, captures).")
+    _check_last_move(snapshot["last_move"], game)
 
 
 def unwrap_env(env: Any) -> MancalaEnv:
@@ -433,12 +493,13 @@ class MancalaEnv(AECEnv):
             )
         state = _snapshot_state(snapshot["state"], self._state.shape[0])
         self.game.check_state(state)
+        _check_rng(snapshot["rng"])
         rng = np.random.default_rng()
         try:
             rng.bit_generator.state = snapshot["rng"]
         except (TypeError, ValueError, KeyError, OverflowError) as error:
             raise ValueError(f"the snapshot's rng state is malformed ({error}).") from None
-        _check_bookkeeping(snapshot, state)
+        _check_bookkeeping(snapshot, state, self.game)
         try:
             self.game.info(state)  # everything the infos read must decode before anything changes
         except (KeyError, IndexError, ValueError) as error:

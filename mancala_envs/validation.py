@@ -63,7 +63,14 @@ def check_seed(value: Any, name: str = "seed") -> int | None:
 
 def check_action(action: Any, n_actions: int, one_element: bool = False) -> int:
     """An action as an ``int`` in ``0 .. n_actions - 1``: a Python or numpy integer, or a 0-d integer
-    array (with ``one_element``, also a one-element array, as SB3's vector envs pass them).
+    array. Every entry point takes the same forms (docs/contract.md): a one-element 1-d array such as
+    ``np.array([1])`` is refused like any other 1-d array.
+
+    Args:
+        action: The action to check.
+        n_actions: The size of the action space.
+        one_element: Ignored; kept so that older callers still run. One-element arrays used to be
+            accepted with it, unlike the AEC env's ``step``.
 
     Raises:
         TypeError: not an integer (``None`` and bools included).
@@ -77,8 +84,7 @@ def check_action(action: Any, n_actions: int, one_element: bool = False) -> int:
             "(None is only for agents that are already done)."
         )
     if isinstance(action, np.ndarray):
-        shapes = ((), (1,)) if one_element else ((),)
-        if action.shape not in shapes or not np.issubdtype(action.dtype, np.integer):
+        if action.shape != () or not np.issubdtype(action.dtype, np.integer):
             raise TypeError(
                 f"action array {action!r} is not an integer action; pass an int in 0..{n_actions - 1} "
                 "(or a 0-d integer array)."

@@ -232,7 +232,9 @@ def test_snapshot_before_reset_is_refused() -> None:
         env.position()
 
 
-def test_omweso_position_at_the_turn_cap_loads_as_a_truncated_game() -> None:
+def test_omweso_position_at_the_turn_cap_is_not_a_starting_position() -> None:
+    """A game the turn cap ended prints turn=max_turns; reset refuses it (turn is 0 .. max_turns - 1),
+    while its snapshot, a state the game reached, loads."""
     env = mancala_envs.make("omweso_v0", max_turns=1, first_player=0)
     env.reset(seed=0)
     env.step(0)
@@ -240,6 +242,9 @@ def test_omweso_position_at_the_turn_cap_loads_as_a_truncated_game() -> None:
     text = env.position()
     assert " turn=1 " in text
     loaded = mancala_envs.make("omweso_v0", max_turns=1)
-    loaded.reset(options={"position": text})
+    loaded.reset(seed=0)
+    with pytest.raises(ValueError, match=r"turn=1 is out of range; use an integer >= 0 and <= 0"):
+        loaded.reset(options={"position": text})
+    loaded.load_state_dict(env.state_dict())
     assert loaded.truncations == {"player_0": True, "player_1": True}
     assert loaded.infos["player_0"]["end_reason"] == "max_turns" and loaded.position() == text

@@ -532,7 +532,9 @@ def test_step_before_reset() -> None:
     assert not env.action_masks().any()
 
 
-@pytest.mark.parametrize("action", [1.0, np.float64(1.0), None, True, np.bool_(True), "1", np.array([1.0])])
+@pytest.mark.parametrize(
+    "action", [1.0, np.float64(1.0), None, True, np.bool_(True), "1", np.array([1.0]), np.array([1])]
+)
 def test_actions_of_the_wrong_type(action: Any) -> None:
     env = SingleAgentEnv("ouril_v0", learner_seat=0, first_player=0)
     env.reset(seed=0)
@@ -550,7 +552,7 @@ def test_actions_out_of_range(action: Any) -> None:
     assert env.aec_env.position() == "4,4,4,4,4,4/4,4,4,4,4,4 0,0 0"
 
 
-@pytest.mark.parametrize("action", [np.int64(2), np.int32(2), np.array(2), np.array([2])])
+@pytest.mark.parametrize("action", [np.int64(2), np.int32(2), np.array(2)])
 def test_numpy_integer_actions_are_accepted(action: Any) -> None:
     env = SingleAgentEnv("ouril_v0", opponent=first_legal, learner_seat=0, first_player=0)
     env.reset(seed=0)

@@ -9,6 +9,7 @@ only talk to games through the :class:`Game` interface below.
 from __future__ import annotations
 
 import dataclasses
+import re
 import sys
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
@@ -16,6 +17,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from mancala_envs.engine import state as state_slots
 from mancala_envs.engine.kernels import called, specialise
 from mancala_envs.engine.layout import Layout
 from mancala_envs.engine.state import (
@@ -24,11 +26,13 @@ from mancala_envs.engine.state import (
     END_REASON_NAMES,
     ENDLESS,
     FIRST_MOVE_DONE,
+    GAME_SLOTS,
     GAMES_PLAYED,
     HEADER_SIZE,
     HISTORY_FILTER,
     HISTORY_LEN,
     LAPS,
+    LAST_ACTION,
     LEGAL,
     MATCH,
     PASSES,
@@ -106,28 +110,40 @@ def check_bool(field: str, value: Any) -> None:
 
 
 def check_count_set(field: str, value: Any) -> None:
-    """Raises ``ValueError`` unless ``value`` is a non-empty collection of seed counts in 1..62."""
-    if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
-        raise ValueError(f"{field}={value!r} must be a list of seed counts such as [2, 3].")
-    counts = list(value)
-    if not counts or any(
-        isinstance(c, bool) or not isinstance(c, (int, np.integer)) or not 1 <= c <= 62 for c in counts
-    ):
+    """Raises ``ValueError`` unless ``value`` is a non-empty list or tuple of seed counts in 1..62."""
+    if not isinstance(value, (list, tuple)):
+        raise ValueError(
+            f"{field}={value!r} must be a list of seed counts such as [2, 3] (got {type(value).__name__})."
+        )
+    if not value or any(not _is_int(c) or not 1 <= c <= 62 for c in value):
         raise ValueError(f"{field}={value!r} must be a non-empty list of seed counts between 1 and 62.")
 
 
-def check_counts(field: str, values: Sequence[int], length: int) -> list[int]:
-    """Returns ``values`` as a list of ints, or raises ``ValueError`` unless they are ``length``
-    non-negative whole seed counts (used for boards and stores of positions)."""
-    try:
-        counts = [int(v) for v in values]
-        whole = all(float(v) == int(v) for v in values)
-    except (TypeError, ValueError):
-        raise ValueError(f"{field} must be a list of {length} seed counts (got {values!r}).") from None
-    if len(counts) != length:
-        raise ValueError(f"{field} must have {length} entries (got {len(counts)}).")
-    if not whole or any(c < 0 for c in counts):
+def _is_int(value: Any) -> bool:
+    """Whether ``value`` is a Python or numpy integer (a bool is not)."""
+    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+
+
+def check_counts(field: str, values: Any, length: int, high: int | None = None) -> list[int]:
+    """Returns ``values`` as a list of ints, or raises ``ValueError`` unless they are ``length`` whole seed
+    counts from 0 to ``high`` (used for boards and stores of positions).
+
+    ``values`` is a list, a tuple or a 1-d numpy array of Python or numpy integers; a string, a dict, a
+    set, floats (even whole ones) and bools are refused.
+    """
+    if isinstance(values, np.ndarray) and values.ndim != 1 or not isinstance(values, (list, tuple, np.ndarray)):
+        raise ValueError(
+            f"{field} must be a list of {length} seed counts (got {type(values).__name__} {values!r})."
+        )
+    if len(values) != length:
+        raise ValueError(f"{field} must have {length} entries (got {len(values)}).")
+    if any(not _is_int(v) or v < 0 for v in values):
         raise ValueError(f"{field} must hold non-negative whole seed counts (got {list(values)!r}).")
+    counts = [int(v) for v in values]
+    if high is not None and max(counts, default=0) > high:
+        raise ValueError(
+            f"{field} holds {max(counts)} seeds in one entry, more than the {high} seeds of this config."
+        )
     return counts
 
 
@@ -156,11 +172,19 @@ def config_from_kwargs(config_class: type, config: Any = None, **overrides: Any)
     return dataclasses.replace(config, **overrides)
 
 
+#: a whole number in the position notation: ASCII digits only (no sign, no other script's digits)
+_WHOLE = re.compile(r"[0-9]+")
+#: an integer flag's value in the notation: ASCII digits, with an optional minus sign
+_INTEGER = re.compile(r"-?[0-9]+")
+
+
 def _parse_ints(field: str, text: str) -> list[int]:
-    try:
-        return [int(value) for value in text.split(",")]
-    except ValueError:
-        raise ValueError(f"position {field} {text!r} must be comma-separated whole numbers.") from None
+    items = text.split(",")
+    if not all(_WHOLE.fullmatch(item) for item in items):
+        raise ValueError(
+            f"position {field} {text!r} must be comma-separated non-negative whole numbers (digits 0-9 only)."
+        )
+    return [int(item) for item in items]
 
 
 class Game(ABC):
@@ -398,32 +422,15 @@ class Game(ABC):
     def check_state(self, state: np.ndarray) -> None:
         """Raises ``ValueError`` naming the first inconsistency of a state array (from a snapshot).
 
-        Checks the header's ranges, that no pit is negative, seed conservation, and that
-        ``LEGAL`` holds exactly the legal actions of the player to move.
+        A state passes only if a game can reach it: its header is one the game can reach
+        (:meth:`check_header`), its repetition memory is consistent (:meth:`check_history`), its seeds
+        are conserved, ``LEGAL`` holds exactly the legal actions of the player to move, its position is
+        one ``reset(options=...)`` accepts (:meth:`check_position`, the same validation as that door),
+        and both players' observations lie within their bounds.
         """
         if state.shape != (self.state_size,):
             raise ValueError(f"the state must have {self.state_size} entries (got {state.shape}).")
-        if state[PLAYER] not in (0, 1) or state[STATUS] not in (RUNNING, 1, 2) or state[WINNER] not in (-1, 0, 1):
-            raise ValueError("the state's player, status or winner slot is out of range.")
-        if int(state[END_REASON]) not in self.end_reason_names:
-            raise ValueError(f"the state's end reason {int(state[END_REASON])} is unknown.")
-        if (state[END_REASON] == 0) != (state[STATUS] == RUNNING):
-            raise ValueError("the state's end reason does not match its status (set while running, or missing).")
-        for slot, name, top in (
-            (STARTER, "starter", 1),
-            (FIRST_MOVE_DONE, "first-move flag", 1),
-            (PASSES, "passes", 1),
-            (ENDLESS, "endless flag", 1),
-            (PLY, "ply counter", None),
-            (TURN, "turn counter", None),
-            (GAMES_PLAYED, "games played", None),
-            (LAPS, "lap counter", None),
-        ):
-            if state[slot] < 0 or (top is not None and state[slot] > top):
-                raise ValueError(f"the state's {name} slot holds {int(state[slot])}, out of range.")
-        for slot, name in ((STORE, "stores"), (SCORE, "scores"), (POINTS, "points"), (MATCH, "match points")):
-            if (state[slot : slot + 2] < 0).any():
-                raise ValueError(f"the state's {name} are negative.")
+        self.check_header(state)
         self.check_history(state)
         if (state[BOARD : BOARD + self.n_pits] < 0).any():
             raise ValueError("the state's board has a negative count.")
@@ -433,11 +440,148 @@ class Game(ABC):
         legal = self.legal_bits(state) if state[STATUS] == RUNNING else 0
         if int(state[LEGAL]) != legal or (state[STATUS] == RUNNING and legal == 0):
             raise ValueError("the state's legal-move mask does not match its position.")
+        self.check_position(state)
         low, high = self.observation_bounds()
         for player in (0, 1):
             observation = self.observe(state, player)
             if (observation < low).any() or (observation > high).any():
                 raise ValueError(f"player {player}'s observation of the state is outside its bounds.")
+
+    # The shared header slots (name -> index) and the pairs among them (one slot per player).
+    _HEADER_NAMES: ClassVar[dict[str, int]] = {
+        name: index for name, index in vars(state_slots).items()
+        if name.isupper() and isinstance(index, int) and name in state_slots.__all__ and index < GAME_SLOTS
+        and name not in ("BOARD", "HEADER_SIZE", "GAME_SLOTS")
+        and (name == "END_REASON" or not name.startswith(("END_", "FIRST_GAME")))
+        and name not in ("OK", "ILLEGAL", "GAME_OVER", "RUNNING", "TERMINATED", "TRUNCATED")
+    }
+    _PAIRS: ClassVar[tuple[str, ...]] = ("STORE", "SCORE", "POINTS", "MATCH")
+
+    def header_slots_used(self) -> dict[int, str]:
+        """The header slots the game's ``layout`` declares, by index: the shared slots it uses (both
+        slots of a per-player pair) and its own slots in the header's free part. Every other header
+        slot stays 0 in every state the game reaches."""
+        used: dict[int, str] = {}
+        for name in self.layout.header:
+            index = getattr(state_slots, name)
+            used[index] = name
+            if name in self._PAIRS:
+                used[index + 1] = name
+        if self.layout.slots_start == GAME_SLOTS:
+            for field in self.layout.slots:
+                for offset in range(field.size):
+                    used[self.layout.slot(field.name) + offset] = field.name
+        return used
+
+    def header_ranges(self) -> dict[int, tuple[str, int, int | None]]:
+        """The values each shared header slot can hold in a state the game reaches: slot ->
+        ``(name in messages, lowest, highest or None)``. A game's companion tightens or adds ranges
+        (its counters' caps, its own slots)."""
+        match = self.is_match
+        games_cap = getattr(self.config, "max_games", None) or getattr(self.config, "max_rounds", 0)
+        return {
+            PLAYER: ("player", 0, 1),
+            PLY: ("ply counter", 0, getattr(self, "max_plies", None)),
+            STATUS: ("status", RUNNING, 2),
+            WINNER: ("winner", -1, 1),
+            STARTER: ("starter", 0, 1),
+            LAST_ACTION: ("last action", -1, self.n_actions - 1),
+            PASSES: ("passes", 0, 1),
+            FIRST_MOVE_DONE: ("first-move flag", 0, 1),
+            ENDLESS: ("endless flag", 0, 1),
+            TURN: ("turn counter", 0, None),
+            LAPS: ("lap counter", 0, None),
+            GAMES_PLAYED: ("games played", 0, games_cap if match else 0),
+        }
+
+    def check_header(self, state: np.ndarray) -> None:
+        """Raises ``ValueError`` unless the state's header is one the game can reach.
+
+        Derived from the game's ``layout``: a header slot the layout does not declare must be 0; a
+        declared one must lie in its range (:meth:`header_ranges`). Then the ties between slots:
+        the end reason and the status, no winner while running, no ply without a last action and a
+        first move, and no match tallies outside a match (nor a running match already decided).
+        """
+        used = self.header_slots_used()
+        for slot in range(HEADER_SIZE):
+            if slot not in used and state[slot] != 0:
+                name = next((n for n, i in self._HEADER_NAMES.items() if i == slot), "free")
+                raise ValueError(
+                    f"the state's slot {slot} ({name}) holds {int(state[slot])}; {self.name} does not use it, so "
+                    "it must be 0."
+                )
+        for slot, (name, low, high) in self.header_ranges().items():
+            if slot in used and (state[slot] < low or (high is not None and state[slot] > high)):
+                allowed = f"{low}..{high}" if high is not None else f">= {low}"
+                raise ValueError(f"the state's {name} slot holds {int(state[slot])}, out of range ({allowed}).")
+        running = state[STATUS] == RUNNING
+        if int(state[END_REASON]) not in self.end_reason_names:
+            raise ValueError(f"the state's end reason {int(state[END_REASON])} is unknown.")
+        if (state[END_REASON] == 0) != running:
+            raise ValueError("the state's end reason does not match its status (set while running, or missing).")
+        if running and state[WINNER] != -1:
+            raise ValueError(f"the state's winner slot holds {int(state[WINNER])} while the game runs; it must be -1.")
+        if (state[LAST_ACTION] == -1) != (state[PLY] == 0):
+            raise ValueError("the state's last action and ply counter disagree (a last action exactly when a ply was played).")
+        if state[PLY] > 0 and state[FIRST_MOVE_DONE] != 1:
+            raise ValueError("the state's first-move flag is 0 after plies were played.")
+        for slot, name in ((STORE, "stores"), (SCORE, "scores"), (POINTS, "points"), (MATCH, "match points")):
+            if (state[slot : slot + 2] < 0).any():
+                raise ValueError(f"the state's {name} are negative.")
+        if not self.is_match:
+            if state[MATCH : MATCH + 2].any():
+                raise ValueError("the state holds match points, but this config plays single games.")
+            if running and (state[SCORE : SCORE + 2].any() or state[POINTS : POINTS + 2].any()):
+                raise ValueError("the state holds final scores or points while its single game runs.")
+        target = getattr(self.config, "match_target", None)
+        if self.is_match and running and target and (state[MATCH : MATCH + 2] >= target).any():
+            raise ValueError(
+                f"the state's match points {state[MATCH : MATCH + 2].tolist()} reach the target {target} while the "
+                "match runs."
+            )
+
+    def check_position(self, state: np.ndarray) -> None:
+        """Raises ``ValueError`` unless the state's position is one ``reset(options=...)`` accepts.
+
+        The position (:meth:`position_fields`) is loaded with :meth:`load_position`, the very checks
+        of ``reset(options=...)``, into a scratch state. For a running game, loading it must give the
+        same position back, still running, with the same legal moves and the same slots that the
+        position decides (:meth:`position_slots`).
+        """
+        fields = self.position_fields(state)
+        scratch = np.zeros_like(state)
+        try:
+            self.load_checked_position(scratch, fields, state)
+        except (TypeError, ValueError) as error:
+            raise ValueError(f"the state's position is one reset(options=...) refuses: {error}") from None
+        if state[STATUS] != RUNNING:
+            return
+        differs = [slot for slot in self.position_slots(state) if scratch[slot] != state[slot]]
+        if scratch[STATUS] != RUNNING or self.position_fields(scratch) != fields or differs:
+            what = ", ".join(self._slot_name(slot) for slot in differs) or "the position"
+            raise ValueError(
+                f"the state's {what} is not what its position gives: no game reaches it "
+                f"(reset(options=...) loads the position as {self.position_string(scratch)!r})."
+            )
+
+    def load_checked_position(self, scratch: np.ndarray, fields: dict[str, Any], state: np.ndarray) -> None:
+        """Loads a snapshot's position ``fields`` into ``scratch`` as ``reset(options=...)`` would
+        (a game may widen what a finished game's position holds, such as Omweso's turn cap)."""
+        self.load_position(scratch, **fields)
+
+    def position_slots(self, state: np.ndarray) -> list[int]:
+        """The state slots, beyond the position's fields, that a running game's position decides
+        (compared by :meth:`check_position`); none for most games."""
+        return []
+
+    def _slot_name(self, slot: int) -> str:
+        for name, index in self._HEADER_NAMES.items():
+            if index == slot:
+                return name.lower().replace("_", " ")
+        for field in self.layout.slots:
+            if self.layout.slot(field.name) <= slot < self.layout.slot(field.name) + field.size:
+                return field.name.lower().replace("_", " ")
+        return f"slot {slot}"
 
     def check_history(self, state: np.ndarray) -> None:
         """Raises ``ValueError`` unless the state's repetition memory is empty (games without one)."""
@@ -496,7 +640,14 @@ class Game(ABC):
         form = f"'<{self.n_pits // 2} pits>/<{self.n_pits // 2} pits> <store>,<store> <player> [key=value ...]'"
         if not isinstance(text, str):
             raise ValueError(f"position must be a string in the form {form} (got {type(text).__name__}).")
-        parts = text.split()
+        odd = sorted({char for char in text if char.isspace() and char != " "})
+        if odd:
+            raise ValueError(
+                f"position {text!r} must separate its fields with spaces only (found {', '.join(map(repr, odd))}); "
+                f"write it on one line as {form}."
+            )
+        parts = text.split(" ")
+        parts = [part for part in parts if part]
         if len(parts) < 3:
             raise ValueError(f"position {text!r} has {len(parts)} fields; write it as {form}.")
         halves = parts[0].split("/")
@@ -525,7 +676,9 @@ class Game(ABC):
             if key in fields:
                 raise ValueError(f"position flag {key!r} is given twice.")
             if kind == "int":
-                fields[key] = _parse_ints(key, value)[0] if value.lstrip("-").isdigit() else value
+                if not _INTEGER.fullmatch(value):
+                    raise ValueError(f"position flag {key}={value!r} must be a whole number (digits 0-9 only).")
+                fields[key] = int(value)
             elif kind == "bool":
                 if value not in ("0", "1"):
                     raise ValueError(f"position flag {key}={value!r} must be 0 or 1.")

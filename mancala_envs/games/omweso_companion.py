@@ -19,6 +19,7 @@ moment it needs it.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -28,6 +29,7 @@ from mancala_envs.engine.sowing import CW
 from mancala_envs.engine.state import (
     BOARD,
     END_ENDLESS_MOVE,
+    ENDLESS,
     END_NO_LEGAL_MOVE,
     END_REASON,
     FIRST_MOVE_DONE,
@@ -39,12 +41,14 @@ from mancala_envs.engine.state import (
     STARTER,
     STATUS,
     STORE,
-    TRUNCATED,
     TURN,
 )
 from mancala_envs.games.base import check_bool, check_choice, check_counts, check_int
 
 __all__ = ["OmwesoCompanion"]
+
+#: a pending mid-turn choice in a position: ``relay:<pit>:<anchor>`` or ``resow:<pit>:<seeds>``, ASCII digits
+_PENDING = re.compile(r"(relay|resow):([0-9]+):([0-9]+)")
 
 
 class OmwesoCompanion:
@@ -119,22 +123,14 @@ class OmwesoCompanion:
                 f"the flags are {sorted(self.position_options)}."
             )
         config = self.config
-        values = check_counts("board", board, rules.N_PITS)
+        values = check_counts("board", board, rules.N_PITS, rules.TOTAL_SEEDS)
         tallies = check_counts("stores", stores, 2)
         check_int("player", player, 0, 1)
         check_choice("phase", phase, ("sowing", "placement"))
         placing = phase == "placement"
         if turn is None:
             turn = 0 if placing else config.no_capture_turns
-        check_int("turn", turn, 0, config.max_turns)
-        check_bool("first_capture_done", first_capture_done)
-        capture_turns = check_counts("capturing_turns", capturing_turns, 2)
-        if sum(capture_turns) > turn or (sum(capture_turns) > 0 and not first_capture_done):
-            raise ValueError(
-                f"capturing_turns={list(capturing_turns)!r} is impossible with turn={turn} and "
-                f"first_capture_done={first_capture_done}; at most `turn` turns can have captured, "
-                "and only after a first capture."
-            )
+        capture_turns = self._check_turn_fields(turn, first_capture_done, capturing_turns, config.max_turns - 1)
         own = rules.RING * int(player)
         other = rules.RING - own
         hand = 0
@@ -180,9 +176,6 @@ class OmwesoCompanion:
             # The player to move cannot move: the opponent has won (bulijo), as at the start of that turn.
             rules.win(fresh, 1 - int(player), END_NO_LEGAL_MOVE, rules.POINTS_BULIJO)
             rules.game_over(fresh, self.params)
-        elif turn >= config.max_turns and not placing:
-            rules.draw(fresh, TRUNCATED, rules.END_MAX_TURNS)  # the position of a game the turn cap ended
-            rules.game_over(fresh, self.params)
         state[:] = fresh
 
     def _check_placement(
@@ -211,13 +204,19 @@ class OmwesoCompanion:
         self, values: list[int], own: int, other: int, pending: Any, turn: int, turn_captures: Any
     ) -> tuple[int, int, int, int]:
         form = "'relay:<pit>:<anchor>' or 'resow:<pit>:<seeds>'"
-        parts = pending.split(":") if isinstance(pending, str) else []
-        if len(parts) != 3 or parts[0] not in ("relay", "resow") or not (parts[1].isdigit() and parts[2].isdigit()):
-            raise ValueError(f"pending={pending!r} must be {form}.")
+        match = _PENDING.fullmatch(pending) if isinstance(pending, str) else None
+        if match is None:
+            raise ValueError(f"pending={pending!r} must be {form} (pit and number in digits 0-9).")
+        parts = [match[1], match[2], match[3]]
         pit, number = int(parts[1]), int(parts[2])
         check_int("turn_captures", turn_captures, 0, 15)
         if turn_captures & ~rules.CAPTURED and not turn_captures & rules.CAPTURED:
             raise ValueError(f"turn_captures={turn_captures} has column bits without the 'captured' bit 1.")
+        if turn_captures & rules.LAST_CAPTURE_AT_END and not turn_captures & (rules.CAPTURED_COLUMN_0 | rules.CAPTURED_COLUMN_7):
+            raise ValueError(
+                f"turn_captures={turn_captures} has bit 8 (latest capture at pit 15 or 8) without bit 2 or 4 "
+                "(a capture at pit 15 or pit 8)."
+            )
         if not self.config.midturn_reverse or turn < self.config.no_capture_turns or pit not in rules.LEFT4:
             raise ValueError(
                 f"pending={pending!r} is not a decision point: choices come only with midturn_reverse=True, "
@@ -237,8 +236,33 @@ class OmwesoCompanion:
             raise ValueError(f"pending={pending!r}: re-sowing {number} seeds clockwise would not capture directly.")
         return rules.PENDING_RESOW, pit, pit, number
 
+    def _check_turn_fields(self, turn: Any, first_capture_done: Any, capturing_turns: Any, turn_limit: int) -> list[int]:
+        """The flags about the game's turns (positions and snapshots): ``turn`` in ``0..turn_limit``, the
+        first-capture flag, and capturing turns that fit them. Returns the capturing turns as ints."""
+        check_int("turn", turn, 0, turn_limit)
+        check_bool("first_capture_done", first_capture_done)
+        capture_turns = check_counts("capturing_turns", capturing_turns, 2, turn_limit)
+        if sum(capture_turns) > turn or (sum(capture_turns) > 0 and not first_capture_done):
+            raise ValueError(
+                f"capturing_turns={list(capturing_turns)!r} is impossible with turn={turn} and "
+                f"first_capture_done={first_capture_done}; at most `turn` turns can have captured, "
+                "and only after a first capture."
+            )
+        return capture_turns
+
+    def header_ranges(self) -> dict[int, tuple[str, int, int | None]]:
+        """Adds the caps of a game: turns (``max_turns``), laps of a turn (``max_laps_per_turn``) and
+        plies (the placements, then at most ``1 + max_laps_per_turn`` per turn)."""
+        config = self.config
+        ranges = super().header_ranges()
+        placements = 2 * rules.SEEDS_PER_PLAYER if config.setup == "placement" else 0
+        ranges[PLY] = ("ply counter", 0, placements + (config.max_turns + 1) * (1 + config.max_laps_per_turn))
+        ranges[TURN] = ("turn counter", 0, config.max_turns)
+        ranges[LAPS] = ("lap counter", 0, config.max_laps_per_turn)
+        return ranges
+
     def check_state(self, state: np.ndarray) -> None:
-        """Adds the placement phase's rules to the shared checks (see ``Game.check_state``)."""
+        """Adds the ranges of Omweso's own slots to the shared checks (see ``Game.check_state``)."""
         values = state[: min(len(state), rules.STATE_SIZE)].tolist()
         if len(values) == rules.STATE_SIZE:
             ranges = (
@@ -260,23 +284,49 @@ class OmwesoCompanion:
             resow_waiting = values[rules.PENDING] == rules.PENDING_RESOW
             if values[rules.HAND] and not resow_waiting and values[END_REASON] != END_ENDLESS_MOVE:
                 raise ValueError("the state has seeds in hand without a re-sow waiting (or an annulled turn).")
+            config = self.config
+            if values[PLY] > (values[TURN] + 1) * (1 + config.max_laps_per_turn) + (
+                2 * rules.SEEDS_PER_PLAYER if config.setup == "placement" else 0
+            ):
+                raise ValueError(
+                    f"the state's ply counter {values[PLY]} is more than {values[TURN]} turns can take "
+                    f"(at most {1 + config.max_laps_per_turn} plies a turn)."
+                )
         super().check_state(state)
-        running = state[STATUS] == RUNNING
-        own = rules.RING * int(state[PLAYER])
-        board = state[BOARD : BOARD + rules.N_PITS].tolist()
-        if state[rules.PHASE] == rules.PHASE_PLACEMENT and running:
-            self._check_placed_seeds(board, own, rules.RING - own)
-        if state[rules.PENDING] != rules.PENDING_NONE and running:
-            pit = int(state[rules.PENDING_PIT])
-            if state[rules.PENDING] == rules.PENDING_RELAY:
-                text = f"relay:{pit}:{int(state[rules.ANCHOR])}"
-            else:
-                text = f"resow:{pit}:{int(state[rules.HAND])}"
-            self._check_pending(board, own, rules.RING - own, text, int(state[TURN]), int(state[rules.TURN_FLAGS]))
+
+    def load_checked_position(self, scratch: np.ndarray, fields: dict[str, Any], state: np.ndarray) -> None:
+        """A running game's position loads as ``reset(options=...)`` loads it. A finished game's position
+        may be one that ``reset`` refuses (the turn cap reached, seeds left in hand by an annulled turn):
+        its board, tallies and turn flags get the same per-field checks, with the turn up to ``max_turns``."""
+        if state[STATUS] == RUNNING:
+            self.load_position(scratch, **fields)
+            return
+        check_counts("board", fields["board"], rules.N_PITS, rules.TOTAL_SEEDS)
+        check_counts("stores", fields["stores"], 2)
+        self._check_turn_fields(
+            fields["turn"], fields["first_capture_done"], fields.get("capturing_turns", (0, 0)), self.config.max_turns
+        )
+
+    def position_slots(self, state: np.ndarray) -> list[int]:
+        """The slots a running position decides: the phase, the turn, the capture flags and tallies, the
+        seeds in hand, the endless flag, the last game's result outside a match; while placing, the
+        starter; at a decision point, its pit, anchor and laps."""
+        slots = [
+            rules.PHASE, rules.PENDING, rules.HAND, rules.TURN_FLAGS, rules.FIRST_CAPTURE,
+            rules.CAPTURE_TURNS, rules.CAPTURE_TURNS + 1, TURN, ENDLESS,
+        ]
+        if not self.is_match:
+            slots.append(rules.GAME_RESULT)
+        if state[rules.PHASE] == rules.PHASE_PLACEMENT:
+            slots.append(STARTER)
+        if state[rules.PENDING] != rules.PENDING_NONE:
+            slots += [rules.PENDING_PIT, rules.ANCHOR, LAPS]
+        return slots
 
     def held_seeds(self, state: np.ndarray) -> int | None:
-        """Board plus the seeds in hand (the stores are tallies); ``None`` while seeds are being placed."""
-        if state[rules.PHASE] == rules.PHASE_PLACEMENT and state[STATUS] == RUNNING:
+        """Board plus the seeds in hand (the stores are tallies); ``None`` while seeds are being placed
+        (or the game ended during the placement, by an illegal action)."""
+        if state[rules.PHASE] == rules.PHASE_PLACEMENT:
             return None
         return int(state[BOARD : BOARD + rules.N_PITS].sum() + state[rules.HAND])
 

@@ -63,7 +63,7 @@ class RioKadalisCompanion(TwoRowCompanion):
         reserves = flags.get("reserves", [0, 0])
         if not self.is_match and (closed or reserves not in ([0, 0], (0, 0))):
             raise ValueError("closed pits and reserves exist only in a match; build the env with match=True.")
-        if isinstance(closed, (str, bytes)) or not hasattr(closed, "__iter__"):
+        if not isinstance(closed, (list, tuple, np.ndarray)) or np.ndim(closed) != 1:
             raise ValueError(f"closed={closed!r} must be a list of global pit indices such as [0, 1].")
         pits = list(closed)
         for pit in pits:
@@ -72,7 +72,7 @@ class RioKadalisCompanion(TwoRowCompanion):
                 raise ValueError(f"closed pit {pit} holds {board[pit]} seeds; a closed pit is empty.")
         if len(set(pits)) != len(pits):
             raise ValueError(f"closed={pits!r} names a pit twice.")
-        return sum(check_counts("reserves", reserves, 2))
+        return sum(check_counts("reserves", reserves, 2, self.total_seeds))
 
     def apply_position_flags(self, state: np.ndarray, flags: dict[str, Any]) -> None:
         bits = 0
@@ -81,18 +81,31 @@ class RioKadalisCompanion(TwoRowCompanion):
         state[rules.CLOSED] = bits
         state[rules.RESERVE : rules.RESERVE + 2] = [int(v) for v in flags.get("reserves", (0, 0))]
 
+    def header_ranges(self) -> dict[int, tuple[str, int, int | None]]:
+        """Adds the lap cap of a turn (``max_laps_per_turn``) and the own slots: the fours won (at most
+        a quarter of the seeds each), the reserves (a match's only), the round (below the round cap)."""
+        ranges = super().header_ranges()
+        match = self.is_match
+        ranges[LAPS] = ("lap counter", 0, self.config.max_laps_per_turn)
+        quarter = self.total_seeds // 4
+        ranges[rules.FOURS] = ("fours", 0, quarter)
+        ranges[rules.FOURS + 1] = ("fours", 0, quarter)
+        ranges[rules.RESERVE] = ("reserves", 0, self.total_seeds if match else 0)
+        ranges[rules.RESERVE + 1] = ("reserves", 0, self.total_seeds if match else 0)
+        ranges[rules.ROUND] = ("round counter", 0, self.config.max_rounds if match else 0)
+        return ranges
+
     def check_state(self, state: np.ndarray) -> None:
-        """Adds the match slots to the shared checks: closed pits are real and empty, tallies non-negative."""
+        """Adds the match slots to the shared checks: closed pits are real and empty, the fours at most
+        a quarter of the seeds in all."""
         closed = int(state[rules.CLOSED])
         if closed < 0 or closed >> self.n_pits or (not self.is_match and closed):
             raise ValueError("the state's closed-pit mask names pits that do not exist (or closes pits outside a match).")
         if any(closed >> pit & 1 and state[BOARD + pit] != 0 for pit in range(self.n_pits)):
             raise ValueError("the state has a closed pit holding seeds.")
-        for slot, name in ((rules.RESERVE, "reserves"), (rules.FOURS, "fours")):
-            if (state[slot : slot + 2] < 0).any() or (not self.is_match and slot == rules.RESERVE and state[slot : slot + 2].any()):
-                raise ValueError(f"the state's {name} are out of range.")
-        if state[rules.ROUND] < 0:
-            raise ValueError("the state's round counter is negative.")
+        if state[rules.FOURS : rules.FOURS + 2].sum() > self.total_seeds // 4:
+            raise ValueError(f"the state's fours {state[rules.FOURS : rules.FOURS + 2].tolist()} hold more than the "
+                             f"{self.total_seeds} seeds.")
         super().check_state(state)
 
     def held_seeds(self, state: np.ndarray) -> int | None:

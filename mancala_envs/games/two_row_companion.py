@@ -78,8 +78,8 @@ class TwoRowCompanion:
                 f"{self.name} positions have no flag {', '.join(map(repr, unknown))}; "
                 f"the flags are {sorted(self.position_options) or 'none'}."
             )
-        board_values = check_counts("board", board, self.n_pits)
-        store_values = check_counts("stores", stores, 2)
+        board_values = check_counts("board", board, self.n_pits, self.total_seeds)
+        store_values = check_counts("stores", stores, 2, self.total_seeds)
         check_int("player", player, 0, 1)
         held_elsewhere = self.check_position_flags(board_values, flags)
         total = sum(board_values) + sum(store_values) + held_elsewhere
@@ -127,6 +127,12 @@ class TwoRowCompanion:
             expected |= 1 << (key % 61)
         if int(state[HISTORY_FILTER]) != expected:
             raise ValueError("the state's repetition filter does not match its history.")
+
+    def header_ranges(self) -> dict[int, tuple[str, int, int | None]]:
+        """The shared ranges, with the ply cap of a game (``max_plies``)."""
+        ranges = super().header_ranges()
+        ranges[PLY] = ("ply counter", 0, self.max_plies)
+        return ranges
 
     def check_position_flags(self, board: list[int], flags: dict[str, Any]) -> int:
         """Validates the game's position flags; returns the seeds they hold off the board and stores."""
