@@ -39,9 +39,9 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 import numpy as np
-from numba import njit
 
 from mancala_envs.engine.arrays import copy_rows, copy_slots, fill_slots
+from mancala_envs.engine.jit import njit
 from mancala_envs.engine.kernels import game_observe, game_reset, game_step, per_game
 from mancala_envs.engine.prng import new_words, uniform
 from mancala_envs.engine.state import (

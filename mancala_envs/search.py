@@ -32,9 +32,9 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
 
 from mancala_envs.engine.arrays import copy_slots
+from mancala_envs.engine.jit import njit
 from mancala_envs.engine.kernels import game_step, per_game
 from mancala_envs.engine.prng import uniform
 from mancala_envs.engine.state import (

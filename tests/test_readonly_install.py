@@ -28,7 +28,7 @@ import json, warnings
 with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")
     import mancala_envs
-    env = mancala_envs.make("kalah_v0")
+    env = mancala_envs.make("kalah_v0", first_player=0)
     env.reset(seed=0)
     observation, *_ = env.last()
     env.step(int(observation["action_mask"].argmax()))

@@ -545,7 +545,7 @@ def test_bad_animation_arguments(tmp_path: Path) -> None:
     record = GameRecord.from_dict(OURIL_RECORD)
     with pytest.raises(ValueError, match=r"must end in \.gif, \.mp4 or \.png"):
         write_animation(record, tmp_path / "game.avi")
-    with pytest.raises(ValueError, match="fps must be an integer >= 1"):
+    with pytest.raises(ValueError, match="fps must be an integer between 1 and 60"):
         write_animation(record, tmp_path / "game.gif", fps=0)
     with pytest.raises(ValueError, match="end_pause"):
         write_animation(record, tmp_path / "game.gif", end_pause=-1)

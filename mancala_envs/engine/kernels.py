@@ -53,7 +53,8 @@ from collections.abc import Callable
 from typing import Any, Protocol, TypeVar
 
 import numpy as np
-from numba import njit
+
+from mancala_envs.engine.jit import njit
 
 __all__ = [
     "STEP_SIGNATURE",
