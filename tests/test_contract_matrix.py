@@ -1043,10 +1043,10 @@ for argv, words in ((["train", "--timesteps", "0"], ("argument --timesteps", "'0
     case(door, TRAINING, row, " ".join(argv), lambda _, a=argv: main(a), EXIT_2, "mancala-envs: error: ", *words)
 case(door, TRAINING, row, "train --opponent wizard",
      lambda _: main(["train", "--opponent", "wizard", "--timesteps", "16", "--eval-games", "0", "--no-progress"]),
-     EXIT_2, "mancala-envs: error: ", "unknown agent 'wizard'",
-     # the banner "Training MaskablePPO on ..." is printed before the opponent is built; the contract speaks of
-     # stderr only
-     stdout_empty=False)
+     EXIT_2, "mancala-envs: error: ", "unknown agent 'wizard'")
+case(door, TRAINING, row, "train --eval-opponents wizard",
+     lambda _: main(["train", "--eval-opponents", "wizard", "--timesteps", "16", "--no-progress"]),
+     EXIT_2, "mancala-envs: error: ", "unknown agent 'wizard'")
 
 # agents
 door = "agents"

@@ -109,3 +109,10 @@ def test_a_missing_model_is_named_not_reported_as_a_write(tmp_path: Path, capsys
     status, err = _cli([part.format(dir=tmp_path) for part in argv], capsys)
     assert status == 2
     assert err == f"{prog}: error: no saved model at '{tmp_path}/missing.zip'; pass the .zip that model.save() wrote.\n"
+
+
+@pytest.mark.parametrize("seed", ["٣", "３", "+3", "1_000", "1.5", " 3"])
+def test_cli_integers_are_ascii_digits(capsys: pytest.CaptureFixture[str], seed: str) -> None:
+    status, err = _cli(["demo", "--seed", seed], capsys)
+    assert status == 2
+    assert err == f"mancala-envs: error: argument --seed: invalid seed {seed!r} (use an integer >= 0); see 'mancala-envs demo --help'.\n"

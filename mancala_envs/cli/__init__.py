@@ -217,6 +217,13 @@ def run_train(args: argparse.Namespace, out=None) -> dict:
         eval_opponents=tuple(args.eval_opponents),
         trust_remote_code=args.trust_remote_code,
     )
+    # A bad opponent fails here, in one line, before the command prints that training starts.
+    from mancala_envs.agents import make_agent
+    from mancala_envs.opponents import make_opponent
+
+    make_opponent(opponent, trust_remote_code=args.trust_remote_code)
+    for name in args.eval_opponents:
+        make_agent(name, trust_remote_code=args.trust_remote_code)
     against = opponent if isinstance(opponent, str) else " / ".join(opponent) + " (one drawn per episode)"
     print(
         f"Training MaskablePPO on {game} against {against}: {config.timesteps} steps, {config.n_envs} envs, "

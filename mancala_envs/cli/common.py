@@ -44,13 +44,12 @@ def add_trust_remote_code(parser: argparse.ArgumentParser) -> None:
 
 
 def integer_at_least(minimum: int, what: str = "value") -> Callable[[str], int]:
-    """An argparse type: an integer >= ``minimum``; anything else is reported as ``invalid <what> '<text>'``."""
+    """An argparse type: an integer >= ``minimum``, in the ASCII digits ``0``-``9`` (as positions are
+    written); anything else (``1.5``, ``+3``, ``٣``, ``1_000``) is reported as ``invalid <what> '<text>'``."""
 
     def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            value = minimum - 1
+        digits = text[1:] if text.startswith("-") else text
+        value = int(text) if digits.isascii() and digits.isdigit() else minimum - 1
         if value < minimum:
             raise argparse.ArgumentTypeError(f"invalid {what} {text!r} (use an integer >= {minimum})")
         return value
