@@ -84,6 +84,8 @@ _KEYS_PER_PLY = 3
 _SPILL_KEYS = 160
 _WIN_LOSS, _MATCH_POINTS = 0, 1
 _REWARD_MODES = {"win_loss": _WIN_LOSS, "match_points": _MATCH_POINTS}
+#: the trace array of a ply whose trace nobody reads (an argument of the kernels, so they may borrow it)
+_NO_TRACE = np.empty(0, np.int64)
 FACT_COUNT = 9  # final facts per game: winner, end reason, scores (2), points (2), plies, turns, learner seat
 
 
@@ -194,6 +196,17 @@ def _settle_row(states: np.ndarray, pools: tuple, spilled: np.ndarray, game: int
 
 
 @per_game(inline="always")
+def _ply(row: np.ndarray, params: np.ndarray, action: int, no_trace: np.ndarray) -> None:
+    """Plays ``action`` in ``row`` through the game's one compiled ``step``, passing borrowed views.
+
+    ``params`` and ``no_trace`` must be arguments of the calling kernel and ``row`` a row of one of its
+    arguments (:func:`~mancala_envs.engine.views.borrowed_view`): the call then counts no references,
+    which would cost a fifth of a ply.
+    """
+    game_step(borrowed_view(row), borrowed_view(params), action, borrowed_view(no_trace))
+
+
+@per_game(inline="always")
 def _new_game(
     params: np.ndarray, states: np.ndarray, pools: tuple, spilled: np.ndarray,
     game: int, words: np.ndarray, first_player: int,
@@ -232,60 +245,48 @@ def _keep_final(row: np.ndarray, game: int, points_slot: int, facts: np.ndarray)
 
 
 # --- both seats played by the caller ---------------------------------------------------------------------------
-@per_game(inline="always")
-def _reset_all(
-    params: np.ndarray, states: np.ndarray, pools: tuple, spilled: np.ndarray,
-    words: np.ndarray, first_player: int, observation: np.ndarray, mask: np.ndarray, player: np.ndarray,
-) -> None:
-    for game in range(states.shape[0]):
-        _new_game(params, states, pools, spilled, game, words, first_player)
-        row = states[game]
-        player[game] = row[PLAYER]
-        game_observe(row, params, row[PLAYER], observation[game], mask[game])
-
-
-@per_game(inline_step=True)
+@per_game()
 def _step_all(
     reset: bool, params: np.ndarray, history_start: int, states: np.ndarray, pools: tuple,
     spilled: np.ndarray, words: np.ndarray, first_player: int, reward_mode: int, points_slot: int,
     actions: np.ndarray, observation: np.ndarray, mask: np.ndarray, player: np.ndarray, rewards: np.ndarray,
     terminated: np.ndarray, truncated: np.ndarray, final_observation: np.ndarray, facts: np.ndarray,
+    no_trace: np.ndarray,
 ) -> tuple:
     """One ply in every game; the k-th game to end (in game order) leaves its final position and facts in
     row k of ``final_observation`` and ``facts`` (only the rows written become resident memory).
 
-    With ``reset``, every game starts afresh instead (one compiled entry point for both, so that the
-    game's rules are compiled into one kernel of the batch, not two).
+    With ``reset``, every game starts afresh instead. Both are one loop of one kernel, so that the batch
+    compiles one kernel, with one call of each of the game's rules in it.
     """
-    if reset:
-        _reset_all(params, states, pools, spilled, words, first_player, observation, mask, player)
-        return pools
-    no_trace = np.empty(0, np.int64)
     scratch = np.empty(mask.shape[1], np.int8)
     ended = 0
     for game in range(states.shape[0]):
-        pools = _make_room(states, pools, spilled, game, history_start)
-        row = _row(states, pools, spilled, game)
-        game_step(row, params, actions[game], no_trace)
-        if row[STATUS] != RUNNING:
-            for seat in range(2):
-                rewards[game, seat] = _reward(row, seat, reward_mode, points_slot)
-                game_observe(row, params, seat, final_observation[ended, seat], scratch)
-            truncated[game] = row[STATUS] == TRUNCATED
-            terminated[game] = not truncated[game]
-            _keep_final(row, ended, points_slot, facts)
-            ended += 1
-            _new_game(params, states, pools, spilled, game, words, first_player)
-            row = states[game]
-        else:
-            _settle_row(states, pools, spilled, game, history_start)
+        new_game = reset
+        if not reset:
+            pools = _make_room(states, pools, spilled, game, history_start)
             row = _row(states, pools, spilled, game)
+            _ply(row, params, actions[game], no_trace)
+            if row[STATUS] != RUNNING:
+                for seat in range(2):
+                    rewards[game, seat] = _reward(row, seat, reward_mode, points_slot)
+                    game_observe(row, params, seat, final_observation[ended, seat], scratch)
+                truncated[game] = row[STATUS] == TRUNCATED
+                terminated[game] = not truncated[game]
+                _keep_final(row, ended, points_slot, facts)
+                ended += 1
+                new_game = True
+            else:
+                _settle_row(states, pools, spilled, game, history_start)
+        if new_game:
+            _new_game(params, states, pools, spilled, game, words, first_player)
+        row = _row(states, pools, spilled, game)
         player[game] = row[PLAYER]
         game_observe(row, params, row[PLAYER], observation[game], mask[game])
     return pools
 
 
-@per_game(inline_step=True)
+@per_game()
 def _play_out(row: np.ndarray, params: np.ndarray, generator: np.ndarray, room: int,
               no_trace: np.ndarray) -> int:
     """Uniformly random legal plies in ``row`` until its game ends or, when ``room`` >= 0, its repetition
@@ -351,60 +352,21 @@ def _play_random(
 
 
 # --- one learner per game against a compiled opponent (the vector envs) ------------------------------------------
-@per_game(inline_step=True)
-def _opponent_moves(
-    params: np.ndarray, states: np.ndarray, pools: tuple,
-    spilled: np.ndarray, words: np.ndarray, game: int, seat: int, opponent: np.ndarray, trial: np.ndarray,
-    history_start: int,
-) -> tuple:
-    """The opponent's plies in game ``game`` while the game runs and the learner (``seat``) is not to move.
-
-    The opponent is the compiled agent ``OPPONENT_KIND`` (:func:`~mancala_envs.search.choose_move`);
-    ``opponent`` holds its strength (search depth or simulations), its rollout cap and the number of
-    actions. A search looks ahead on a full-size copy of the row (``trial``), whose repetition memory
-    has room for every ply it tries.
-    """
-    no_trace = np.empty(0, np.int64)
-    row = _row(states, pools, spilled, game)
-    while row[STATUS] == RUNNING and row[PLAYER] != seat:
-        pools = _make_room(states, pools, spilled, game, history_start)
-        row = _row(states, pools, spilled, game)
-        if OPPONENT_KIND == ALPHABETA or OPPONENT_KIND == MCTS:
-            width = row.shape[0]
-            copy_slots(trial, row, width)
-            fill_slots(trial, width, trial.shape[0], 0)
-            action = choose_move(history_start, trial, params, opponent[2], opponent[0], opponent[1], words[game], trial)
-        else:
-            action = choose_move(history_start, row, params, opponent[2], opponent[0], opponent[1], words[game], trial)
-        game_step(row, params, action, no_trace)
-        if row[STATUS] == RUNNING:
-            _settle_row(states, pools, spilled, game, history_start)
-            row = _row(states, pools, spilled, game)
-    return pools
-
-
 @per_game(inline="always")
-def _new_episode(
-    params: np.ndarray, states: np.ndarray, pools: tuple,
-    spilled: np.ndarray, words: np.ndarray, game: int, first_player: int, learner_seat: int,
-    seats: np.ndarray, opponent: np.ndarray, trial: np.ndarray, history_start: int,
-) -> tuple:
-    """A new game with the learner's seat drawn (or ``learner_seat``), played by the opponent until the
-    learner is to move (started again if the opponent's opening plies end it)."""
-    while True:
-        if learner_seat < 0:
-            seats[game] = 1 if uniform(words[game]) < 0.5 else 0
-        else:
-            seats[game] = learner_seat
-        _new_game(params, states, pools, spilled, game, words, first_player)
-        pools = _opponent_moves(
-            params, states, pools, spilled, words, game, seats[game], opponent, trial, history_start
-        )
-        if _row(states, pools, spilled, game)[STATUS] == RUNNING:
-            return pools
+def _start_episode(
+    params: np.ndarray, states: np.ndarray, pools: tuple, spilled: np.ndarray, words: np.ndarray, game: int,
+    first_player: int, learner_seat: int, seats: np.ndarray,
+) -> int:
+    """A new game in row ``game`` with the learner's seat drawn (or ``learner_seat``); returns the seat."""
+    if learner_seat < 0:
+        seats[game] = 1 if uniform(words[game]) < 0.5 else 0
+    else:
+        seats[game] = learner_seat
+    _new_game(params, states, pools, spilled, game, words, first_player)
+    return seats[game]
 
 
-@per_game(inline_step=True)
+@per_game()
 def _step_learners(
     params: np.ndarray, history_start: int, states: np.ndarray, pools: tuple,
     spilled: np.ndarray, words: np.ndarray, first_player: int, learner_seat: int, seats: np.ndarray,
@@ -412,56 +374,82 @@ def _step_learners(
     observation: np.ndarray, mask: np.ndarray, rewards: np.ndarray, terminated: np.ndarray,
     truncated: np.ndarray, final_observation: np.ndarray, facts: np.ndarray, waiting: np.ndarray,
     lengths: np.ndarray, returns: np.ndarray, episode_lengths: np.ndarray, episode_returns: np.ndarray,
+    no_trace: np.ndarray,
 ) -> tuple:
     """One learner step in every game: the learner's action, then the opponent's plies until the learner
     is to move again or the game ends. A game that ends is reset at once (``same_step``) or at the next
-    step (Gymnasium's next-step auto-reset: that step's action is ignored; ``waiting`` marks it)."""
-    no_trace = np.empty(0, np.int64)
+    step (Gymnasium's next-step auto-reset: that step's action is ignored; ``waiting`` marks it). A new
+    episode draws the learner's seat (or takes ``learner_seat``) and lets the opponent open; it starts
+    again if the opening ends it.
+
+    The opponent is the compiled agent ``OPPONENT_KIND`` (:func:`~mancala_envs.search.choose_move`);
+    ``opponent`` holds its strength (search depth or simulations), its rollout cap and the number of
+    actions. A search looks ahead on a full-size copy of the row (``trial``), whose repetition memory
+    has room for every ply it tries.
+
+    Every ply of a game, the learner's and the opponent's, goes through one call of the game's ``step``
+    (a loop per game that picks the mover's action, then plays it), so this kernel compiles no copy of
+    the rules of its own: it calls the game's one compiled ``step``.
+    """
     trial = np.empty(pools[3].shape[1], np.int64)
     scratch = np.empty(mask.shape[1], np.int8)
     for game in range(states.shape[0]):
+        # A game waiting for its reset starts a new episode; the learner's action is ignored then.
+        fresh = waiting[game] != 0
+        start = fresh
+        learner_to_play = not fresh
         seat = seats[game]
-        if waiting[game]:
-            pools = _new_episode(
-                params, states, pools, spilled, words, game, first_player, learner_seat, seats,
-                opponent, trial, history_start,
-            )
+        if fresh:
             waiting[game] = 0
             lengths[game] = 0
             returns[game] = 0.0
-            game_observe(_row(states, pools, spilled, game), params, seats[game], observation[game],
-                         mask[game])
-            continue
-        pools = _make_room(states, pools, spilled, game, history_start)
-        row = _row(states, pools, spilled, game)
-        game_step(row, params, actions[game], no_trace)
-        if row[STATUS] == RUNNING:
-            _settle_row(states, pools, spilled, game, history_start)
-        pools = _opponent_moves(
-            params, states, pools, spilled, words, game, seat, opponent, trial, history_start
-        )
-        row = _row(states, pools, spilled, game)
-        lengths[game] += 1
-        if row[STATUS] != RUNNING:
-            reward = _reward(row, seat, reward_mode, points_slot)
-            rewards[game] = reward
-            returns[game] += reward
-            truncated[game] = row[STATUS] == TRUNCATED
-            terminated[game] = not truncated[game]
-            episode_lengths[game] = lengths[game]
-            episode_returns[game] = returns[game]
-            _keep_final(row, game, points_slot, facts)
-            facts[game, 8] = seat
-            game_observe(row, params, seat, final_observation[game], scratch)
-            if same_step:
-                pools = _new_episode(
-                    params, states, pools, spilled, words, game, first_player, learner_seat,
-                    seats, opponent, trial, history_start,
-                )
+        while True:
+            if start:
+                seat = _start_episode(params, states, pools, spilled, words, game, first_player, learner_seat, seats)
+                start = False
+            row = _row(states, pools, spilled, game)
+            if not learner_to_play and (row[STATUS] != RUNNING or row[PLAYER] == seat):
+                # The opponent's plies are over: the learner is to move, or the game ended.
+                if row[STATUS] == RUNNING:
+                    if not fresh:
+                        lengths[game] += 1
+                    break
+                if fresh:  # the opponent's opening ended the game: start another
+                    start = True
+                    continue
+                lengths[game] += 1
+                reward = _reward(row, seat, reward_mode, points_slot)
+                rewards[game] = reward
+                returns[game] += reward
+                truncated[game] = row[STATUS] == TRUNCATED
+                terminated[game] = not truncated[game]
+                episode_lengths[game] = lengths[game]
+                episode_returns[game] = returns[game]
+                _keep_final(row, game, points_slot, facts)
+                facts[game, 8] = seat
+                game_observe(row, params, seat, final_observation[game], scratch)
+                if not same_step:
+                    waiting[game] = 1
+                    break
+                fresh = start = True
                 lengths[game] = 0
                 returns[game] = 0.0
+                continue
+            pools = _make_room(states, pools, spilled, game, history_start)
+            row = _row(states, pools, spilled, game)
+            if learner_to_play:
+                action = actions[game]
+                learner_to_play = False
+            elif OPPONENT_KIND == ALPHABETA or OPPONENT_KIND == MCTS:
+                width = row.shape[0]
+                copy_slots(trial, row, width)
+                fill_slots(trial, width, trial.shape[0], 0)
+                action = choose_move(history_start, trial, params, opponent[2], opponent[0], opponent[1], words[game], trial)
             else:
-                waiting[game] = 1
+                action = choose_move(history_start, row, params, opponent[2], opponent[0], opponent[1], words[game], trial)
+            _ply(row, params, action, no_trace)
+            if row[STATUS] == RUNNING:
+                _settle_row(states, pools, spilled, game, history_start)
         row = _row(states, pools, spilled, game)
         game_observe(row, params, seats[game], observation[game], mask[game])
     return pools
@@ -688,7 +676,7 @@ class GameRows:
             self._params, self._history_start, self._states, self._pools, self._spilled, self._words,
             self._first, seat_rule, seats, settings, self._reward_mode, self._points_slot, same_step, actions,
             observation, mask, rewards, terminated, truncated, final_observation, facts, waiting, lengths,
-            returns, episode_lengths, episode_returns,
+            returns, episode_lengths, episode_returns, _NO_TRACE,
         )
         return observation, mask
 
@@ -791,7 +779,7 @@ class BatchedGames(GameRows):
             True, self._params, self._history_start, self._states, self._pools, self._spilled, self._words,
             self._first, self._reward_mode, self._points_slot, np.zeros(n, np.int64), observation, mask, player,
             np.zeros((n, 2), np.float32), np.zeros(n, bool), np.zeros(n, bool), np.empty((0, 2, 0), np.int32),
-            np.empty((0, FACT_COUNT), np.int64),
+            np.empty((0, FACT_COUNT), np.int64), _NO_TRACE,
         )
         self._has_reset = True
         self._cursor = 0
@@ -826,7 +814,7 @@ class BatchedGames(GameRows):
         self._pools = self._step_all(
             False, self._params, self._history_start, self._states, self._pools,
             self._spilled, self._words, self._first, self._reward_mode, self._points_slot, actions,
-            observation, mask, player, rewards, terminated, truncated, final_observation, facts,
+            observation, mask, player, rewards, terminated, truncated, final_observation, facts, _NO_TRACE,
         )
         ended = np.flatnonzero(terminated | truncated)
         return BatchStep(observation, mask.view(bool), player, rewards, terminated, truncated,

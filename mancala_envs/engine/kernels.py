@@ -14,20 +14,28 @@ So using one game compiles that game's rules alone, whatever the entry point
 (the PettingZoo env, the single-agent env, the vector envs, the batched games,
 the search agents), and every game keeps one implementation of each rule.
 
-A game's ``step`` is marked ``inline="always"``, which copies its whole body
-into each compiled caller: the fastest code (a call passes its arrays with
-reference counting, which costs a fifth of a ply), and the longest compile.
-Only the templates marked ``@per_game(inline_step=True)`` get that copy: the
-batched games' and the vector envs' loops, where the ply is everything. Every
-other template (the single-agent env's opponent, the searches) and the
-environment call one shared compiled ``step`` (:func:`called`), so a process
-compiles a game's ``step`` once for all of them. Each copy is cached on disk by numba under its own name
-(``<template>[<rules module>]``), so warm starts load it instead of compiling.
+A process compiles each rule of a game once, whichever entry points it uses:
+the game's ``step`` as :func:`called` makes it (one copy with one fixed
+signature, the one the environment calls too), and ``reset_state``,
+``observe`` and ``legal_bits`` for the argument types the templates pass. A
+copy of a template calls them *by symbol*: a name this module binds to the
+rule's compiled code in each process, which links nothing into the copy. A
+plain call would make numba link the rule's code into every compiled caller
+and optimise it again there, and inlining it (a game's ``step`` is marked
+``inline="always"``) copies its whole body into the caller: seconds of
+compiling per kernel either way. By symbol, a kernel
+compiles its own loop alone, and runs as fast as with a linked call (the
+per-ply loops pass borrowed views, :mod:`mancala_envs.engine.views`, so the
+call counts no references). Each copy is cached on disk by numba under its own
+name (``<template>[<rules module>]``), so warm starts load it instead of
+compiling.
 
 Caching note for developers: numba keys a cache entry on the template's own
-source file. After editing a game's rules module or an engine function that a
-template inlines, delete the caches (``find . -name '*.nb[ic]' -delete``);
-installed users never meet this, since their files do not change.
+source file (a copy holds no code of the rules, whose own entries follow their
+module). After editing an engine function that a rule or a template inlines,
+or a constant that compiled code reads from another module, delete the caches
+(``find . -name '*.nb[ic]' -delete``); installed users never meet this, since
+their files do not change.
 
 Example:
     >>> import numpy as np
@@ -53,6 +61,10 @@ from collections.abc import Callable
 from typing import Any, Protocol, TypeVar
 
 import numpy as np
+from llvmlite import binding as llvm
+from numba import config
+from numba.core import cgutils, sigutils
+from numba.extending import intrinsic
 
 from mancala_envs.engine.jit import njit
 
@@ -109,27 +121,24 @@ def game_legal_bits(state: np.ndarray, params: np.ndarray) -> int:
 
 
 _OPTIONS = "__per_game_options__"
-_INLINE_STEP = "__per_game_inline_step__"
 _COPIES: dict[tuple[Any, ...], Callable[..., Any]] = {}
 _CALLED: dict[int, Callable[..., Any]] = {}
+_BY_SYMBOL: dict[tuple[int, str], Callable[..., Any]] = {}
 _USED: dict[Callable[..., Any], frozenset[str]] = {}
 
 
-def per_game(inline_step: bool = False, **options: Any) -> Callable[[F], F]:
+def per_game(**options: Any) -> Callable[[F], F]:
     """Marks a function as a per-game template; ``options`` are numba's (``inline="always"``...).
 
     The function stays plain Python: :func:`specialise` compiles a copy of it per game, with
     ``cache=True`` and ``error_model="numpy"`` unless ``options`` say otherwise.
 
     Args:
-        inline_step: Copy the game's ``step`` into the compiled template (for a loop where the ply
-            is all the work); by default the template calls the game's shared compiled ``step``.
         **options: numba's ``njit`` options.
     """
 
     def mark(function: F) -> F:
         setattr(function, _OPTIONS, {"cache": True, "error_model": "numpy", **options})
-        setattr(function, _INLINE_STEP, bool(inline_step))
         return function
 
     return mark
@@ -137,6 +146,13 @@ def per_game(inline_step: bool = False, **options: Any) -> Callable[[F], F]:
 
 #: the one signature of a game's ``step``: (state, params, action, trace) -> return code
 STEP_SIGNATURE = "int64(int64[::1], int64[::1], int64, int64[::1])"
+#: the argument types each placeholder's rule is compiled for, once per process (a call converts to them)
+_RULE_ARGUMENTS = {
+    "game_step": "(int64[::1], int64[::1], int64, int64[::1])",
+    "game_reset": "(int64[::1], int64[::1], int64)",
+    "game_observe": "(int64[::1], int64[::1], int64, int32[::1], int8[::1])",
+    "game_legal_bits": "(int64[::1], int64[::1])",
+}
 
 
 def called(function: Callable[..., Any], signature: str = STEP_SIGNATURE) -> Callable[..., Any]:
@@ -182,10 +198,9 @@ def specialise(template: Callable[..., Any], game: GameRules, **constants: int) 
     """
     if not is_template(template):
         raise TypeError(f"{getattr(template, '__qualname__', template)!r} is not a per-game template; mark it with @per_game().")
-    step = _rule(game, "step_function")
     rules = {
         "game_reset": _rule(game, "reset_function"),
-        "game_step": step if getattr(template, _INLINE_STEP) else called(step),
+        "game_step": _rule(game, "step_function"),
         "game_observe": _rule(game, "observe_function"),
         "game_legal_bits": _rule(game, "legal_bits_function"),
     }
@@ -217,7 +232,8 @@ def _copy(
     if copy is not None:
         return copy
     namespace = dict(template.__globals__)
-    namespace.update(rules)
+    names = _called_names(template.__code__)
+    namespace.update((name, _by_symbol(name, rule)) for name, rule in rules.items() if name in names)
     namespace.update(constants)
     function = types.FunctionType(
         template.__code__, namespace, template.__name__, template.__defaults__, template.__closure__
@@ -229,14 +245,84 @@ def _copy(
     copy = njit(**getattr(template, _OPTIONS))(function)
     _COPIES[key] = copy
     # The templates it calls, for the same game (after registering this copy, so recursion terminates).
-    for name in _called_names(template.__code__):
+    for name in names:
         value = namespace.get(name)
         if is_template(value):
-            callee_rules = dict(rules)
-            if not getattr(value, _INLINE_STEP) and hasattr(rules["game_step"], "targetoptions"):
-                callee_rules["game_step"] = called(rules["game_step"])
-            namespace[name] = _copy(value, callee_rules, constants)
+            namespace[name] = _copy(value, rules, constants)
     return copy
+
+
+# --- calling a rule by its symbol -----------------------------------------------------------------------------
+def _by_symbol(placeholder: str, rule: Callable[..., Any]) -> Callable[..., Any]:
+    """What a template's ``placeholder`` becomes in a compiled copy: a call of the rule's one compiled
+    version through a symbol of this module (the game's ``step`` goes through :func:`called`).
+
+    A call of a compiled function from compiled code makes numba link the callee's code into the
+    caller's and optimise it again there: each kernel would compile the game's rules once more (seconds
+    each). A call by symbol links nothing: the process compiles (or loads) each rule once, the kernels
+    jump to it, and the code of a cached kernel names the symbol, which each process binds to its own
+    copy of the rule before it compiles or loads a kernel. The call is numba's own calling convention
+    (as a linked call, or one of numba's first-class functions), so it costs what a linked call costs;
+    an error the rule raises propagates as from any call. With numba's JIT off it is the rule itself.
+    """
+    if config.DISABLE_JIT or not hasattr(rule, "py_func"):
+        return rule
+    key = (id(rule), placeholder)
+    caller = _BY_SYMBOL.get(key)
+    if caller is None:
+        compiled = called(rule) if placeholder == "game_step" else rule
+        arguments = tuple(sigutils.normalize_signature(_RULE_ARGUMENTS[placeholder])[0])
+        result = compiled.overloads.get(arguments)
+        if result is None:  # compiled here, or loaded from numba's cache
+            compiled.compile(arguments)
+            result = compiled.overloads[arguments]
+        symbol = f"mancala_envs.rule:{rule.py_func.__module__}.{rule.py_func.__qualname__}"
+        llvm.add_symbol(symbol, result.library.get_pointer_to_function(result.fndesc.llvm_func_name))
+        caller = _BY_SYMBOL[key] = _symbol_call(symbol, result.signature)
+    return caller
+
+
+def _symbol_call(symbol: str, signature: Any) -> Callable[..., Any]:
+    """An intrinsic that calls the compiled function bound to ``symbol``, whose signature is
+    ``signature`` (the arguments are converted to its types, as a call of that function would)."""
+
+    def typer(typing_context: Any, given: tuple[Any, ...]) -> Any:
+        if len(given) != len(signature.args):
+            return None
+        if not all(typing_context.can_convert(have, want) for have, want in zip(given, signature.args)):
+            return None
+
+        def codegen(context: Any, builder: Any, call: Any, values: Any) -> Any:
+            values = [context.cast(builder, value, have, want)
+                      for value, have, want in zip(values, call.args, signature.args)]
+            function_type = context.call_conv.get_function_type(signature.return_type, signature.args)
+            function = cgutils.get_or_insert_function(builder.module, function_type, symbol)
+            status, result = context.call_conv.call_function(
+                builder, function, signature.return_type, signature.args, values
+            )
+            with cgutils.if_unlikely(builder, status.is_error):
+                context.call_conv.return_status_propagate(builder, status)
+            return result
+
+        return signature.return_type(*given), codegen
+
+    arity = len(signature.args)
+    if arity == 2:
+        def rule(typing_context: Any, a: Any, b: Any) -> Any:
+            return typer(typing_context, (a, b))
+    elif arity == 3:
+        def rule(typing_context: Any, a: Any, b: Any, c: Any) -> Any:
+            return typer(typing_context, (a, b, c))
+    elif arity == 4:
+        def rule(typing_context: Any, a: Any, b: Any, c: Any, d: Any) -> Any:
+            return typer(typing_context, (a, b, c, d))
+    elif arity == 5:
+        def rule(typing_context: Any, a: Any, b: Any, c: Any, d: Any, e: Any) -> Any:
+            return typer(typing_context, (a, b, c, d, e))
+    else:
+        raise TypeError(f"a rule takes 2 to 5 arguments (got {arity}).")
+    rule.__name__ = rule.__qualname__ = symbol.rpartition(".")[2]
+    return intrinsic(rule)
 
 
 def _names_used(template: Callable[..., Any], seen: frozenset[Any] = frozenset()) -> set[str]:
