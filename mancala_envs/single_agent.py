@@ -319,7 +319,7 @@ class SingleAgentEnv(gymnasium.Env):
     def _check_action(self, action: Any) -> int:
         if type(action) is int and 0 <= action < self._n_actions:
             return action
-        return check_action(action, self._n_actions, one_element=True)
+        return check_action(action, self._n_actions)
 
     def __repr__(self) -> str:
         return f"SingleAgentEnv({self.env_id!r}, opponent={self._opponent_spec!r}, learner_seat={self.learner_seat!r})"

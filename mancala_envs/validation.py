@@ -61,7 +61,7 @@ def check_seed(value: Any, name: str = "seed") -> int | None:
     return int(value)
 
 
-def check_action(action: Any, n_actions: int, one_element: bool = False) -> int:
+def check_action(action: Any, n_actions: int) -> int:
     """An action as an ``int`` in ``0 .. n_actions - 1``: a Python or numpy integer, or a 0-d integer
     array. Every entry point takes the same forms (docs/contract.md): a one-element 1-d array such as
     ``np.array([1])`` is refused like any other 1-d array.
@@ -69,8 +69,6 @@ def check_action(action: Any, n_actions: int, one_element: bool = False) -> int:
     Args:
         action: The action to check.
         n_actions: The size of the action space.
-        one_element: Ignored; kept so that older callers still run. One-element arrays used to be
-            accepted with it, unlike the AEC env's ``step``.
 
     Raises:
         TypeError: not an integer (``None`` and bools included).

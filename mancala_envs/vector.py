@@ -50,6 +50,7 @@ from gymnasium.vector.utils import batch_space
 
 from mancala_envs.batch import FACT_COUNT, GameRows
 from mancala_envs.search import parse_compiled_opponent
+from mancala_envs.validation import check_integer
 
 __all__ = ["AUTORESET_MODES", "MancalaVectorEnv"]
 
@@ -90,6 +91,7 @@ class MancalaVectorEnv(gymnasium.vector.VectorEnv):
         history_capacity: int = 24,
         **options: Any,
     ) -> None:
+        check_integer("num_envs", num_envs, 1)  # named as this class takes it, before the rows check it again
         compiled_opponent = parse_compiled_opponent(opponent)
         if compiled_opponent is None:
             raise ValueError(

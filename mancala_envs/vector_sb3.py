@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv, VecEnvIndices, VecEnvObs, VecEnvStepReturn
 
+from mancala_envs.validation import check_integer
 from mancala_envs.vector import MancalaVectorEnv
 
 __all__ = ["MancalaSB3VecEnv"]
@@ -55,6 +56,7 @@ class MancalaSB3VecEnv(VecEnv):
         seed: int | None = None,
         **options: Any,
     ) -> None:
+        check_integer("n_envs", n_envs, 1)  # named as this class takes it
         self.venv = MancalaVectorEnv(
             env_id, n_envs, opponent=opponent, learner_seat=learner_seat, autoreset_mode="same_step", **options
         )

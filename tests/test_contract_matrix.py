@@ -63,6 +63,7 @@ from mancala_envs.games import omweso
 from mancala_envs.records import RECORD_FORMAT, GameRecord, replay, write_animation
 from mancala_envs.rendering import BoardPicture
 from mancala_envs.vector import MancalaVectorEnv
+from mancala_envs.vector_sb3 import MancalaSB3VecEnv
 
 CONTRACT = Path(__file__).resolve().parent.parent / "docs" / "contract.md"
 AGENTS = ("player_0", "player_1")
@@ -669,10 +670,11 @@ case(door, BATCH, row, "n_games=True", lambda _: BatchedGames("kalah_v0", True),
 case(door, BATCH, row, "n_games=2.0", lambda _: BatchedGames("kalah_v0", 2.0), TypeError, "n_games", "float")
 case(door, BATCH, row, "history_capacity=2", lambda _: BatchedGames("ouril_v0", 2, history_capacity=2), ValueError,
      "history_capacity", ">= 3")
-case(door, BATCH, row, "num_envs=0", lambda _: MancalaVectorEnv("kalah_v0", num_envs=0), ValueError, "num_envs", ">= 1",
-     xfail="MancalaVectorEnv passes num_envs to GameRows, whose message names 'n_games', an argument the vector "
-     "env does not have (docs/contract.md: 'names the argument')")
-case(door, BATCH, row, "num_envs=False", lambda _: MancalaVectorEnv("kalah_v0", num_envs=False), TypeError, "bool")
+case(door, BATCH, row, "num_envs=0", lambda _: MancalaVectorEnv("kalah_v0", num_envs=0), ValueError, "num_envs", ">= 1")
+case(door, BATCH, row, "num_envs=False", lambda _: MancalaVectorEnv("kalah_v0", num_envs=False), TypeError,
+     "num_envs", "bool")
+case(door, BATCH, row, "n_envs=0 (SB3 adapter)", lambda _: MancalaSB3VecEnv("kalah_v0", n_envs=0), ValueError,
+     "n_envs", ">= 1")
 row = "an opponent other than `\"random\"`, `\"greedy\"`, `\"alphabeta:D\"` or `\"mcts:N\"` (or with a number out of " \
     "range), a bad `learner_seat` or `autoreset_mode`"
 case(door, BATCH, row, "opponent='wizard'", lambda _: MancalaVectorEnv("kalah_v0", 2, opponent="wizard"), ValueError,

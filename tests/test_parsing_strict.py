@@ -139,7 +139,7 @@ def test_one_element_array_is_refused_by_every_step(case: str) -> None:
     action = STEP_CASES[case]
     assert_rejected(lambda: mid_game("mancala/ouril-v0"), lambda env: env.step(action), TypeError, "not an integer action")
     with pytest.raises(TypeError, match="not an integer action"):
-        check_action(action, 6, one_element=True)  # what SingleAgentEnv.step calls
+        check_action(action, 6)  # what SingleAgentEnv.step calls
     env = SingleAgentEnv("mancala/ouril-v0", learner_seat=0, first_player=0)
     env.reset(seed=0)
     with pytest.raises(TypeError, match="not an integer action"):

@@ -259,7 +259,7 @@ def test_bad_input_is_rejected_and_changes_nothing() -> None:
         ({"opponent": "alphabeta:0"}, ValueError, "alphabeta depth must be an integer from 1 to 64"),
         ({"learner_seat": 2}, ValueError, "learner_seat"),
         ({"autoreset_mode": "sometimes"}, ValueError, "autoreset_mode"),
-        ({"num_envs": 0}, ValueError, "n_games"),
+        ({"num_envs": 0}, ValueError, "num_envs must be an integer >= 1"),
         ({"history_capacity": 1}, ValueError, "history_capacity"),
         ({"pits_per_row": 5}, ValueError, "pits_per_row"),
         ({"env_id": "oware_v0"}, ValueError, "unknown environment"),
