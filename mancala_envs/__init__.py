@@ -32,7 +32,6 @@ __all__ = [
     "list_gymnasium_envs",
     "make",
     "make_from_config",
-    "warm_up",
 ]
 
 # The public game modules (ouril_v0, urim_v0, ...), one per game of mancala_envs.games.GAME_MODULES.
@@ -40,14 +39,5 @@ globals().update(public_modules())
 __all__ += list(public_modules())
 
 __version__ = "0.1.0"
-
-
-def __getattr__(name: str):
-    """``mancala_envs.warm_up``, imported on first use (it builds every kind of env; see docs/install.md)."""
-    if name == "warm_up":
-        from mancala_envs.warm import warm_up
-
-        return warm_up
-    raise AttributeError(f"module 'mancala_envs' has no attribute {name!r}")
 
 register_all()

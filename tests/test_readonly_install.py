@@ -99,12 +99,3 @@ def test_warm_up_refuses_an_unknown_game() -> None:
     with pytest.raises(ValueError, match=r"unknown game\(s\) \['chess'\]; use names from"):
         warm_up(["chess"])
 
-
-def test_warm_up_is_reachable_from_the_package() -> None:
-    import mancala_envs
-    from mancala_envs.warm import warm_up
-
-    assert mancala_envs.warm_up is warm_up
-    assert "warm_up" in mancala_envs.__all__
-    with pytest.raises(AttributeError, match="no attribute 'warm_down'"):
-        mancala_envs.warm_down  # noqa: B018
