@@ -363,14 +363,17 @@ class LoadedPolicy:
     trusted: bool = False
 
 
+def _missing_extra(what: str) -> ImportError:
+    """The error for a missing train extra, with the command that installs it."""
+    return ImportError(f"a saved {what} needs stable-baselines3 and sb3-contrib: pip install 'mancala-envs[train]'")
+
+
 def _require_sb3() -> None:
     try:
         import stable_baselines3  # noqa: F401
         import torch  # noqa: F401
     except ImportError as error:  # pragma: no cover - depends on the installed extras
-        raise ImportError(
-            "a saved model needs stable-baselines3 and sb3-contrib: pip install 'mancala-envs[train]'"
-        ) from error
+        raise _missing_extra("model") from error
 
 
 def _policy_class(algorithm: str) -> Any:
@@ -384,9 +387,7 @@ def _policy_class(algorithm: str) -> Any:
 
         return ActorCriticPolicy
     except ImportError as error:
-        raise ImportError(
-            f"a saved {algorithm} model needs stable-baselines3 and sb3-contrib: pip install 'mancala-envs[train]'"
-        ) from error
+        raise _missing_extra(f"{algorithm} model") from error
 
 
 def _no_learning(_progress: float) -> float:
@@ -466,9 +467,7 @@ def _load_in_full(path: Path) -> LoadedPolicy:
     try:
         from sb3_contrib import MaskablePPO
     except ImportError as error:
-        raise ImportError(
-            "a saved model needs stable-baselines3 and sb3-contrib: pip install 'mancala-envs[train]'"
-        ) from error
+        raise _missing_extra("model") from error
     errors = []
     for algorithm in (MaskablePPO, PPO):
         try:
@@ -824,7 +823,7 @@ def model_metadata(
     ) != 0:
         raise ValueError("only a Box observation space and a Discrete action space starting at 0 can be described.")
     try:
-        _, layers, _ = _architecture({k: v for k, v in policy.state_dict().items()})
+        _, layers, _ = _architecture(dict(policy.state_dict()))
     except _Unrecoverable as reason:
         raise ValueError(f"the policy is not an MLP policy ({reason}).") from None
     options = dict(game_options or {})
