@@ -10,6 +10,10 @@ and registers the single-agent view of each with Gymnasium::
 
     import gymnasium
     env = gymnasium.make("mancala_envs:mancala/Ouril-v0", opponent="random")
+
+A game's rules are compiled by numba at its first use in a process (cached on disk after that);
+``mancala_envs.warm_up(["ouril_v0", "mancala/Kalah-v0"])`` compiles them ahead of use, for images
+and cluster jobs (``docs/install.md``).
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from mancala_envs.envs import public_modules
 from mancala_envs.errors import GameOverError, IllegalActionError
 from mancala_envs.registration import VARIANTS, list_envs, list_gymnasium_envs, make, register_all
 from mancala_envs.single_agent import SingleAgentEnv
+from mancala_envs.warm import warm_up
 
 __all__ = [
     "VARIANTS",
@@ -32,6 +37,7 @@ __all__ = [
     "list_gymnasium_envs",
     "make",
     "make_from_config",
+    "warm_up",
 ]
 
 # The public game modules (ouril_v0, urim_v0, ...), one per game of mancala_envs.games.GAME_MODULES.

@@ -337,8 +337,8 @@ def play_human(
         >>> final["stopped"], final["winner"]
         ('quit', None)
     """
-    import mancala_envs
     from mancala_envs.agents import make_agent
+    from mancala_envs.registration import make
     from mancala_envs.registration import resolve_env_id
 
     out = sys.stdout if out is None else out
@@ -351,7 +351,7 @@ def play_human(
             f"start_position must be a position string or a dict of reset options (got {type(start_position).__name__})."
         )
     env_id = resolve_env_id(game)
-    env = mancala_envs.make(env_id, render_mode="ansi", illegal_action="raise", **game_options)
+    env = make(env_id, render_mode="ansi", illegal_action="raise", **game_options)
     agent = make_agent(opponent, seed=seed, trust_remote_code=trust_remote_code)
     if seat is None:
         seat = int(np.random.default_rng([seed, 1]).integers(2))  # not the stream that draws the first player

@@ -198,11 +198,11 @@ def play_games(
     Returns:
         One :class:`GameResult` per game, in the order asked.
     """
-    import mancala_envs
     from mancala_envs.agents import make_agent
+    from mancala_envs.registration import make
 
     pairs = list(itertools.combinations(range(len(agents)), 2))
-    env = mancala_envs.make(game, first_player=0, **(game_options or {}))
+    env = make(game, first_player=0, **(game_options or {}))
     results = []
     for pair, number in games:
         low, high = pairs[pair]
@@ -806,11 +806,11 @@ def run_tournament(
             raise TypeError(f"record_dir must be a folder path or None (got {type(record_dir).__name__}).")
         record_dir = os.fspath(record_dir)
         Path(record_dir).mkdir(parents=True, exist_ok=True)
-    import mancala_envs
     from mancala_envs.agents import make_agent
+    from mancala_envs.registration import make
 
     game = resolve_env_id(game)
-    mancala_envs.make(game, first_player=0, **game_options).reset(seed=0)  # an unknown game or option fails here
+    make(game, first_player=0, **game_options).reset(seed=0)  # an unknown game or option fails here
     for name in agents:  # an unknown agent, or a model refused without the opt-in, fails before any process starts
         make_agent(name, seed=0, trust_remote_code=trust_remote_code)
     agents = list(agents)

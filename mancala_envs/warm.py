@@ -21,8 +21,9 @@ import numpy as np
 
 from mancala_envs.agents import make_agent
 from mancala_envs.batch import BatchedGames, play_random
+from mancala_envs.engine.jit import compile_notice
 from mancala_envs.games import game_classes
-from mancala_envs.registration import game_names, make, resolve_env_id
+from mancala_envs.registration import VARIANTS, find_variant, make, resolve_env_id
 from mancala_envs.single_agent import SingleAgentEnv
 from mancala_envs.vector import MancalaVectorEnv
 
@@ -30,6 +31,23 @@ __all__ = ["WARM_UP_OPPONENTS", "warm_up"]
 
 #: the compiled opponents (and search agents) compiled by default: each kind is a kernel of its own
 WARM_UP_OPPONENTS = ("random", "greedy", "alphabeta:1", "mcts:2")
+
+
+def _registered_id(name: object) -> str | None:
+    """The PettingZoo id or game name that builds ``name``'s envs: a game (``"ouril"``, ``"ouril_v0"``), a
+    PettingZoo id (``"mancala/ouril-mini-v0"``) or a Gymnasium id (``"mancala/OurilMini-v0"``); ``None``
+    for anything else."""
+    if not isinstance(name, str):
+        return None
+    name = resolve_env_id(name)
+    for variant in VARIANTS:
+        if name == variant.gymnasium_id:
+            return variant.id
+    try:
+        find_variant(name)
+    except ValueError:
+        return None
+    return name
 
 
 def _first_legal(mask: np.ndarray) -> int:
@@ -40,7 +58,9 @@ def warm_up(games: Sequence[str] | None = None, *, opponents: Sequence[str] = WA
     """Compiles every entry point of each game (and stores it in numba's cache, where numba can write one).
 
     Args:
-        games: Game names (``"ouril"`` or ``"ouril_v0"``...); ``None``: every registered game.
+        games: Games or variants, by game name (``"ouril"``, ``"ouril_v0"``), PettingZoo id
+            (``"mancala/ouril-mini-v0"``) or Gymnasium id (``"mancala/OurilMini-v0"``); ``None``: every game.
+            The compiled code is per game: one variant of a game warms them all.
         opponents: Compiled agents to build the single-agent and vector envs against, and to play one
             move with (``"random"``, ``"greedy"``, ``"alphabeta:D"``, ``"mcts:N"``).
 
@@ -52,30 +72,38 @@ def warm_up(games: Sequence[str] | None = None, *, opponents: Sequence[str] = WA
     """
     every_game = [game_class.name for game_class in game_classes()]
     names = every_game if games is None else list(games)
-    unknown = [name for name in names if not isinstance(name, str) or resolve_env_id(name) not in game_names()]
+    env_ids = {name: _registered_id(name) for name in names}
+    unknown = [name for name, env_id in env_ids.items() if env_id is None]
     if unknown:
-        raise ValueError(f"unknown game(s) {unknown}; use names from {every_game}.")
+        raise ValueError(
+            f"unknown game(s) {unknown}; use game names from {every_game} or registered ids "
+            "(`mancala-envs list` shows both forms)."
+        )
     seconds: dict[str, float] = {}
-    for name in names:
-        start = time.perf_counter()
-        env_id = resolve_env_id(name)
-        env = make(env_id)
-        env.reset(seed=0)
-        observation, *_ = env.last()
-        env.step(_first_legal(observation["action_mask"]))
-        for opponent in opponents:
-            make_agent(opponent, seed=0).act(env)
-            single = SingleAgentEnv(env_id, opponent=opponent)
-            _, info = single.reset(seed=0)
-            single.step(_first_legal(info["action_mask"]))
-            vector = MancalaVectorEnv(env_id, num_envs=2, opponent=opponent)
-            _, infos = vector.reset(seed=0)
-            vector.step(np.array([_first_legal(mask) for mask in infos["action_mask"]]))
-            vector.close()
-        batch = BatchedGames(env_id, 2)
-        step = batch.reset(seed=0)
-        batch.step(np.array([_first_legal(mask) for mask in step.action_mask]))
-        play_random(env_id, 2, batch_size=2)
-        seconds[name] = time.perf_counter() - start
+    notice_was_on = compile_notice(False)  # this call is the compiling, and says so by returning its times
+    try:
+        for name in names:
+            start = time.perf_counter()
+            env_id = env_ids[name]
+            env = make(env_id)
+            env.reset(seed=0)
+            observation, *_ = env.last()
+            env.step(_first_legal(observation["action_mask"]))
+            for opponent in opponents:
+                make_agent(opponent, seed=0).act(env)
+                single = SingleAgentEnv(env_id, opponent=opponent)
+                _, info = single.reset(seed=0)
+                single.step(_first_legal(info["action_mask"]))
+                vector = MancalaVectorEnv(env_id, num_envs=2, opponent=opponent)
+                _, infos = vector.reset(seed=0)
+                vector.step(np.array([_first_legal(mask) for mask in infos["action_mask"]]))
+                vector.close()
+            batch = BatchedGames(env_id, 2)
+            step = batch.reset(seed=0)
+            batch.step(np.array([_first_legal(mask) for mask in step.action_mask]))
+            play_random(env_id, 2, batch_size=2)
+            seconds[name] = time.perf_counter() - start
+    finally:
+        compile_notice(notice_was_on)
     return seconds
 

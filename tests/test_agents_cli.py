@@ -106,3 +106,11 @@ def test_cli_list_and_entry_point() -> None:
     )
     assert "mancala/ouril-mini-v0" in result.stdout
     assert np.all([variant.id in result.stdout for variant in mancala_envs.VARIANTS])
+    # Each variant's line names its PettingZoo id, then its Gymnasium id (make / make_vec), then its description.
+    lines = result.stdout.splitlines()
+    assert lines[0] == "games (mancala_envs.make): " + " ".join(mancala_envs.list_envs()[:6])
+    for variant in mancala_envs.VARIANTS:
+        (line,) = [line for line in lines if line.split()[:1] == [variant.id]]
+        assert line.split()[1] == variant.gymnasium_id
+        assert line.endswith(variant.description)
+    assert sorted(mancala_envs.list_gymnasium_envs()) == sorted(line.split()[1] for line in lines[3:])

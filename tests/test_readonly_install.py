@@ -94,8 +94,66 @@ def test_warm_up_command_fills_the_cache_it_is_given(tmp_path: Path) -> None:
 
 
 def test_warm_up_refuses_an_unknown_game() -> None:
-    from mancala_envs.warm import warm_up
+    import mancala_envs
 
-    with pytest.raises(ValueError, match=r"unknown game\(s\) \['chess'\]; use names from"):
-        warm_up(["chess"])
+    with pytest.raises(ValueError, match=r"unknown game\(s\) \['chess', 3\]; use game names from \['ouril', "):
+        mancala_envs.warm_up(["chess", 3])
+
+
+# --- the one-time compile notice ----------------------------------------------------------------------------------
+NOTICE_START = "mancala-envs: numba is compiling the game engine for its first use here"
+
+
+def _stderr_of(code: str, cache_dir: Path) -> str:
+    """The standard error of ``code`` run in a fresh process with ``NUMBA_CACHE_DIR=cache_dir`` (no logging set up)."""
+    environment = {**os.environ, "NUMBA_CACHE_DIR": str(cache_dir)}
+    environment.pop("NUMBA_DISABLE_JIT", None)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=environment, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return done.stderr
+
+
+TWO_GAMES = r"""
+import mancala_envs
+for env_id in ("kalah_v0", "modiar_v0"):
+    env = mancala_envs.make(env_id)
+    env.reset(seed=0)
+    env.step(int(env.last()[0]["action_mask"].argmax()))
+"""
+
+
+@pytest.mark.skipif(os.environ.get("NUMBA_DISABLE_JIT") == "1", reason="numba compiles nothing without the JIT")
+def test_first_compile_is_announced_once_and_not_when_cached(tmp_path: Path) -> None:
+    cold = _stderr_of(TWO_GAMES, tmp_path)
+    # Two games compiled, one line said: through logging's last-resort handler, as no logging is set up.
+    assert cold.count(NOTICE_START) == 1
+    (line,) = [line for line in cold.splitlines() if line.startswith(NOTICE_START)]
+    assert f"(kept in {tmp_path} for later processes)" in line and "mancala-envs warm-up" in line
+    # The same games again: numba loads them from the cache, and nothing is said.
+    assert NOTICE_START not in _stderr_of(TWO_GAMES, tmp_path)
+
+
+@pytest.mark.skipif(os.environ.get("NUMBA_DISABLE_JIT") == "1", reason="numba compiles nothing without the JIT")
+def test_compile_notice_says_in_memory_where_nothing_can_be_cached(tmp_path: Path) -> None:
+    stderr = _stderr_of(READ_ONLY + TWO_GAMES, tmp_path)
+    (line,) = [line for line in stderr.splitlines() if line.startswith(NOTICE_START)]
+    assert "(in memory only: numba cannot cache here, see docs/install.md)" in line
+
+
+@pytest.mark.skipif(os.environ.get("NUMBA_DISABLE_JIT") == "1", reason="numba compiles nothing without the JIT")
+def test_warm_up_by_any_id_compiles_quietly_and_leaves_the_notice_for_other_games(tmp_path: Path) -> None:
+    code = r"""
+import mancala_envs
+seconds = mancala_envs.warm_up(["mancala/Kalah-v0", "mancala/kalah-6x6-v0"], opponents=("random",))
+print(sorted(seconds), flush=True)
+import sys; print("WARMED", file=sys.stderr, flush=True)
+env = mancala_envs.make("kalah_v0")  # warmed: no compiling
+env.reset(seed=0)
+env = mancala_envs.make("modiar_v0")  # not warmed: the notice, once
+env.reset(seed=0)
+"""
+    stderr = _stderr_of(code, tmp_path)
+    before, after = stderr.split("WARMED\n")
+    assert NOTICE_START not in before  # warm_up reports its own times instead
+    assert after.count(NOTICE_START) == 1
 

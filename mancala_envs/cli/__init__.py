@@ -9,7 +9,7 @@ record); ``mancala-envs replay game.json`` prints a recorded game move by move, 
 ``mancala-envs play omweso --opponent alphabeta:3`` plays a game in the terminal
 (:mod:`mancala_envs.play`, parsed by :mod:`mancala_envs.cli.play`); ``mancala-envs tournament --game ouril --agents random greedy``
 runs a round robin with ratings (:mod:`mancala_envs.tournament`, parsed by :mod:`mancala_envs.cli.tournament`; the ``tournament`` extra);
-``mancala-envs list`` lists the ids; ``mancala-envs warm-up`` compiles every game's entry points into
+``mancala-envs list`` lists the ids (PettingZoo's and Gymnasium's); ``mancala-envs warm-up`` compiles every game's entry points into
 numba's cache ahead of use (:mod:`mancala_envs.warm`, ``docs/install.md``). ``python -m mancala_envs`` is the
 same command.
 Bad input is reported as one line, ``mancala-envs: error: ...``, with exit status 2
@@ -37,7 +37,7 @@ from mancala_envs.cli.common import (
     os_error_line,
     quiet_broken_pipe,
 )
-from mancala_envs.registration import resolve_env_id
+from mancala_envs.registration import VARIANTS, game_names, resolve_env_id
 from mancala_envs.validation import check_integer
 
 if TYPE_CHECKING:
@@ -290,6 +290,24 @@ def run_warm_up(args: argparse.Namespace, out=None) -> dict[str, float]:
     return seconds
 
 
+def list_table() -> str:
+    """What ``mancala-envs list`` prints: the game names, then every variant's PettingZoo id (for
+    :func:`mancala_envs.make` and ``pettingzoo``), its Gymnasium id (``gymnasium.make`` and
+    ``gymnasium.make_vec``) and its description."""
+    pettingzoo_width = max(len(variant.id) for variant in VARIANTS)
+    gymnasium_width = max(len(variant.gymnasium_id) for variant in VARIANTS)
+    lines = [
+        "games (mancala_envs.make): " + " ".join(game_names()),
+        "",
+        f"{'PettingZoo AEC id':<{pettingzoo_width}}  {'Gymnasium id (make, make_vec)':<{gymnasium_width}}  description",
+    ]
+    lines += [
+        f"{variant.id:<{pettingzoo_width}}  {variant.gymnasium_id:<{gymnasium_width}}  {variant.description}"
+        for variant in VARIANTS
+    ]
+    return "\n".join(lines)
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = Parser(prog=PROG, description="Mancala games as RL environments.")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -315,7 +333,7 @@ def _parser() -> argparse.ArgumentParser:
         "(needs the render extra)",
     )
     replay.add_argument("--fps", type=POSITIVE, default=2, help="positions per second in the animation (default: 2)")
-    commands.add_parser("list", help="list the registered environment ids")
+    commands.add_parser("list", help="list the registered ids: PettingZoo (AEC) and Gymnasium (single-agent, vector)")
     warm = commands.add_parser(
         "warm-up", help="compile every entry point of the games now, into numba's cache (for images and clusters)"
     )
@@ -384,9 +402,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return fail(str(error))
     try:
         if args.command == "list":
-            import mancala_envs
-
-            print("\n".join(mancala_envs.list_envs(verbose=True)))
+            print(list_table())
         elif args.command == "train":
             run_train(args)
         elif args.command == "replay":

@@ -15,6 +15,12 @@ at import, whether numba can cache here; if it cannot, the package compiles in m
 compiles again) and says so in one :class:`CacheUnavailableWarning`, which names the fix: point
 ``NUMBA_CACHE_DIR`` at a writable folder, prebuilt with ``mancala-envs warm-up`` (see ``docs/install.md``).
 
+The first time a process has to compile one of the package's functions (numba found no cached copy),
+the ``"mancala_envs"`` logger says so once, at ``WARNING`` level so that it shows without any logging
+set up: the pause that follows is numba at work, not a hang. Silence it with
+``logging.getLogger("mancala_envs").setLevel(logging.ERROR)``; avoid the pause with
+:func:`mancala_envs.warm_up` (or ``mancala-envs warm-up``) ahead of time.
+
 Example:
     >>> from mancala_envs.engine.jit import njit
     >>> @njit(error_model="numpy")  # (cache=True needs a function defined in a file, not in a doctest)
@@ -26,13 +32,22 @@ Example:
 
 from __future__ import annotations
 
+import logging
+import os
 import warnings
 from collections.abc import Callable
 from typing import Any
 
 import numba
+from numba.core import event
 
-__all__ = ["CACHING", "CacheUnavailableWarning", "njit"]
+__all__ = ["CACHING", "COMPILE_MESSAGE", "CacheUnavailableWarning", "compile_notice", "njit"]
+
+#: what the ``"mancala_envs"`` logger says, once per process, when numba first compiles one of the package's functions
+COMPILE_MESSAGE = (
+    "mancala-envs: numba is compiling the game engine for its first use here ({where}); this takes a few "
+    "seconds per game and entry point. `mancala-envs warm-up` (or mancala_envs.warm_up()) compiles ahead of use."
+)
 
 
 class CacheUnavailableWarning(RuntimeWarning):
@@ -78,3 +93,47 @@ def njit(*args: Any, **options: Any) -> Callable[..., Any]:
     if not CACHING:
         options["cache"] = False
     return numba.njit(*args, **options)
+
+
+class _FirstCompileNotice(event.Listener):
+    """Logs :data:`COMPILE_MESSAGE` when numba starts compiling a function of this package, once per process
+    (numba raises ``"numba:compile"`` only on a cache miss: loading cached code says nothing)."""
+
+    def on_start(self, event_: event.Event) -> None:
+        dispatcher = (event_.data or {}).get("dispatcher")
+        module = getattr(getattr(dispatcher, "py_func", None), "__module__", None) or ""
+        if not module.startswith("mancala_envs"):
+            return
+        compile_notice(False)
+        if CACHING:
+            folder = os.environ.get("NUMBA_CACHE_DIR")
+            where = f"kept in {folder} for later processes" if folder else "numba keeps it on disk for later processes"
+        else:
+            where = "in memory only: numba cannot cache here, see docs/install.md"
+        logging.getLogger("mancala_envs").warning(COMPILE_MESSAGE.format(where=where))
+
+    def on_end(self, event_: event.Event) -> None:
+        return
+
+
+_NOTICE = _FirstCompileNotice()
+_notice_on = False
+
+
+def compile_notice(enabled: bool) -> bool:
+    """Turns the one-time compile notice on (the default at import) or off; returns whether it was on.
+
+    What reports its own compile time (``mancala-envs train``, :func:`mancala_envs.warm.warm_up`) turns it
+    off while it runs; once it has been said, it is off for the rest of the process.
+    """
+    global _notice_on
+    was_on = _notice_on
+    if enabled and not _notice_on:
+        event.register("numba:compile", _NOTICE)
+    elif not enabled and _notice_on:
+        event.unregister("numba:compile", _NOTICE)
+    _notice_on = bool(enabled)
+    return was_on
+
+
+compile_notice(True)
