@@ -6,6 +6,8 @@ Gymnasium wrapper for the single-agent env (:mod:`mancala_envs.wrappers.single_a
 ``GymFlattenObservation``...). :func:`apply_wrappers` picks the form from the env.
 See ``docs/wrappers.md``. The recorders :class:`RecordGames` (AEC) and :class:`GymRecordGames`
 (single-agent) write every finished game as a JSON record (``docs/replay.md``).
+:func:`turn_based_parallel` converts an AEC env (wrapped or not) to PettingZoo's parallel API, the one
+conversion that suits these turn-based games (``docs/wrappers.md``, "The parallel API").
 """
 
 from __future__ import annotations
@@ -44,6 +46,9 @@ from mancala_envs.wrappers.single_agent import (
     GymThermometerObservation,
 )
 from pettingzoo import AECEnv, ParallelEnv
+from pettingzoo.utils.conversions import turn_based_aec_to_parallel
+
+from mancala_envs.env import MancalaEnv
 
 __all__ = [
     "DEFAULT_CAP",
@@ -71,6 +76,7 @@ __all__ = [
     "ThermometerObservation",
     "apply_wrappers",
     "make_encoder",
+    "turn_based_parallel",
 ]
 
 #: The names ``apply_wrappers`` takes: the encodings, then ``"stack"``.
@@ -160,8 +166,10 @@ def apply_wrappers(env: Any, specs: Sequence[str | Mapping[str, Any]]) -> Any:
         forms = _GYM_FORMS
     elif isinstance(env, ParallelEnv):
         raise TypeError(
-            "apply_wrappers takes an AEC env, not a parallel one; wrap the AEC env first, then convert it "
-            "(pettingzoo.utils.conversions.aec_to_parallel(apply_wrappers(env, specs)))."
+            "apply_wrappers takes an AEC env, not a parallel one; wrap the AEC env first, then convert it: "
+            "pettingzoo.utils.conversions.turn_based_aec_to_parallel(apply_wrappers(env, specs)), or "
+            "mancala_envs.wrappers.turn_based_parallel(apply_wrappers(env, specs)) (PettingZoo's aec_to_parallel "
+            "refuses these turn-based envs)."
         )
     else:
         raise TypeError(
@@ -171,3 +179,66 @@ def apply_wrappers(env: Any, specs: Sequence[str | Mapping[str, Any]]) -> Any:
     for name, options in parsed:
         env = forms[name](env, **options)
     return env
+
+
+def turn_based_parallel(env: Any) -> ParallelEnv:
+    """PettingZoo's parallel API over a mancala_envs AEC env: ``turn_based_aec_to_parallel(env)``.
+
+    The games are turn-based, so ``pettingzoo.utils.conversions.aec_to_parallel`` refuses them
+    (``metadata["is_parallelizable"]`` is False: it would play every agent's action in each parallel
+    step, the second one chosen before the first was played). ``turn_based_aec_to_parallel`` plays one
+    ply per parallel step, and this function returns exactly what it returns, after checking ``env``.
+    With PettingZoo 1.27 the parallel env behaves as follows:
+
+    - ``reset`` returns both agents' observations; exactly one agent, the one to act, has a mask
+      that is not all zero (``infos[agent]["player_to_move"]`` gives it too; the infos of ``reset``
+      have no ``active_agent``).
+    - ``step(actions)`` reads only ``actions[agent_to_act]``, which the AEC env's ``step`` checks
+      as usual (an illegal action under ``illegal_action="penalty"`` ends the game). The other
+      agent's entry is never read: it may hold anything, or be left out.
+    - It returns both agents' observations, the AEC env's rewards of that one ply (0 until the last
+      step, which carries the final rewards), both agents' terminations and truncations, and their
+      infos with ``infos[agent]["active_agent"]``, the agent to act at the next step. That is the same
+      agent again after a Kalah extra turn, an Omweso decision point or placement ply, an automatic
+      pass (Ouril, Urim) or a new game of a match that the same agent starts.
+    - The last step's infos have no ``active_agent``, its masks are all zero, and ``agents`` is
+      empty after it: call ``reset``.
+
+    Convert last: observation wrappers (``apply_wrappers``, ``FlattenObservation``...) and
+    :class:`RecordGames` take the AEC env.
+
+    Args:
+        env: A mancala_envs AEC environment, raw (``mancala_envs.make(...)``) or wrapped.
+
+    Returns:
+        ``pettingzoo.utils.conversions.turn_based_aec_to_parallel(env)``.
+
+    Raises:
+        TypeError: ``env`` is already a parallel env, or is not a mancala_envs AEC environment.
+
+    Example:
+        >>> import mancala_envs
+        >>> from mancala_envs.wrappers import turn_based_parallel
+        >>> env = turn_based_parallel(mancala_envs.make("kalah_v0", first_player=0))
+        >>> observations, infos = env.reset(seed=0)
+        >>> observations["player_1"]["action_mask"].tolist()  # player_0 acts first
+        [0, 0, 0, 0, 0, 0]
+        >>> observations, rewards, terminations, truncations, infos = env.step({"player_0": 2})
+        >>> infos["player_0"]["active_agent"]  # the last seed fell into the store: player_0 again
+        'player_0'
+        >>> observations, rewards, terminations, truncations, infos = env.step({"player_0": 5, "player_1": None})
+        >>> infos["player_0"]["active_agent"], rewards
+        ('player_1', {'player_0': 0, 'player_1': 0})
+    """
+    if isinstance(env, ParallelEnv):
+        raise TypeError(
+            f"turn_based_parallel takes an AEC env; {type(env).__name__} is already a parallel one. Pass the AEC "
+            "env it was made from, such as mancala_envs.make('ouril_v0')."
+        )
+    if not isinstance(env, AECEnv) or not isinstance(getattr(env, "unwrapped", None), MancalaEnv):
+        hint = "; the single-agent env has no parallel form" if isinstance(env, gymnasium.Env) else ""
+        raise TypeError(
+            f"turn_based_parallel takes a mancala_envs AEC environment (got {type(env).__name__}); pass one such "
+            f"as mancala_envs.make('ouril_v0'), wrapped or not{hint}."
+        )
+    return turn_based_aec_to_parallel(env)

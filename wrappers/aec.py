@@ -47,8 +47,10 @@ __all__ = [
 def _check_aec(env: Any, wrapper: str) -> None:
     if isinstance(env, ParallelEnv):
         raise TypeError(
-            f"{wrapper} wraps an AEC environment, not a parallel one; wrap the AEC env first, "
-            f"then convert it (pettingzoo.utils.conversions.aec_to_parallel({wrapper}(env)))."
+            f"{wrapper} wraps an AEC environment, not a parallel one; wrap the AEC env first, then convert it: "
+            f"pettingzoo.utils.conversions.turn_based_aec_to_parallel({wrapper}(env)), or "
+            f"mancala_envs.wrappers.turn_based_parallel({wrapper}(env)) (PettingZoo's aec_to_parallel refuses "
+            "these turn-based envs)."
         )
     if not isinstance(env, AECEnv):
         hint = f"; for a Gymnasium env use Gym{wrapper}" if isinstance(env, gymnasium.Env) else ""
