@@ -11,6 +11,11 @@ see :func:`mancala_envs.registration.list_gymnasium_envs`) gives the single-agen
 with the Gymnasium form. Every other key is an option of the game or the environment;
 unknown keys and bad values raise errors that name them.
 
+Any mapping and any sequence will do where a dict or a list is expected, at every level (an
+OmegaConf ``DictConfig`` / ``ListConfig`` as Hydra passes it, a tuple, a ``MappingProxyType``...):
+the config is turned into plain dicts and lists, as ``yaml.safe_load`` gives it, before anything
+reads it. A string is never taken for a sequence.
+
 Example:
     >>> from mancala_envs import make_from_config
     >>> env = make_from_config({"id": "mancala/Ouril-v0", "opponent": "greedy", "wrappers": ["flat"]})
@@ -21,7 +26,7 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import gymnasium
@@ -32,6 +37,18 @@ __all__ = ["CONFIG_KEYS", "make_from_config"]
 
 #: Keys that ``make_from_config`` reads itself; all others are environment and game options.
 CONFIG_KEYS = ("id", "wrappers")
+
+
+def _plain(value: Any) -> Any:
+    """``value`` with every mapping turned into a dict and every sequence (not a string) into a list.
+
+    Other values are returned as they are, so the checks further down see them and name them.
+    """
+    if isinstance(value, Mapping):
+        return {key: _plain(item) for key, item in value.items()}
+    if isinstance(value, Sequence) and not isinstance(value, (str, bytes, bytearray)):
+        return [_plain(item) for item in value]
+    return value
 
 
 def _option_names(env_id: str, gymnasium_form: bool) -> set[str]:
@@ -55,26 +72,30 @@ def make_from_config(config: Mapping[str, Any]) -> Any:
     Args:
         config: A mapping with ``id`` (required), optional ``wrappers`` (a list of encoding
             names or ``{"name": ..., **options}`` dicts, applied in order) and any options of
-            the game or environment.
+            the game or environment. Any ``Mapping`` stands for a dict and any ``Sequence`` other
+            than a string for a list, at every level (an OmegaConf ``DictConfig`` from Hydra, for
+            one); they reach the environment as plain dicts and lists.
 
     Returns:
         A PettingZoo AEC environment for a PettingZoo id, a Gymnasium environment for a Gymnasium id.
 
     Raises:
-        TypeError: ``config`` is not a mapping, or ``wrappers`` is not a list.
+        TypeError: ``config`` is not a mapping, or ``wrappers`` is not a sequence (a string is not).
         ValueError: no ``id``, an unknown id, an unknown option (named), a bad value, or a bad wrapper.
     """
     if not isinstance(config, Mapping):
         raise TypeError(f"config must be a mapping such as {{'id': 'mancala/ouril-v0'}} (got {type(config).__name__}).")
-    config = dict(config)
+    config = _plain(config)
     if "id" not in config:
         raise ValueError(f"config has no 'id'; add one of {list_envs()} or {list_gymnasium_envs()}.")
     env_id = config.pop("id")
     wrappers = config.pop("wrappers", [])
     if wrappers is None:
         wrappers = []
-    if isinstance(wrappers, (str, Mapping)) or not isinstance(wrappers, (list, tuple)):
-        raise TypeError(f"config 'wrappers' must be a list, such as ['flat'] (got {wrappers!r}).")
+    if not isinstance(wrappers, list):
+        raise TypeError(
+            f"config 'wrappers' must be a list, such as ['flat'] (got {type(wrappers).__name__} {wrappers!r})."
+        )
     gymnasium_ids = {variant.gymnasium_id: variant.id for variant in VARIANTS}
     gymnasium_form = env_id in gymnasium_ids
     pettingzoo_id = gymnasium_ids.get(env_id, env_id)
@@ -94,4 +115,4 @@ def make_from_config(config: Mapping[str, Any]) -> Any:
         env = make(pettingzoo_id, **config)
     from mancala_envs.wrappers import apply_wrappers
 
-    return apply_wrappers(env, list(wrappers))
+    return apply_wrappers(env, wrappers)
