@@ -610,7 +610,7 @@ def test_wrapping_what_is_not_an_env_raises_type_error(thing: Any) -> None:
 
 
 def test_wrapping_a_parallel_env_says_to_wrap_before_converting() -> None:
-    with pytest.raises(TypeError, match="not a parallel one.*aec_to_parallel"):
+    with pytest.raises(TypeError, match="not a parallel one.*turn_based_aec_to_parallel"):
         FlattenObservation(AParallelEnv())
 
 

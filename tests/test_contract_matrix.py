@@ -866,7 +866,7 @@ case(door, WRAPPER, row, "FlattenObservation(a Gymnasium env)",
 case(door, WRAPPER, row, "FlattenObservation(SingleAgentEnv)", lambda env: FlattenObservation(env), TypeError,
      "AEC environment", subject=lambda: single(reset=False), frozen=single_frozen)
 case(door, WRAPPER, "a parallel environment", "FlattenObservation(a parallel env)",
-     lambda _: FlattenObservation(AParallelEnv()), TypeError, "aec_to_parallel")
+     lambda _: FlattenObservation(AParallelEnv()), TypeError, "turn_based_aec_to_parallel")
 case(door, WRAPPER, "an AEC env whose observations are not a Dict with an `observation` entry", "Box observations",
      lambda _: FlattenObservation(NotDictObservations()), TypeError, "observation")
 for value in ("yes", None, 1):

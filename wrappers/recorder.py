@@ -146,7 +146,8 @@ class RecordGames(_Recorder, BaseWrapper):
         if isinstance(env, ParallelEnv) or not isinstance(env, AECEnv) or not isinstance(env.unwrapped, MancalaEnv):
             raise TypeError(
                 f"{wrapper} wraps a mancala_envs AEC environment such as mancala_envs.make('ouril_v0') "
-                f"(got {type(env).__name__}); for the single-agent env use GymRecordGames."
+                f"(got {type(env).__name__}); for the single-agent env use GymRecordGames. To record a parallel "
+                "env, record the AEC env, then convert it: turn_based_aec_to_parallel(RecordGames(env))."
             )
         self._players = _check_players(players, wrapper)
         self._setup(directory, prefix, keep, wrapper)
