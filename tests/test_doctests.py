@@ -31,6 +31,8 @@ def _modules() -> list[str]:
 def test_docstring_examples(module_name: str) -> None:
     if module_name == "mancala_envs.training":
         pytest.importorskip("sb3_contrib", reason="mancala_envs.training needs the train extra")
+    if module_name == "mancala_envs.openspiel":
+        pytest.importorskip("pyspiel", reason="mancala_envs.openspiel needs the openspiel extra")
     module = importlib.import_module(module_name)
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     assert result.failed == 0, f"{result.failed} docstring example(s) failed in {module_name}"
