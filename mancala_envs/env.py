@@ -24,10 +24,14 @@ from mancala_envs.engine.state import (
     END_ILLEGAL_ACTION,
     END_REASON,
     GAME_OVER,
+    GAMES_PLAYED,
+    HEADER_SIZE,
     ILLEGAL,
     LEGAL,
     MATCH,
+    PASSES,
     PLAYER,
+    PLY,
     POINTS,
     RUNNING,
     SCORE,
@@ -44,13 +48,57 @@ from mancala_envs.errors import GameOverError, IllegalActionError
 from mancala_envs.games.base import Game, check_choice
 from mancala_envs.validation import check_action, check_seed
 
-__all__ = ["AGENTS", "ENV_OPTIONS", "RENDER_MODES", "SNAPSHOT_FORMAT", "MancalaEnv", "unwrap_env"]
+__all__ = [
+    "AGENTS",
+    "ENV_OPTIONS",
+    "INFOS_MODES",
+    "RENDER_MODES",
+    "SNAPSHOT_FORMAT",
+    "TENSOR_INFO_KEYS",
+    "MancalaEnv",
+    "unwrap_env",
+]
 
 AGENTS = ("player_0", "player_1")
 ILLEGAL_ACTION_POLICIES = ("penalty", "raise")
 REWARD_MODES = ("win_loss", "match_points")
+#: the ``infos`` option: the game's full facts, or numbers of fixed shape only (see :data:`TENSOR_INFO_KEYS`)
+INFOS_MODES = ("full", "tensor")
 #: Keyword arguments taken by the environment itself; every other keyword is a game option.
-ENV_OPTIONS = ("render_mode", "first_player", "illegal_action", "reward_mode")
+ENV_OPTIONS = ("render_mode", "first_player", "illegal_action", "reward_mode", "infos")
+#: The keys of each agent's info dict under ``infos="tensor"``, the same for every game, agent and step
+#: (from ``reset`` on). Every value is an ``int``, except the pairs (one entry per player, ``player_0``
+#: first), which are ``int64`` arrays of shape ``(2,)``. -1 stands for "none":
+#:
+#: ================  =====  ==================================================================================
+#: key               shape  value
+#: ================  =====  ==================================================================================
+#: scores            (2,)   seeds in each store while the game runs; the final scores once it is over
+#: match_points      (2,)   match points accumulated in a match; those of the last finished game otherwise
+#: winner            ()     0 or 1 once the game is over; -1 while it runs and after a draw
+#: end_reason        ()     0 while the game runs, then the end's code: ``env.game.end_reason_names[code]``
+#:                          is the name that ``infos="full"`` gives (1 threshold, 2 no_legal_move,
+#:                          3 no_feeding_move, 4 repetition, 5 max_plies, 6 illegal_action, 7 max_games,
+#:                          8 match_target, 9 endless_move; a game's own codes from 10)
+#: ply               ()     agent decisions taken in the current game
+#: passes            ()     automatic passes that followed the last ply
+#: player_to_move    ()     0 or 1; -1 once the game is over
+#: games_played      ()     games finished in the current match (0 outside a match)
+#: last_player       ()     the player (0 or 1) who played the last ply; -1 before the first
+#: last_action       ()     the action of the last ply; -1 before the first
+#: ================  =====  ==================================================================================
+TENSOR_INFO_KEYS = (
+    "scores",
+    "match_points",
+    "winner",
+    "end_reason",
+    "ply",
+    "passes",
+    "player_to_move",
+    "games_played",
+    "last_player",
+    "last_action",
+)
 RENDER_MODES = ("ansi", "human", "rgb_array")
 #: the ``format`` entry of every ``state_dict()``; a new layout gets a new number
 SNAPSHOT_FORMAT = "mancala-envs-snapshot-1"
@@ -218,6 +266,24 @@ class MancalaEnv(AECEnv):
             environment is left unchanged.
         reward_mode: ``"win_loss"`` (default): +1 / -1 / 0 at the end.
             ``"match_points"``: own match points minus the opponent's.
+        infos: ``"full"`` (default): each agent's info dict holds the game's
+            facts as Python values (``winner`` is None while the game runs,
+            ``end_reason`` a name, ``last_move`` a dict...), and a game may add
+            its own keys. ``"tensor"``: numbers of fixed shape only, under the
+            same keys (:data:`TENSOR_INFO_KEYS`) for every game, agent and step,
+            -1 standing for "none": what libraries that stack infos into
+            tensors need, such as TorchRL's ``PettingZooWrapper``.
+
+    Raises:
+        ValueError: an option is not one of its allowed values (the message lists them).
+
+    Example:
+        >>> import mancala_envs
+        >>> env = mancala_envs.make("ouril_v0", first_player=0, infos="tensor")
+        >>> env.reset(seed=0)
+        >>> info = env.infos["player_1"]
+        >>> info["winner"], info["player_to_move"], info["scores"].tolist()
+        (-1, 0, [0, 0])
     """
 
     def __init__(
@@ -227,6 +293,7 @@ class MancalaEnv(AECEnv):
         first_player: int | None = None,
         illegal_action: str = "penalty",
         reward_mode: str = "win_loss",
+        infos: str = "full",
     ) -> None:
         super().__init__()
         if not isinstance(game, Game):
@@ -243,11 +310,14 @@ class MancalaEnv(AECEnv):
             check_choice("first_player", first_player, (0, 1, None))
         check_choice("illegal_action", illegal_action, ILLEGAL_ACTION_POLICIES)
         check_choice("reward_mode", reward_mode, REWARD_MODES)
+        check_choice("infos", infos, INFOS_MODES)
         self.game = game
         self.render_mode = render_mode
         self.first_player = first_player
         self.illegal_action = illegal_action
         self.reward_mode = reward_mode
+        #: the ``infos`` option, ``"full"`` or ``"tensor"``
+        self.infos_mode = infos
 
         self.possible_agents = list(AGENTS)
         self.agents = []
@@ -303,11 +373,15 @@ class MancalaEnv(AECEnv):
     # --- lazily built facts -------------------------------------------------------------
     @property
     def infos(self) -> dict[str, dict[str, Any]]:
-        """Each live agent's info dict (the game's facts and ``last_move``), built when first read."""
+        """Each live agent's info dict, built when first read: the game's facts and ``last_move``
+        (``infos="full"``), or the numbers of :data:`TENSOR_INFO_KEYS` (``infos="tensor"``)."""
         if self._infos_stale:
-            info = self.game.info(self._state)
-            info["last_move"] = self._last_move
-            self._infos = {"player_0": info, "player_1": info.copy()}
+            if self.infos_mode == "tensor":
+                self._infos = {"player_0": self._tensor_info(), "player_1": self._tensor_info()}
+            else:
+                info = self.game.info(self._state)
+                info["last_move"] = self._last_move
+                self._infos = {"player_0": info, "player_1": info.copy()}
             self._infos_stale = False
         return self._infos
 
@@ -315,6 +389,31 @@ class MancalaEnv(AECEnv):
     def infos(self, value: dict[str, dict[str, Any]]) -> None:
         self._infos = value
         self._infos_stale = False
+
+    def _tensor_info(self) -> dict[str, Any]:
+        """One agent's info dict under ``infos="tensor"`` (a new dict and arrays: each agent owns its own)."""
+        header = self._state[:HEADER_SIZE].tolist()
+        running = header[STATUS] == RUNNING
+        scores = STORE if running else SCORE
+        points = MATCH if self.game.is_match else POINTS
+        if self._pending_move is not None:  # read without decoding the trace of sown pits and captures
+            last_player, last_action = self._pending_move
+        elif self._last_move_value is not None:
+            last_player, last_action = self._last_move_value["player"], self._last_move_value["action"]
+        else:
+            last_player = last_action = -1
+        return {
+            "scores": np.array(header[scores : scores + 2], dtype=np.int64),
+            "match_points": np.array(header[points : points + 2], dtype=np.int64),
+            "winner": -1 if running else header[WINNER],
+            "end_reason": header[END_REASON],
+            "ply": header[PLY],
+            "passes": header[PASSES],
+            "player_to_move": header[PLAYER] if running else -1,
+            "games_played": header[GAMES_PLAYED],
+            "last_player": last_player,
+            "last_action": last_action,
+        }
 
     @property
     def _last_move(self) -> dict[str, Any] | None:
