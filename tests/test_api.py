@@ -459,3 +459,41 @@ def test_pickle_and_deepcopy_mid_game_continue_identically(env_id: str) -> None:
             assert other[0] == steps[0][0] and other[1] == steps[0][1] and other[3] == steps[0][3]
             assert np.array_equal(other[2], steps[0][2])
     assert not env.agents and all(not clone.agents for clone in clones)
+
+
+# --- infos="tensor": numbers only, the same keys at every step (for TorchRL and Tianshou) ------------------------
+@pytest.mark.parametrize("env_id", ["ouril_v0", "omweso_v0", "kalah_v0"])
+def test_tensor_infos_hold_the_full_infos_facts_as_numbers_under_fixed_keys(env_id: str) -> None:
+    from mancala_envs.env import TENSOR_INFO_KEYS
+
+    tensor_env = mancala_envs.make(env_id, infos="tensor", first_player=0)
+    full_env = mancala_envs.make(env_id, first_player=0)
+    tensor_env.reset(seed=3)
+    full_env.reset(seed=3)
+    rng = np.random.default_rng(3)
+    names = full_env.unwrapped.game.end_reason_names
+    while True:
+        for agent in tensor_env.agents:
+            tensor, full = tensor_env.infos[agent], full_env.infos[agent]
+            assert tuple(tensor) == TENSOR_INFO_KEYS
+            assert all(isinstance(value, int) or value.shape == (2,) for value in tensor.values())
+            assert tensor["scores"].tolist() == list(full["scores"])
+            assert tensor["ply"] == full["ply"]
+            assert tensor["winner"] == (-1 if full["winner"] is None else full["winner"])
+            assert names[tensor["end_reason"]] == full["end_reason"]
+            assert tensor["player_to_move"] == (-1 if full["player_to_move"] is None else full["player_to_move"])
+        if not tensor_env.agents:
+            break
+        mover = tensor_env.agent_selection
+        if tensor_env.terminations[mover] or tensor_env.truncations[mover]:
+            action = None  # the game is over: each agent steps out with None
+        else:
+            action = int(rng.choice(np.flatnonzero(tensor_env.observe(mover)["action_mask"])))
+        tensor_env.step(action)
+        full_env.step(action)
+        assert tensor_env.rewards == full_env.rewards
+
+
+def test_infos_mode_is_checked() -> None:
+    with pytest.raises(ValueError, match=r"infos='numpy' is not allowed; use one of \['full', 'tensor'\]"):
+        mancala_envs.make("ouril_v0", infos="numpy")

@@ -378,10 +378,11 @@ case(door, MAKE, row, "ouril_v0.env(config=UrimConfig())", lambda _: ouril_v0.en
      TypeError, "config must be a OurilConfig (got UrimConfig)")
 case(door, MAKE, row, "make(kalah, config=OurilConfig())",
      lambda _: mancala_envs.make("kalah_v0", config=ouril_v0.OurilConfig()), TypeError, "config must be a KalahConfig")
-row = "`render_mode`, `first_player`, `illegal_action`, `reward_mode` not allowed"
+row = "`render_mode`, `first_player`, `illegal_action`, `reward_mode`, `infos` not allowed"
 for option, value, allowed in (("render_mode", "rgb", "'rgb_array'"), ("first_player", 2, "[0, 1, None]"),
                                ("first_player", True, "[0, 1, None]"), ("illegal_action", "ignore", "['penalty', 'raise']"),
-                               ("reward_mode", "points", "['win_loss', 'match_points']")):
+                               ("reward_mode", "points", "['win_loss', 'match_points']"),
+                               ("infos", "numpy", "['full', 'tensor']")):
     case(door, MAKE, row, f"{option}={value!r}", lambda _, o=option, v=value: mancala_envs.make("kalah_v0", **{o: v}),
          ValueError, option, repr(value), allowed)
 row = "A count-set option"

@@ -25,7 +25,7 @@ def bind(game_class: type[Game]) -> tuple[Callable[..., MancalaEnv], Callable[..
     """Returns ``(raw_env, env, metadata)`` for a game class.
 
     ``raw_env(**kwargs)`` splits the keywords into environment options (``render_mode``,
-    ``first_player``, ``illegal_action``, ``reward_mode``) and game options (the fields of the game's
+    ``first_player``, ``illegal_action``, ``reward_mode``, ``infos``) and game options (the fields of the game's
     config dataclass, or a whole ``config=``) and builds a :class:`MancalaEnv`. ``env(**kwargs)``
     returns the same environment: :class:`MancalaEnv` enforces the call order itself (reset before
     step, observe or render) and validates every action, so it needs none of PettingZoo classic's
