@@ -781,6 +781,23 @@ class MancalaEnv(AECEnv):
             "(illegal_action='penalty').",
             stacklevel=3,
         )
+        self.forfeit(agent)
+
+    def forfeit(self, agent: str) -> None:
+        """Ends the game with ``agent`` losing for an illegal action, as ``illegal_action="penalty"`` does.
+
+        The board is left as it was; ``agent`` gets -1 and the other agent 0, and both infos report
+        ``end_reason == "illegal_action"`` and the other agent as the winner. The single-agent view calls
+        this when its learner plays an illegal action under its own ``"penalty"`` policy.
+
+        Raises:
+            GameOverError: the game is already over (call ``reset``).
+            ValueError: ``agent`` is not ``"player_0"`` or ``"player_1"``.
+        """
+        if agent not in AGENTS:
+            raise ValueError(f"agent must be one of {list(AGENTS)} (got {agent!r}).")
+        if self._state[STATUS] != RUNNING:
+            raise GameOverError("the game is already over; call reset() to start a new one.")
         self._cumulative_rewards[agent] = 0
         self._state[STATUS] = TERMINATED
         self._state[LEGAL] = 0

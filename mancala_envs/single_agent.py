@@ -23,7 +23,8 @@ Seat              Drawn each episode from the env's seeded generator, or fixed
 
 Illegal actions (what Gymnasium's and SB3's ``check_env`` send, since they sample
 the action space without the mask): with ``illegal_action="penalty"`` (default)
-the episode terminates at once with reward -1 and ``info["illegal_action"] = True``,
+the episode terminates at once with reward -1 and ``info["illegal_action"] = True``
+(and, as at every end, the game's facts: ``winner`` the opponent, ``end_reason`` ``"illegal_action"``),
 and the board is not changed; with ``"raise"`` an
 :class:`~mancala_envs.errors.IllegalActionError` is raised and nothing changes.
 
@@ -199,12 +200,7 @@ class SingleAgentEnv(gymnasium.Env):
         terminated = bool(raw.terminations[self.learner])
         truncated = bool(raw.truncations[self.learner])
         self._over = terminated or truncated
-        info = self._info(mask)
-        if self._over:
-            info.update(raw.infos[self.learner])
-            if info.get("winner", 0) is None:
-                # -1 for a draw, not None: vector envs stack info values into typed arrays
-                info["winner"] = -1
+        info = self._final_info(mask) if self._over else self._info(mask)
         return observation, reward, terminated, truncated, info
 
     def action_masks(self) -> np.ndarray:
@@ -300,9 +296,10 @@ class SingleAgentEnv(gymnasium.Env):
                 f"action {action} is illegal for the learner here; legal actions are {legal}. "
                 "Use env.action_masks() or info['action_mask'] to choose, or illegal_action='penalty'."
             )
+        self.aec_env.forfeit(self.learner)  # the game ends as the AEC env's "penalty" ends it; the board stays
         self._over = True
         observation, mask = self._observe()
-        info = self._info(mask)
+        info = self._final_info(mask)
         info["illegal_action"] = True
         return observation, -1.0, True, False, info
 
@@ -315,6 +312,15 @@ class SingleAgentEnv(gymnasium.Env):
 
     def _info(self, mask: np.ndarray) -> dict[str, Any]:
         return {"action_mask": mask, "learner_seat": self.seat}
+
+    def _final_info(self, mask: np.ndarray) -> dict[str, Any]:
+        """The info of an episode's last step: the AEC env's facts of the ended game added."""
+        info = self._info(mask)
+        info.update(self.aec_env.infos[self.learner])
+        if info.get("winner", 0) is None:
+            # -1 for a draw, not None: vector envs stack info values into typed arrays
+            info["winner"] = -1
+        return info
 
     def _check_action(self, action: Any) -> int:
         if type(action) is int and 0 <= action < self._n_actions:

@@ -481,11 +481,16 @@ def test_illegal_action_penalty_ends_the_episode_and_changes_nothing() -> None:
     observation, reward, terminated, truncated, info = env.step(0)
     assert (reward, terminated, truncated) == (-1.0, True, False)
     assert info["illegal_action"] is True
+    # The ended game's facts, as at every end (docs/training.md): the opponent wins for the illegal action.
+    assert (info["winner"], info["end_reason"], info["scores"]) == (1, "illegal_action", [12, 11])
+    assert env.aec_env.rewards == {"player_0": -1, "player_1": 0}
+    assert env.aec_env.terminations == {"player_0": True, "player_1": True}
     assert info["action_mask"].tolist() == [0] * 6 and not env.action_masks().any()
     assert env.aec_env.board.tolist() == LONE_SEED["board"]
     assert env.aec_env.stores.tolist() == [12, 11]
     assert env.aec_env.position() == position == "0,1,0,0,0,0/4,4,4,4,4,4 12,11 0"
-    assert observation.tolist() == LONE_SEED["board"] + [12, 11, 1, 0, 0]
+    # The board and stores as they were; the to-move flag is down, as in every final observation.
+    assert observation.tolist() == LONE_SEED["board"] + [12, 11, 0, 0, 0]
     assert recorder.seen == []
     with pytest.raises(GameOverError, match="reset"):
         env.step(1)

@@ -197,7 +197,7 @@ def test_cli_train_bad_input_is_one_line(argv: list[str], fragment: str, capsys:
 
 def test_python_dash_m_runs_the_command_line() -> None:
     result = subprocess.run([sys.executable, "-m", "mancala_envs", "list"], capture_output=True, text=True, check=True)
-    assert result.stdout.splitlines()[0] == "ouril_v0"
+    assert result.stdout.splitlines()[0] == "games (mancala_envs.make): ouril_v0 urim_v0 modiar_v0 rio_kadalis_v0 omweso_v0 kalah_v0"
 
 
 def test_train_logs_to_tensorboard_when_asked(tmp_path: Path) -> None:
