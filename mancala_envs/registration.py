@@ -96,7 +96,9 @@ def gymnasium_id(env_id: str) -> str:
 
 GYMNASIUM_ENTRY_POINT = "mancala_envs.single_agent:SingleAgentEnv"
 #: what ``gymnasium.make_vec(id, num_envs)`` builds by default (``vectorization_mode="vector_entry_point"``):
-#: the games stepped by one compiled call; ``vectorization_mode="sync"``/``"async"`` vectorise SingleAgentEnv
+#: the games stepped by one compiled call, every keyword (``opponent=``, ``encoding=``, ``autoreset_mode=``,
+#: game options) passed to it; ``vectorization_mode="sync"``/``"async"`` vectorise SingleAgentEnv (any
+#: opponent, and Gymnasium's ``wrappers=``, which it refuses for a vector entry point)
 GYMNASIUM_VECTOR_ENTRY_POINT = "mancala_envs.vector:MancalaVectorEnv"
 
 

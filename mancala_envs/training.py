@@ -285,7 +285,7 @@ def evaluate(
     opponents: Sequence[Any] = ("random", "greedy"),
     games: int = 200,
     seed: int = 0,
-    encoding: str = "flat",
+    encoding: str | dict[str, Any] | None = None,
     game_options: dict[str, Any] | None = None,
     deterministic: bool = True,
     trust_remote_code: bool = False,
@@ -298,8 +298,11 @@ def evaluate(
         opponents: Baseline names or anything :func:`~mancala_envs.opponents.make_opponent` takes.
         games: Games per opponent; game ``i`` has the learner move first when ``i`` is even.
         seed: Seeds game ``i`` with ``seed + i`` (the opponent's and the policy's draws included).
-        encoding: The observation encoding the policy was trained on (``"raw"`` for none; see
-            :func:`~mancala_envs.opponents.policy_encoder`).
+        encoding: The observation encoding the policy was trained on (``"flat"``, ``{"name": "one_hot",
+            "cap": 8}``, ``"raw"`` for none), or ``None`` (default): the one encoding whose space is the
+            policy's observation space, raw or any encoding with its default options (what
+            :func:`~mancala_envs.agents.sb3.policy_encoder` finds), so a model trained on the single-agent
+            env's ``flat`` encoding or on the raw observations of ``MancalaSB3VecEnv`` is evaluated as is.
         game_options: Options of the game.
         deterministic: Play the policy's most likely legal action.
         trust_remote_code: Load saved-model opponents in full, unpickling them (a crafted file runs

@@ -7,20 +7,31 @@ compiled agents of :mod:`mancala_envs.search`). One ``step`` is one compiled cal
 games: the learners' actions, the opponents' replies, the rewards, the
 automatic resets and the next observations and masks. It is the vectorised
 counterpart of :class:`~mancala_envs.single_agent.SingleAgentEnv`: the same
-observation vector, action space, rewards and seat rules.
+observation vector, action space, rewards and seat rules. ``encoding=`` encodes the
+observations for a network with the encoders of :mod:`mancala_envs.wrappers.encodings`,
+as the wrappers do for one env (``gymnasium.make_vec(id, num_envs, encoding="flat")``).
+
+It works under Gymnasium's vector wrappers (``RecordEpisodeStatistics``,
+``NormalizeReward``, ``ClipReward``, ``TransformObservation``...): the episode
+statistics in ``infos["episode"]`` are ``RecordEpisodeStatistics``'s to write, as for
+any Gymnasium vector env. ``call``, ``get_attr`` and ``set_attr`` follow
+:class:`~gymnasium.vector.SyncVectorEnv`'s: one entry per game, e.g.
+``envs.call("action_masks")`` gives each game's mask.
 
 :class:`~mancala_envs.vector_sb3.MancalaSB3VecEnv` adapts it to
 Stable-Baselines3's ``VecEnv`` for ``MaskablePPO("MlpPolicy", vec_env)``.
 
 ================  =================================================================
-Observation       ``(num_envs, obs_size)`` int32: each learner's egocentric vector
+Observation       ``(num_envs, obs_size)`` int32: each learner's egocentric vector; with
+                  ``encoding=``, the encoder's float32 features ``(num_envs, *shape)``
 Action            ``MultiDiscrete([n_actions] * num_envs)``; ``action_masks()`` gives
                   the ``(num_envs, n_actions)`` bool masks (also ``infos["action_mask"]``)
 Reward            The learner's own: 0 until the end, then +1 / -1 / 0 (``"win_loss"``)
                   or the match-point difference (``reward_mode="match_points"``)
 Seat              Drawn for each episode from the game's generator, or ``learner_seat``
 Auto-reset        ``autoreset_mode="next_step"`` (Gymnasium's default) or ``"same_step"``
-                  (the final observation in ``infos["final_obs"]``, as SB3 expects)
+                  (the final observation in ``infos["final_obs"]``, as SB3 expects, and
+                  the ended episodes' results in ``infos["final_info"]``)
 Illegal action    :class:`~mancala_envs.errors.IllegalActionError`; nothing is played
                   (with next-step auto-reset, a game that just ended accepts any action)
 ================  =================================================================
@@ -36,10 +47,15 @@ Example:
     >>> observations, rewards, terminations, truncations, infos = envs.step(actions)
     >>> rewards.shape, terminations.dtype
     ((8,), dtype('bool'))
+    >>> len(envs.call("action_masks")), envs.get_attr("opponent")[0]
+    (8, 'greedy')
+    >>> MancalaVectorEnv("ouril_v0", num_envs=8, encoding="one_hot").single_observation_space.shape
+    (161,)
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 import gymnasium
@@ -52,10 +68,16 @@ from mancala_envs.batch import FACT_COUNT, GameRows
 from mancala_envs.search import parse_compiled_opponent
 from mancala_envs.validation import check_integer
 
-__all__ = ["AUTORESET_MODES", "MancalaVectorEnv"]
+__all__ = ["AUTORESET_MODES", "PER_GAME", "RAW", "SETTABLE", "MancalaVectorEnv"]
 
 AUTORESET_MODES = {"next_step": AutoresetMode.NEXT_STEP, "same_step": AutoresetMode.SAME_STEP}
-_FINAL_KEYS = ("winner", "end_reason", "scores", "points", "plies", "turns")
+#: the ``encoding`` that leaves the observations as the raw int32 vectors (the default, also ``None``)
+RAW = "raw"
+#: the attributes and methods whose value has one row per game: ``call``/``get_attr`` give each game its row;
+#: every other attribute is shared by the whole batch (each game gets the same value)
+PER_GAME = frozenset({"action_masks", "learner_seats"})
+#: the batch's settings that ``set_attr`` changes (the others are fixed when the env is built)
+SETTABLE = ("learner_seat", "opponent")
 
 
 class MancalaVectorEnv(gymnasium.vector.VectorEnv):
@@ -66,17 +88,26 @@ class MancalaVectorEnv(gymnasium.vector.VectorEnv):
         num_envs: Games in the vector.
         opponent: The compiled agent that plays the other seat, inside the compiled loop: ``"random"``
             (default), ``"greedy"``, ``"alphabeta:D"`` or ``"mcts:N"`` (each game draws from its own
-            generator). Other opponents (saved models, callables, pools):
-            :class:`~mancala_envs.single_agent.SingleAgentEnv` in ``gymnasium.make_vec`` or SB3's
+            generator). Other opponents (saved models, callables, pools): one
+            :class:`~mancala_envs.single_agent.SingleAgentEnv` per game, with
+            ``gymnasium.make_vec(id, num_envs, vectorization_mode="sync", opponent=...)`` or SB3's
             ``SubprocVecEnv``.
         learner_seat: ``None`` (default): drawn for each episode; ``0`` or ``1``: always that seat.
         autoreset_mode: ``"next_step"`` (default, Gymnasium's), ``"same_step"``, or an
             :class:`~gymnasium.vector.AutoresetMode` of these.
         history_capacity: Repetition keys kept in each game's row (see :mod:`mancala_envs.batch`).
+        encoding: ``None`` or ``"raw"`` (default): the raw int32 observations; or an encoding of
+            :mod:`mancala_envs.wrappers.encodings`, by name (``"flat"``, ``"one_hot"``, ``"thermometer"``,
+            ``"planes"``) or as a dict with its options (``{"name": "one_hot", "cap": 8}``), as
+            ``apply_wrappers`` takes it: the observations (and ``infos["final_obs"]``) are then the
+            encoder's float32 features, and the observation spaces the encoder's.
         **options: Game options and ``first_player`` and ``reward_mode``, as for :func:`mancala_envs.make`.
 
+    Attributes:
+        encoder: The :class:`~mancala_envs.wrappers.encodings.ObservationEncoder` in use, or ``None`` (raw).
+
     Raises:
-        ValueError / TypeError: an unknown id, opponent, seat or mode, or invalid options.
+        ValueError / TypeError: an unknown id, opponent, seat, mode or encoding, or invalid options.
     """
 
     metadata: ClassVar[dict[str, Any]] = {"autoreset_mode": AutoresetMode.NEXT_STEP}
@@ -89,38 +120,37 @@ class MancalaVectorEnv(gymnasium.vector.VectorEnv):
         learner_seat: int | None = None,
         autoreset_mode: str | AutoresetMode = "next_step",
         history_capacity: int = 24,
+        encoding: str | Mapping[str, Any] | None = None,
         **options: Any,
     ) -> None:
         check_integer("num_envs", num_envs, 1)  # named as this class takes it, before the rows check it again
-        compiled_opponent = parse_compiled_opponent(opponent)
-        if compiled_opponent is None:
-            raise ValueError(
-                "opponent must be a compiled agent for the compiled vector env: 'random', 'greedy', "
-                f"'alphabeta:D' or 'mcts:N' (got {opponent!r}); for other opponents (models, callables, pools) "
-                "use SingleAgentEnv in gymnasium.make_vec or SB3's SubprocVecEnv."
-            )
-        if learner_seat is not None and (isinstance(learner_seat, bool) or learner_seat not in (0, 1)):
-            raise ValueError(f"learner_seat must be 0, 1 or None (drawn each episode); got {learner_seat!r}.")
+        compiled_opponent = _compiled_opponent(opponent)
+        seat_rule = _seat_rule(learner_seat)
         modes = {**AUTORESET_MODES, **{mode: mode for mode in AUTORESET_MODES.values()}}
         if autoreset_mode not in modes:
             raise ValueError(f"autoreset_mode must be one of {list(AUTORESET_MODES)} (got {autoreset_mode!r}).")
         self._rows = rows = GameRows(env_id, num_envs, history_capacity, dict(options))
         self.env_id = env_id
         self.num_envs = rows.n_games
-        self.opponent = opponent
-        self.learner_seat = learner_seat
+        self._opponent_name = opponent
+        self._opponent = compiled_opponent
+        self._learner_seat = learner_seat
+        self._seat_rule = seat_rule
         self.autoreset_mode = modes[autoreset_mode]
         self.metadata = {"autoreset_mode": self.autoreset_mode}
         self.render_mode = None
         self.game = rows.game
-        low, high = rows.game.observation_bounds()
-        self.single_observation_space = spaces.Box(low=low, high=high, dtype=np.int32)
+        self.encoding: str | Mapping[str, Any] = RAW if encoding is None else encoding
+        self.encoder = _encoder(self.encoding, rows.game)
+        if self.encoder is None:
+            low, high = rows.game.observation_bounds()
+            self.single_observation_space = spaces.Box(low=low, high=high, dtype=np.int32)
+        else:
+            self.single_observation_space = self.encoder.space
         self.single_action_space = spaces.Discrete(rows.n_actions)
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
         n = self.num_envs
-        self._opponent = compiled_opponent
-        self._seat_rule = -1 if learner_seat is None else int(learner_seat)
         self._seats = np.zeros(n, np.int8)
         self._waiting = np.zeros(n, np.int8)
         self._lengths = np.zeros(n, np.int64)
@@ -150,7 +180,7 @@ class MancalaVectorEnv(gymnasium.vector.VectorEnv):
         )
         self._has_reset = True
         self._mask = mask
-        return observation, self._infos(mask)
+        return self._encode(observation), self._infos(mask)
 
     def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """Plays every learner's action and the opponents' replies.
@@ -181,21 +211,16 @@ class MancalaVectorEnv(gymnasium.vector.VectorEnv):
         self._mask = mask
         infos = self._infos(mask)
         ended = terminated | truncated
-        if ended.any():
-            infos["episode"] = {
-                "r": np.where(ended, self._episode_returns, 0.0),
-                "l": np.where(ended, self._episode_lengths, 0),
-            }
-            infos["_episode"] = ended.copy()
-            if self.autoreset_mode == AutoresetMode.SAME_STEP:
-                final_obs = np.empty(n, dtype=object)
-                for game in np.flatnonzero(ended):
-                    final_obs[game] = self._final_observation[game].copy()
-                infos["final_obs"] = final_obs
-                infos["_final_obs"] = ended.copy()
-                infos["final_info"] = self.final_info(ended)
-                infos["_final_info"] = ended.copy()
-        return observation, rewards, terminated, truncated, infos
+        if self.autoreset_mode == AutoresetMode.SAME_STEP and ended.any():
+            games = np.flatnonzero(ended)
+            final_obs = np.empty(n, dtype=object)
+            for game, final_observation in zip(games, self._encode(self._final_observation[games])):
+                final_obs[game] = final_observation
+            infos["final_obs"] = final_obs
+            infos["_final_obs"] = ended.copy()
+            infos["final_info"] = self.final_info(ended)
+            infos["_final_info"] = ended.copy()
+        return self._encode(observation), rewards, terminated, truncated, infos
 
     def action_masks(self) -> np.ndarray:
         """The learners' legal actions, ``(num_envs, n_actions)`` bool. A game that ended on the last step
@@ -207,7 +232,8 @@ class MancalaVectorEnv(gymnasium.vector.VectorEnv):
     def final_info(self, ended: np.ndarray) -> dict[str, Any]:
         """The results of the episodes that ended in the last step, as Gymnasium vector infos (an array
         per key, valid where ``ended``): winner (-1 draw), end_reason code, scores and points of both
-        players, plies and turns, and the learner's seat."""
+        players, plies and turns, the learner's seat, and the learner's return and steps in the episode
+        (``episode_return``, ``episode_length``: what ``RecordEpisodeStatistics`` counts as ``r`` and ``l``)."""
         facts = self._facts
         info: dict[str, Any] = {
             "winner": facts[:, 0].copy(),
@@ -217,10 +243,43 @@ class MancalaVectorEnv(gymnasium.vector.VectorEnv):
             "plies": facts[:, 6].copy(),
             "turns": facts[:, 7].copy(),
             "learner_seat": facts[:, 8].astype(np.int8),
+            "episode_return": np.where(ended, self._episode_returns, 0.0),
+            "episode_length": np.where(ended, self._episode_lengths, 0),
         }
         for key in list(info):
             info["_" + key] = ended.copy()
         return info
+
+    # --- the batch's settings --------------------------------------------------------------------------------
+    @property
+    def opponent(self) -> str:
+        """The compiled opponent's name. Setting it (or :meth:`set_opponent`) changes the opponent of every game
+        from the next step on."""
+        return self._opponent_name
+
+    @opponent.setter
+    def opponent(self, opponent: str) -> None:
+        self.set_opponent(opponent)
+
+    def set_opponent(self, opponent: str) -> None:
+        """Replaces the opponent of every game from the next step on (the games in progress go on against it).
+
+        Raises:
+            ValueError: not a compiled agent (the message says where other opponents go); nothing changes.
+        """
+        self._opponent = _compiled_opponent(opponent)
+        self._opponent_name = opponent
+
+    @property
+    def learner_seat(self) -> int | None:
+        """The seat rule: ``None`` (drawn for each episode), ``0`` or ``1``. Setting it applies from each game's
+        next episode."""
+        return self._learner_seat
+
+    @learner_seat.setter
+    def learner_seat(self, learner_seat: int | None) -> None:
+        self._seat_rule = _seat_rule(learner_seat)
+        self._learner_seat = learner_seat
 
     @property
     def learner_seats(self) -> np.ndarray:
@@ -236,9 +295,128 @@ class MancalaVectorEnv(gymnasium.vector.VectorEnv):
         """A copy of game ``index``'s engine state in the full layout (``MancalaEnv.state_array``'s)."""
         return self._rows.state(index)
 
+    # --- call, get_attr, set_attr (SyncVectorEnv's API) ----------------------------------------------------------
+    def call(self, name: str, *args: Any, **kwargs: Any) -> tuple[Any, ...]:
+        """Calls the method ``name`` (or reads the attribute), one result per game, as ``SyncVectorEnv.call``.
+
+        The batch is one object, so the method is called once: an attribute of :data:`PER_GAME` gives each
+        game its row (``call("action_masks")``: one ``(n_actions,)`` bool mask per game), any other gives
+        every game the same value (``call("set_opponent", "greedy")`` sets it once).
+
+        Raises:
+            AttributeError: no such attribute (the message says what the batch offers).
+        """
+        value = self._attribute(name)
+        return self.split_by_game(name, value(*args, **kwargs) if callable(value) else value)
+
+    def get_attr(self, name: str) -> tuple[Any, ...]:
+        """The attribute ``name``, one entry per game, as ``SyncVectorEnv.get_attr`` (which is ``call(name)``:
+        a method is called): ``get_attr("learner_seats")`` gives each game's seat, ``get_attr("opponent")``
+        the shared opponent once per game."""
+        return self.call(name)
+
+    def set_attr(self, name: str, values: Any) -> None:
+        """Sets the attribute ``name``, as ``SyncVectorEnv.set_attr``: ``values`` is one value for every game, or
+        a list or tuple of one per game. The batch's settings (:data:`SETTABLE`) are shared by all its games, so
+        the values of a list must all be equal (``set_attr("opponent", "greedy")``, ``set_attr("learner_seat",
+        [1] * n)``).
+
+        Raises:
+            ValueError: a list of the wrong length, or of different values; a bad opponent or seat (nothing changes).
+            AttributeError: no such attribute, or one that is not a setting (:data:`SETTABLE`).
+        """
+        if isinstance(values, (list, tuple)):
+            if len(values) != self.num_envs:
+                raise ValueError(
+                    "Values must be a list or tuple with length equal to the number of environments. "
+                    f"Got `{len(values)}` values for {self.num_envs} environments."
+                )
+            if any(not _same(value, values[0]) for value in values[1:]):
+                raise ValueError(
+                    f"{name} is shared by every game of the batch; set one value for all of them (got {list(values)!r}). "
+                    "For a value per game, use one SingleAgentEnv per game (gymnasium.make_vec(..., "
+                    "vectorization_mode='sync'))."
+                )
+            values = values[0]
+        self._attribute(name)
+        if name not in SETTABLE:
+            raise AttributeError(
+                f"{name} of {type(self).__name__} cannot be set: the settings of the batch are {list(SETTABLE)}; "
+                "build a new env to change the others."
+            )
+        setattr(self, name, values)
+
+    def split_by_game(self, name: str, value: Any) -> tuple[Any, ...]:
+        """``value`` (the attribute ``name``, or what its method returned) as one entry per game: its rows for an
+        attribute of :data:`PER_GAME`, else ``value`` itself for each game."""
+        if name in PER_GAME:
+            return tuple(value[game] for game in range(self.num_envs))
+        return (value,) * self.num_envs
+
+    def _attribute(self, name: str) -> Any:
+        try:
+            return getattr(self, name)
+        except AttributeError:
+            raise AttributeError(
+                f"{type(self).__name__} has no attribute {name!r}. Its games share one batch: call/get_attr give "
+                f"each game its row of {sorted(PER_GAME)} and the batch's value of any other attribute "
+                "(opponent, learner_seat, encoding, env_id...). For the attributes of one SingleAgentEnv per game, "
+                "use gymnasium.make_vec(..., vectorization_mode='sync')."
+            ) from None
+
+    # --- helpers ---------------------------------------------------------------------------------------------
+    def _encode(self, observation: np.ndarray) -> np.ndarray:
+        """The raw ``(games, obs_size)`` observations, encoded for the network when ``encoding`` asks for it."""
+        return observation if self.encoder is None else self.encoder.encode(observation)
+
     def _infos(self, mask: np.ndarray) -> dict[str, Any]:
         ones = np.ones(self.num_envs, bool)
         return {"action_mask": mask, "_action_mask": ones, "learner_seat": self._seats.copy(), "_learner_seat": ones}
 
     def __repr__(self) -> str:
-        return f"MancalaVectorEnv({self.env_id!r}, num_envs={self.num_envs}, opponent={self.opponent!r})"
+        encoding = "" if self.encoder is None else f", encoding={self.encoding!r}"
+        return f"MancalaVectorEnv({self.env_id!r}, num_envs={self.num_envs}, opponent={self.opponent!r}{encoding})"
+
+
+def _compiled_opponent(opponent: Any) -> tuple[int, int]:
+    """``(kind, strength)`` of a compiled opponent's name; raises saying where other opponents go."""
+    compiled = parse_compiled_opponent(opponent)
+    if compiled is None:
+        raise ValueError(
+            "opponent must be a compiled agent for the compiled vector env: 'random', 'greedy', "
+            f"'alphabeta:D' or 'mcts:N' (got {opponent!r}). For other opponents (saved models, callables, "
+            "pools), play one SingleAgentEnv per game: gymnasium.make_vec(id, num_envs, vectorization_mode='sync', "
+            "opponent=...) (or 'async'), or SingleAgentEnv in SB3's DummyVecEnv / SubprocVecEnv."
+        )
+    return compiled
+
+
+def _seat_rule(learner_seat: Any) -> int:
+    """The compiled loop's seat rule: -1 (drawn for each episode), 0 or 1."""
+    if learner_seat is not None and (isinstance(learner_seat, bool) or learner_seat not in (0, 1)):
+        raise ValueError(f"learner_seat must be 0, 1 or None (drawn each episode); got {learner_seat!r}.")
+    return -1 if learner_seat is None else int(learner_seat)
+
+
+def _encoder(encoding: Any, game: Any) -> Any:
+    """The encoder of ``encoding`` (``None`` for the raw observation)."""
+    from mancala_envs.wrappers.encodings import encoder_from_spec
+
+    if isinstance(encoding, str) and encoding == RAW:
+        return None
+    if encoding == "stack" or (isinstance(encoding, Mapping) and encoding.get("name") == "stack"):
+        raise ValueError(
+            "the vector env encodes observations but does not stack them; to stack, wrap one env per game: "
+            "gymnasium.make_vec(id, num_envs, vectorization_mode='sync', wrappers=[GymStackObservation])."
+        )
+    return encoder_from_spec(encoding, game)
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Whether two values given for two games are the same (arrays compared by value)."""
+    if a is b:
+        return True
+    try:
+        return bool(np.array_equal(np.asarray(a, dtype=object), np.asarray(b, dtype=object)))
+    except (TypeError, ValueError):
+        return False

@@ -10,26 +10,30 @@ episode's last observation in ``infos[i]["terminal_observation"]``,
 ``infos[i]["TimeLimit.truncated"]`` for a cap, and ``infos[i]["episode"]``
 (``r``, ``l``, ``t``) as SB3's ``Monitor`` writes it, so the training logs show
 ``rollout/ep_rew_mean`` without a ``VecMonitor``. ``env_method("action_masks")``
-gives the masks sb3-contrib reads.
+gives the masks sb3-contrib reads. ``encoding=`` encodes the observations for the
+policy (``"flat"``, ``"one_hot"``... as :class:`~mancala_envs.vector.MancalaVectorEnv`
+takes it); without it the policy sees the raw int32 vector.
 
 Example:
     >>> from mancala_envs.vector_sb3 import MancalaSB3VecEnv
     >>> vec_env = MancalaSB3VecEnv("ouril_v0", n_envs=4, seed=0)
     >>> vec_env.reset().shape, vec_env.action_masks().shape
     ((4, 17), (4, 6))
+    >>> MancalaSB3VecEnv("ouril_v0", n_envs=4, encoding="flat").observation_space
+    Box(0.0, 1.0, (17,), float32)
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv, VecEnvIndices, VecEnvObs, VecEnvStepReturn
 
 from mancala_envs.validation import check_integer
-from mancala_envs.vector import MancalaVectorEnv
+from mancala_envs.vector import PER_GAME, MancalaVectorEnv
 
 __all__ = ["MancalaSB3VecEnv"]
 
@@ -44,7 +48,13 @@ class MancalaSB3VecEnv(VecEnv):
             :class:`~mancala_envs.vector.MancalaVectorEnv`).
         learner_seat: ``None`` (drawn each episode), ``0`` or ``1``.
         seed: Seeds the games' generators at the first ``reset`` (``VecEnv.seed`` works too).
+        encoding: ``None`` or ``"raw"`` (default: the raw int32 vector), or an observation encoding by name
+            (``"flat"``, ``"one_hot"``, ``"thermometer"``, ``"planes"``) or as a dict with its options
+            (``{"name": "one_hot", "cap": 8}``); the observation space is the encoder's.
         **options: Game options, ``first_player``, ``reward_mode``, ``history_capacity``.
+
+    Attributes:
+        venv: The :class:`~mancala_envs.vector.MancalaVectorEnv` underneath (same-step auto-reset).
     """
 
     def __init__(
@@ -54,11 +64,13 @@ class MancalaSB3VecEnv(VecEnv):
         opponent: str = "random",
         learner_seat: int | None = None,
         seed: int | None = None,
+        encoding: str | Mapping[str, Any] | None = None,
         **options: Any,
     ) -> None:
         check_integer("n_envs", n_envs, 1)  # named as this class takes it
         self.venv = MancalaVectorEnv(
-            env_id, n_envs, opponent=opponent, learner_seat=learner_seat, autoreset_mode="same_step", **options
+            env_id, n_envs, opponent=opponent, learner_seat=learner_seat, autoreset_mode="same_step",
+            encoding=encoding, **options,
         )
         super().__init__(n_envs, self.venv.single_observation_space, self.venv.single_action_space)
         if seed is not None:
@@ -92,7 +104,7 @@ class MancalaSB3VecEnv(VecEnv):
                 step_infos[game] = {
                     "terminal_observation": infos["final_obs"][game],
                     "TimeLimit.truncated": bool(truncated[game] and not terminated[game]),
-                    "episode": {"r": float(infos["episode"]["r"][game]), "l": int(infos["episode"]["l"][game]),
+                    "episode": {"r": float(final["episode_return"][game]), "l": int(final["episode_length"][game]),
                                 "t": elapsed},
                     "winner": int(final["winner"][game]),
                     "learner_seat": int(final["learner_seat"][game]),
@@ -107,26 +119,32 @@ class MancalaSB3VecEnv(VecEnv):
         self.venv.close()
 
     def get_attr(self, attr_name: str, indices: VecEnvIndices = None) -> list[Any]:
+        """The attribute for each game of ``indices`` (SB3's semantics: a method is not called): each game's
+        row for ``learner_seats``, the batch's value (``opponent``, ``learner_seat``, ``encoding``...) for others."""
         value = getattr(self.venv, attr_name)
-        return [value for _ in self._indices(indices)]
+        if callable(value):
+            values: tuple[Any, ...] = (value,) * self.num_envs
+        else:
+            values = self.venv.split_by_game(attr_name, value)
+        return [values[i] for i in self._indices(indices)]
 
     def set_attr(self, attr_name: str, value: Any, indices: VecEnvIndices = None) -> None:
+        """Sets a setting of the batch (``opponent``, ``learner_seat``), for every game: it is shared by all."""
         if list(self._indices(indices)) != list(range(self.num_envs)):
             raise ValueError(f"{attr_name} is shared by every game of the batch; set it for all indices.")
-        setattr(self.venv, attr_name, value)
+        self.venv.set_attr(attr_name, [value] * self.num_envs)
 
     def env_method(self, method_name: str, *method_args: Any, indices: VecEnvIndices = None, **method_kwargs: Any) -> list:
+        """Calls the batch's method once: each game's row for ``action_masks``, the one result for each game
+        otherwise (``env_method("set_opponent", "greedy")``, for all games only)."""
         chosen = list(self._indices(indices))
-        if method_name == "action_masks":
-            masks = self.venv.action_masks()
-            return [masks[i] for i in chosen]
-        if chosen != list(range(self.num_envs)):
+        if method_name not in PER_GAME and chosen != list(range(self.num_envs)):
             raise ValueError(
                 f"{method_name} acts on the whole batch of games; call it without indices "
-                "(only action_masks can be asked for some games)."
+                f"(only {sorted(PER_GAME)} can be asked for some games)."
             )
-        result = getattr(self.venv, method_name)(*method_args, **method_kwargs)
-        return [result for _ in chosen]
+        results = self.venv.call(method_name, *method_args, **method_kwargs)
+        return [results[i] for i in chosen]
 
     def env_is_wrapped(self, wrapper_class: type, indices: VecEnvIndices = None) -> list[bool]:
         return [False for _ in self._indices(indices)]
@@ -142,4 +160,5 @@ class MancalaSB3VecEnv(VecEnv):
         return indices
 
     def __repr__(self) -> str:
-        return f"MancalaSB3VecEnv({self.venv.env_id!r}, n_envs={self.num_envs}, opponent={self.venv.opponent!r})"
+        encoding = "" if self.venv.encoder is None else f", encoding={self.venv.encoding!r}"
+        return f"MancalaSB3VecEnv({self.venv.env_id!r}, n_envs={self.num_envs}, opponent={self.venv.opponent!r}{encoding})"

@@ -1,9 +1,13 @@
-"""Observation encodings: one implementation of each, shared by the AEC and the Gymnasium wrappers.
+"""Observation encodings: one implementation of each, shared by the AEC and the Gymnasium wrappers
+and by the vector envs' ``encoding=`` option.
 
 An encoder is built once from a game (``env.unwrapped.game``) and turns the game's raw
 egocentric int32 observation vector (the AEC ``observation`` entry, the single-agent
 env's observation) into float32 features for a network. ``encode`` is plain numpy with
-index arrays computed in ``__init__``: no Python loop per pit per call.
+index arrays computed in ``__init__``: no Python loop per pit per call, and a batch of
+observations (``(num_envs, obs_size)``, what a vector env steps) is encoded in one call.
+:func:`encoder_from_spec` builds an encoder from a spec as ``apply_wrappers`` and
+``encoding=`` take it (``"flat"``, ``{"name": "one_hot", "cap": 8}``).
 
 =================  ==========================================  =================  ===========
 Encoder            Output                                      Ouril (2x6)        Omweso (4x8)
@@ -64,6 +68,7 @@ Example:
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 import numpy as np
@@ -82,6 +87,7 @@ __all__ = [
     "ThermometerEncoder",
     "check_stack_size",
     "encoder_class",
+    "encoder_from_spec",
     "make_encoder",
 ]
 
@@ -525,6 +531,41 @@ def make_encoder(name: str, game: Any, **options: Any) -> ObservationEncoder:
     encoder = encoder_class(name)
     encoder.check_options(**options)
     return encoder(game, **options)
+
+
+def encoder_from_spec(spec: str | Mapping[str, Any], game: Any) -> ObservationEncoder:
+    """Builds the encoder that ``spec`` names, for ``game``.
+
+    The spec is written as ``apply_wrappers`` and the vector envs' ``encoding=`` take it: a name
+    (``"one_hot"``) or a dict naming one with its options (``{"name": "one_hot", "cap": 8}``). The
+    encoder's :meth:`~ObservationEncoder.encode` takes one raw observation or a batch of them, so the
+    wrappers (one env) and the vector envs (a batch per step) share this one implementation.
+
+    Raises:
+        TypeError: ``spec`` is neither a name nor a dict with a ``name``; an option the encoding does not
+            take, or of the wrong type.
+        ValueError: an unknown encoding (the message lists them), or an option out of range.
+
+    Example:
+        >>> import mancala_envs
+        >>> from mancala_envs.wrappers.encodings import encoder_from_spec
+        >>> encoder = encoder_from_spec({"name": "thermometer", "cap": 4}, mancala_envs.make("ouril_v0").game)
+        >>> encoder.encode(np.zeros((3, encoder.raw_size), np.int32)).shape  # a batch of three
+        (3, 53)
+    """
+    if isinstance(spec, str):
+        name, options = spec, {}
+    elif isinstance(spec, Mapping):
+        if "name" not in spec:
+            raise TypeError(f"encoding spec {dict(spec)!r} has no 'name'; write it as {{'name': 'one_hot', 'cap': 8}}.")
+        name = spec["name"]
+        options = {key: value for key, value in spec.items() if key != "name"}
+    else:
+        raise TypeError(
+            f"an encoding must be a name such as 'one_hot' or a dict such as {{'name': 'one_hot', 'cap': 8}} "
+            f"(got {type(spec).__name__})."
+        )
+    return make_encoder(name, game, **options)
 
 
 def encoder_class(name: Any) -> type[ObservationEncoder]:

@@ -43,7 +43,18 @@ __all__ = [
 ]
 
 
-def _check_gym(env: Any, wrapper: str) -> None:
+def _check_gym(env: Any, wrapper: str, encoding: str | None = None) -> None:
+    if isinstance(env, gymnasium.vector.VectorEnv) or hasattr(env, "num_envs"):  # Gymnasium's or SB3's
+        per_env = f"gymnasium.make_vec(id, num_envs, vectorization_mode='sync', wrappers=[{wrapper}])"
+        if encoding is None:
+            advice = f"the vector envs do not stack observations; wrap each env of the vector instead: {per_env}"
+        else:
+            advice = (
+                f"give the vector env the encoding itself: gymnasium.make_vec(id, num_envs, encoding={encoding!r}), "
+                f"MancalaVectorEnv(..., encoding={encoding!r}) or MancalaSB3VecEnv(..., encoding={encoding!r}) "
+                f"(a dict such as {{'name': 'one_hot', 'cap': 8}} sets options), or wrap each env: {per_env}"
+            )
+        raise TypeError(f"{wrapper} wraps one Gymnasium env, not a vector env ({type(env).__name__}); {advice}.")
     if isinstance(env, AECEnv):
         aec_name = wrapper.removeprefix("Gym")
         raise TypeError(
@@ -90,7 +101,7 @@ class GymEncodeObservation(_ForwardsActionMasks, gymnasium.ObservationWrapper, g
         wrapper = type(self).__name__
         encoder_type = encoder_class(encoding)
         checked = encoder_type.check_options(**options)
-        _check_gym(env, wrapper)
+        _check_gym(env, wrapper, encoding)
         gymnasium.ObservationWrapper.__init__(self, env)
         game = getattr(env.unwrapped, "game", None)
         if game is None:
