@@ -67,7 +67,7 @@ def made_envs(monkeypatch: pytest.MonkeyPatch) -> list:
         envs.append(make(*args, **kwargs))
         return envs[-1]
 
-    monkeypatch.setattr(mancala_envs, "make", recording_make)
+    monkeypatch.setattr(mancala_envs.registration, "make", recording_make)  # where play_human takes it from
     return envs
 
 
