@@ -289,3 +289,19 @@ def test_header_slots_outside_the_layout_are_zero_in_every_game() -> None:
             assert all(state[slot] == 0 for slot in range(HEADER_SIZE) if slot not in used), env_id
         play_out(env, rng, zero_elsewhere)
         assert STORE in used and PLY in used
+
+
+@pytest.mark.parametrize("env_id", ["ouril_v0", "omweso_v0", "rio_kadalis_v0"])
+def test_seed_counts_that_would_wrap_int64_are_refused_not_overflowed(env_id: str) -> None:
+    """Two pits of 2**62 seeds sum past int64: the check counts in Python integers and refuses the state
+    (found by Hypothesis: numpy's sum warned of an overflow instead)."""
+    env = mancala_envs.make(env_id)
+    env.reset(seed=0)
+    snapshot = env.unwrapped.state_dict()
+    before = copy.deepcopy(snapshot)
+    from mancala_envs.engine.state import BOARD
+
+    snapshot["state"][BOARD] = snapshot["state"][BOARD + 1] = 2**62
+    with pytest.raises(ValueError):
+        env.unwrapped.load_state_dict(snapshot)
+    assert env.unwrapped.state_dict() == before

@@ -416,8 +416,9 @@ class Game(ABC):
     # --- state checks -----------------------------------------------------------------------------
     def held_seeds(self, state: np.ndarray) -> int | None:
         """The seeds ``state`` accounts for (board plus stores), which must be ``total_seeds``;
-        ``None`` in a phase where not every seed is in play yet."""
-        return int(state[BOARD : BOARD + self.n_pits].sum() + state[STORE : STORE + 2].sum())
+        ``None`` in a phase where not every seed is in play yet. Summed as Python integers: a snapshot
+        from a file may hold any int64, and the sum must not wrap around."""
+        return sum(state[BOARD : BOARD + self.n_pits].tolist()) + sum(state[STORE : STORE + 2].tolist())
 
     def check_state(self, state: np.ndarray) -> None:
         """Raises ``ValueError`` naming the first inconsistency of a state array (from a snapshot).

@@ -328,7 +328,7 @@ class OmwesoCompanion:
         (or the game ended during the placement, by an illegal action)."""
         if state[rules.PHASE] == rules.PHASE_PLACEMENT:
             return None
-        return int(state[BOARD : BOARD + rules.N_PITS].sum() + state[rules.HAND])
+        return sum(state[BOARD : BOARD + rules.N_PITS].tolist()) + int(state[rules.HAND])  # no int64 wrap-around
 
     def position_flags(self, state: np.ndarray) -> dict[str, Any]:
         values = state[:rules.STATE_SIZE].tolist()

@@ -109,7 +109,7 @@ class RioKadalisCompanion(TwoRowCompanion):
         super().check_state(state)
 
     def held_seeds(self, state: np.ndarray) -> int | None:
-        return int(super().held_seeds(state) + state[rules.RESERVE : rules.RESERVE + 2].sum())
+        return super().held_seeds(state) + sum(state[rules.RESERVE : rules.RESERVE + 2].tolist())  # no wrap-around
 
     def position_flags(self, state: np.ndarray) -> dict[str, Any]:
         if not self.is_match:
