@@ -25,6 +25,7 @@ import gymnasium
 import numpy as np
 from stable_baselines3.common.callbacks import BaseCallback
 
+from mancala_envs.engine.jit import compile_notice
 from mancala_envs.agents.sb3 import save_model
 from mancala_envs.opponents import PolicyOpponent, make_opponent
 from mancala_envs.single_agent import SingleAgentEnv
@@ -246,16 +247,20 @@ def warm_up(config: TrainConfig) -> float:
         The seconds it took (most of them compiling, on a cold cache).
     """
     start = time.perf_counter()
-    opponents = config.opponent if isinstance(config.opponent, list) else [config.opponent]
-    for opponent in opponents:
-        env = _single_env(config.game, opponent, config.encoding, config.game_options, config.trust_remote_code)
-        _, info = env.reset(seed=0)
-        rng = np.random.default_rng(0)
-        while True:
-            action = int(rng.choice(np.flatnonzero(info["action_mask"])))
-            _, _, terminated, truncated, info = env.step(action)
-            if terminated or truncated:
-                break
+    notice_was_on = compile_notice(False)  # the command reports this time itself
+    try:
+        opponents = config.opponent if isinstance(config.opponent, list) else [config.opponent]
+        for opponent in opponents:
+            env = _single_env(config.game, opponent, config.encoding, config.game_options, config.trust_remote_code)
+            _, info = env.reset(seed=0)
+            rng = np.random.default_rng(0)
+            while True:
+                action = int(rng.choice(np.flatnonzero(info["action_mask"])))
+                _, _, terminated, truncated, info = env.step(action)
+                if terminated or truncated:
+                    break
+    finally:
+        compile_notice(notice_was_on)
     return time.perf_counter() - start
 
 
