@@ -25,8 +25,8 @@ import gymnasium
 import numpy as np
 from stable_baselines3.common.callbacks import BaseCallback
 
-from mancala_envs.engine.jit import compile_notice
 from mancala_envs.agents.sb3 import save_model
+from mancala_envs.engine.jit import compile_notice
 from mancala_envs.opponents import PolicyOpponent, make_opponent
 from mancala_envs.single_agent import SingleAgentEnv
 from mancala_envs.stats import Tally, wilson_interval
