@@ -704,6 +704,28 @@ case(door, BATCH, row, "MancalaVectorEnv reward_mode", lambda _: MancalaVectorEn
      ValueError, "reward_mode", "['win_loss', 'match_points']")
 case(door, BATCH, row, "MancalaVectorEnv seeds_per_pit=-1", lambda _: MancalaVectorEnv("kalah_v0", 2, seeds_per_pit=-1),
      ValueError, "seeds_per_pit")
+row = "an `encoding` that is not one"
+case(door, BATCH, row, "encoding='bogus'", lambda _: MancalaVectorEnv("kalah_v0", 2, encoding="bogus"), ValueError,
+     "unknown encoding 'bogus'", "['flat', 'one_hot', 'thermometer', 'planes']")
+case(door, BATCH, row, "encoding='stack'", lambda _: MancalaVectorEnv("kalah_v0", 2, encoding="stack"), ValueError,
+     "does not stack", "vectorization_mode='sync'")
+case(door, BATCH, row, "encoding without a name", lambda _: MancalaVectorEnv("kalah_v0", 2, encoding={"cap": 8}),
+     TypeError, "has no 'name'", "{'name': 'one_hot', 'cap': 8}")
+case(door, BATCH, row, "one_hot cap=0 (SB3 adapter)",
+     lambda _: MancalaSB3VecEnv("kalah_v0", 2, encoding={"name": "one_hot", "cap": 0}), ValueError, "cap=0 is too small")
+row = "`set_attr` with values that differ between games"
+case(door, BATCH, row, "set_attr learner_seat per game", lambda env: env.set_attr("learner_seat", [0, 1, 0, 1]),
+     ValueError, "shared by every game of the batch", subject=vector, frozen=vector_frozen)
+case(door, BATCH, row, "set_attr with 2 values for 4 games", lambda env: env.set_attr("learner_seat", [0, 0]),
+     ValueError, "Got `2` values", subject=vector, frozen=vector_frozen)
+case(door, BATCH, row, "get_attr of an unknown name", lambda env: env.get_attr("seat"), AttributeError,
+     "has no attribute 'seat'", "vectorization_mode='sync'", subject=vector, frozen=vector_frozen)
+case(door, BATCH, row, "call of an unknown method", lambda env: env.call("nothing_here"), AttributeError,
+     "has no attribute 'nothing_here'", subject=vector, frozen=vector_frozen)
+case(door, BATCH, row, "set_attr encoding", lambda env: env.set_attr("encoding", "flat"), AttributeError,
+     "cannot be set: the settings of the batch are ['learner_seat', 'opponent']", subject=vector, frozen=vector_frozen)
+case(door, BATCH, row, "set_attr opponent to a model", lambda env: env.set_attr("opponent", "sb3:x.zip"), ValueError,
+     "opponent must be a compiled agent", "vectorization_mode='sync'", subject=vector, frozen=vector_frozen)
 row = "take no `illegal_action` or `render_mode`"
 for option, value in (("illegal_action", "raise"), ("render_mode", "ansi")):
     case(door, BATCH, row, f"BatchedGames {option}", lambda _, o=option, v=value: BatchedGames("kalah_v0", 2, **{o: v}),
