@@ -357,7 +357,7 @@ def test_single_agent_illegal_action_under_penalty_ends_the_record() -> None:
     assert record.start == start
     assert [(m["player"], m["action"]) for m in record.moves] == [(0, 0), (1, reply["action"]), (0, empty[0])]
     assert record.moves[-1] == {"player": 0, "action": empty[0], "move": f"illegal action {empty[0]}", "illegal": True}
-    stores = env.unwrapped.aec_env.stores.tolist()  # the single-agent env leaves the AEC game as it was
+    stores = env.unwrapped.aec_env.stores.tolist()  # the penalty leaves the board and stores as they were
     assert record.result == {"winner": 1, "scores": stores, "match_points": [0, 0], "end_reason": "illegal_action"}
     *_, replayed = replay(record)  # replays the penalty; its result is checked against the record
     assert replayed.rewards == {"player_0": -1, "player_1": 0}

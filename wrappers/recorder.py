@@ -29,7 +29,6 @@ from __future__ import annotations
 import dataclasses
 import os
 import pathlib
-import warnings
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -297,18 +296,11 @@ class GymRecordGames(_Recorder, gymnasium.Wrapper, gymnasium.utils.RecordConstru
         return result
 
     def _penalty_end(self, seat: int, action: Any, recorded: _Game) -> dict[str, Any]:
-        """The learner's illegal action, noted; the final infos are those of the AEC env's penalty
-        (played on a twin, since the single-agent env leaves the AEC game as it was)."""
+        """The learner's illegal action, noted; the final infos are the AEC env's, which the single-agent
+        env ended with its penalty (``MancalaEnv.forfeit``), the board as it was."""
         action = int(np.asarray(action).reshape(()))
         recorded.plies.append((seat, action, True))
-        if self._twin is None:
-            self._twin = MancalaEnv(self._aec_env.game)
-        twin = self._twin
-        twin.load_state_dict(self._aec_env.state_dict())
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", UserWarning)  # the penalty's warning; the learner already got -1
-            twin.step(action)
-        return {key: twin.infos[_AGENTS[seat]][key] for key in RESULT_KEYS}
+        return {key: self._aec_env.infos[_AGENTS[seat]][key] for key in RESULT_KEYS}
 
     def action_masks(self) -> np.ndarray:
         """The learner's legal actions as booleans, from the env below (for MaskablePPO)."""
