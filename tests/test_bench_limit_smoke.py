@@ -16,8 +16,9 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "benchmarks" / "bench_limit.py"
 RATES = ("ours_batched_ouril", "ours_batched_ouril_no_repetition", "ours_batched_kalah", "c_ouril", "c_kalah",
-         "ours_loop_kalah", "pyspiel_loop_mancala")
-RATIOS = ("ouril_vs_c", "ouril_no_repetition_vs_c", "kalah_vs_c", "kalah_loop_vs_pyspiel", "kalah_batched_vs_pyspiel")
+         "ours_loop_kalah", "loop_floor", "pyspiel_loop_mancala")
+RATIOS = ("ouril_vs_c", "ouril_no_repetition_vs_c", "kalah_vs_c", "kalah_loop_vs_pyspiel", "kalah_batched_vs_pyspiel",
+          "loop_floor_vs_pyspiel")
 
 
 def test_quick_run_validates_the_c_engines_and_writes_every_field(tmp_path: Path) -> None:

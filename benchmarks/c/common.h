@@ -4,7 +4,8 @@
  *
  *   ./game bench SECONDS SEED   random games until SECONDS have passed (checked after each game);
  *                               prints "plies games seconds"
- *   ./game play N SEED          N random games; prints "plies games wins0 wins1 draws truncated"
+ *   ./game play N SEED          N random games; prints "plies games wins0 wins1 draws truncated
+ *                               sum_of_squared_lengths"
  *   ./game replay               one game per stdin line "first_player a1 a2 ...";
  *                               prints "pit0 .. pit11 store0 store1 player ply status" per game
  */
@@ -53,14 +54,17 @@ int main(int argc, char **argv) {
     }
     if (argc == 4 && strcmp(argv[1], "play") == 0) {
         long n = atol(argv[2]), plies = 0, results[4] = {0, 0, 0, 0};
+        double squares = 0;
         seed_xorshift(&rng, strtoull(argv[3], NULL, 10));
         for (long i = 0; i < n; i++) {
-            plies += random_game(&g, &rng);
+            long length = random_game(&g, &rng);
+            plies += length;
+            squares += (double)length * length;
             int w = winner(&g);
             results[w < 0 ? 2 : w]++;
             results[3] += g.status == TRUNCATED;
         }
-        printf("%ld %ld %ld %ld %ld %ld\n", plies, n, results[0], results[1], results[2], results[3]);
+        printf("%ld %ld %ld %ld %ld %ld %.0f\n", plies, n, results[0], results[1], results[2], results[3], squares);
         return 0;
     }
     if (argc == 2 && strcmp(argv[1], "replay") == 0) {
