@@ -303,7 +303,19 @@ class Game(ABC):
             ``OK``, or ``ILLEGAL`` / ``GAME_OVER`` (see ``mancala_envs.engine.state``)
             with ``state`` unchanged.
         """
-        return called(self.step_function)(state, self.params, action, trace)
+        # The compiled call is looked up once per game object: finding it again (``called``) on every ply
+        # cost more than the dispatch itself (a search calls this in its innermost loop).
+        try:
+            step = self._step_call
+        except AttributeError:
+            step = self._step_call = called(self.step_function)
+        return step(state, self.params, action, trace)
+
+    def __getstate__(self) -> dict[str, Any]:
+        """The game's attributes without the compiled call :meth:`step` keeps (looked up again after a copy)."""
+        state = self.__dict__.copy()
+        state.pop("_step_call", None)
+        return state
 
     def legal_bits(self, state: np.ndarray) -> int:
         """Computes the legal actions of the player to move as a bit mask."""
