@@ -44,7 +44,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor, wait
 from typing import Any, NamedTuple, TypeVar
 
 import numpy as np
@@ -697,8 +697,8 @@ class GameRows:
         try:
             first = call(0, slice(*self._parts[0]))
         finally:  # no thread may still be writing the rows when this returns or raises
-            results = [other.result() for other in others]
-        return [first, *results]
+            wait(others)
+        return [first, *(other.result() for other in others)]
 
     def close(self) -> None:
         """Stops the worker threads (a later call starts them again)."""

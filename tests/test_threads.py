@@ -189,3 +189,27 @@ def test_bad_thread_counts_are_refused_everywhere(threads: Any, error: type) -> 
 
     with pytest.raises(error, match=match):
         MancalaSB3VecEnv("ouril_v0", n_envs=4, threads=threads)
+
+
+def test_a_failing_part_raises_once_every_part_has_returned() -> None:
+    """An error in any part reaches the caller, and only after the other parts are done with the rows."""
+    import time
+
+    games = BatchedGames("ouril_v0", 4, threads=2)
+    done: list[int] = []
+
+    def call(part: int, rows: slice) -> int:
+        if part == failing:
+            raise RuntimeError(f"part {part} failed")
+        time.sleep(0.1)
+        done.append(part)
+        return rows.stop - rows.start
+
+    for failing in (0, 1):
+        done.clear()
+        with pytest.raises(RuntimeError, match=f"part {failing} failed"):
+            games._in_parts(call)
+        assert done == [1 - failing]
+    failing = -1
+    assert games._in_parts(call) == [2, 2]
+    games.close()
