@@ -24,9 +24,10 @@ Ouril game takes 576 bytes with its generator: a million games fit in 576 MB.
 
 Threads: the rows are split into ``threads`` contiguous parts (default: every core
 this process may run on, one per 64 games at most), and each compiled call runs on
-every part at once, one thread per part (the kernels release the GIL). Each part has its own spill area and
-vault, so the threads share no mutable state, and each game draws from its own
-generator, so the results are the same whatever the thread count.
+every part at once, one thread per part (the kernels release the GIL). Each part
+has its own spill area and vault, so the threads share no mutable state, and each
+game draws from its own generator, so the results are the same whatever the
+thread count.
 
 Example:
     >>> import numpy as np
