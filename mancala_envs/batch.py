@@ -22,6 +22,13 @@ grows as needed, and comes back once a capture clears its memory or the game
 ends, so the rules never lose a key. With the default capacity (24), a default
 Ouril game takes 576 bytes with its generator: a million games fit in 576 MB.
 
+Threads: the rows are split into ``threads`` contiguous parts (default: every core
+this process may run on, one per 64 games at most), and each compiled call runs on
+every part at once, one thread per part (the kernels release the GIL). Each part
+has its own spill area and vault, so the threads share no mutable state, and each
+game draws from its own generator, so the results are the same whatever the
+thread count.
+
 Example:
     >>> import numpy as np
     >>> from mancala_envs.batch import BatchedGames
@@ -36,7 +43,10 @@ Example:
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+import os
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor, wait
+from typing import Any, NamedTuple, TypeVar
 
 import numpy as np
 
@@ -69,12 +79,17 @@ from mancala_envs.validation import check_integer, check_seed
 __all__ = [
     "DEFAULT_HISTORY_CAPACITY",
     "FACT_COUNT",
+    "ROWS_PER_DEFAULT_THREAD",
     "BatchStep",
     "BatchedGames",
     "FinalInfo",
     "GameRows",
+    "available_cores",
+    "check_threads",
     "play_random",
 ]
+
+T = TypeVar("T")
 
 #: repetition keys kept in each game's own row (more move the game to the spill area)
 DEFAULT_HISTORY_CAPACITY = 24
@@ -87,6 +102,43 @@ _REWARD_MODES = {"win_loss": _WIN_LOSS, "match_points": _MATCH_POINTS}
 #: the trace array of a ply whose trace nobody reads (an argument of the kernels, so they may borrow it)
 _NO_TRACE = np.empty(0, np.int64)
 FACT_COUNT = 9  # final facts per game: winner, end reason, scores (2), points (2), plies, turns, learner seat
+#: games per thread at least when the thread count is left to the batch (``threads=None``): a smaller part
+#: costs more to hand to a thread (tens of microseconds) than it saves
+ROWS_PER_DEFAULT_THREAD = 64
+
+
+def available_cores() -> int:
+    """The cores this process may run on (its CPU affinity where the platform tells it, else ``os.cpu_count()``)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):  # no sched_getaffinity (macOS, Windows)
+        return max(1, os.cpu_count() or 1)
+
+
+def check_threads(threads: Any) -> int:
+    """The thread count of a batch: ``None`` gives :func:`available_cores`, else an integer >= 1.
+
+    Raises:
+        TypeError: neither ``None`` nor an integer (a bool is refused: ``threads=True`` says no count).
+        ValueError: an integer below 1.
+    """
+    if threads is None:
+        return available_cores()
+    return check_integer("threads (None for every core)", threads, 1)
+
+
+def _parts(n_rows: int, threads: int) -> tuple[tuple[int, int], ...]:
+    """``(start, stop)`` of the contiguous parts the rows are split into: ``threads`` of them (no more than
+    the rows), their sizes differing by one at most."""
+    count = min(threads, n_rows)
+    return tuple((part * n_rows // count, (part + 1) * n_rows // count) for part in range(count))
+
+
+def _overlap(start: int, stop: int, first: int, length: int, n_rows: int) -> int:
+    """Rows of ``start .. stop - 1`` among the ``length`` rows from ``first`` on, cyclically over ``n_rows``."""
+    end = first + length
+    inside = max(0, min(end, n_rows, stop) - max(first, start))
+    return inside + max(0, min(end - n_rows, stop) - start)
 
 
 # --- rows and the spill area --------------------------------------------------------------------------------
@@ -245,7 +297,7 @@ def _keep_final(row: np.ndarray, game: int, points_slot: int, facts: np.ndarray)
 
 
 # --- both seats played by the caller ---------------------------------------------------------------------------
-@per_game()
+@per_game(nogil=True)
 def _step_all(
     reset: bool, params: np.ndarray, history_start: int, states: np.ndarray, pools: tuple,
     spilled: np.ndarray, words: np.ndarray, first_player: int, reward_mode: int, points_slot: int,
@@ -309,7 +361,7 @@ def _play_out(row: np.ndarray, params: np.ndarray, generator: np.ndarray, room: 
     return plies
 
 
-@per_game()
+@per_game(nogil=True)
 def _play_random(
     params: np.ndarray, history_start: int, states: np.ndarray, pools: tuple,
     spilled: np.ndarray, words: np.ndarray, first_player: int, n_games: int, cursor: int, results: np.ndarray,
@@ -366,7 +418,7 @@ def _start_episode(
     return seats[game]
 
 
-@per_game()
+@per_game(nogil=True)
 def _step_learners(
     params: np.ndarray, history_start: int, states: np.ndarray, pools: tuple,
     spilled: np.ndarray, words: np.ndarray, first_player: int, learner_seat: int, seats: np.ndarray,
@@ -518,15 +570,21 @@ class GameRows:
         history_capacity: Repetition keys kept in each game's own row.
         options: Game options, ``first_player`` and ``reward_mode``.
         spill_capacity: Repetition keys of a spill row.
+        threads: Threads that run the compiled loops, each on its own contiguous part of the rows, no more
+            than ``n_games`` (``None``: :func:`available_cores`, one per :data:`ROWS_PER_DEFAULT_THREAD`
+            games at most). Results do not depend on it.
     """
 
     def __init__(
         self, env_id: str | Game, n_games: int, history_capacity: int, options: dict[str, Any],
-        spill_capacity: int = _SPILL_KEYS,
+        spill_capacity: int = _SPILL_KEYS, threads: int | None = None,
     ) -> None:
         from mancala_envs.registration import make_game  # a lower layer ([tool.importlinter] in pyproject.toml)
 
         self.n_games = check_integer("n_games", n_games, 1)
+        wanted = check_threads(threads)
+        if threads is None:
+            wanted = min(wanted, -(-self.n_games // ROWS_PER_DEFAULT_THREAD))
         history_capacity = check_integer("history_capacity", history_capacity, _KEYS_PER_PLY)
         spill_capacity = check_integer("spill_capacity", spill_capacity, _KEYS_PER_PLY)
         for name in ("illegal_action", "render_mode"):
@@ -571,7 +629,13 @@ class GameRows:
         self._states = np.zeros((self.n_games, width), np.int64)
         spill_width = min(full, max(width, history + spill_capacity)) if history else full
         rows = 8 if history else 0
-        self._pools = (*_new_pool(rows, spill_width), *_new_pool(rows, full))
+        # Each part of the rows has its own pools: its thread alone takes and gives back their rows.
+        self._parts = _parts(self.n_games, wanted)
+        #: threads that run the compiled loops (the parts of the rows)
+        self.threads = len(self._parts)
+        self._starts = np.array([start for start, _stop in self._parts], np.int64)
+        self._pools = [(*_new_pool(rows, spill_width), *_new_pool(rows, full)) for _part in self._parts]
+        self._workers: ThreadPoolExecutor | None = None
         self._spilled = np.full(self.n_games, -1, np.int64)
         self._words = new_words(np.random.default_rng(), self.n_games)
         self._has_reset = False
@@ -603,19 +667,45 @@ class GameRows:
     def _column(self, slot: int) -> np.ndarray:
         """One header slot of every game (spilled games read from their spill rows)."""
         values = self._states[:, slot].copy()
-        for pool, owner in (self._pools[_SPILL : _SPILL + 2], self._pools[_VAULT : _VAULT + 2]):
-            used = owner >= 0
-            if used.any():
-                values[owner[used]] = pool[used, slot]
+        for (start, _stop), pools in zip(self._parts, self._pools):
+            for pool, owner in (pools[_SPILL : _SPILL + 2], pools[_VAULT : _VAULT + 2]):
+                used = owner >= 0
+                if used.any():
+                    values[start + owner[used]] = pool[used, slot]
         return values
 
     def _row_of(self, game: int) -> np.ndarray:
         slot = int(self._spilled[game])
+        pools = self._pools[int(np.searchsorted(self._starts, game, side="right")) - 1]
         if slot >= 0:
-            return self._pools[0][slot]
+            return pools[0][slot]
         if slot < -1:
-            return self._pools[3][-2 - slot]
+            return pools[3][-2 - slot]
         return self._states[game]
+
+    # --- the threads -------------------------------------------------------------------------------------------
+    def _in_parts(self, call: Callable[[int, slice], T]) -> list[T]:
+        """``call(part, rows)`` for every part of the rows (``rows``: its slice), each part in its own thread
+        (the first in this one); returns the results in the parts' order, after every call has returned."""
+        if len(self._parts) == 1:
+            return [call(0, slice(*self._parts[0]))]
+        if self._workers is None:
+            self._workers = ThreadPoolExecutor(len(self._parts) - 1, thread_name_prefix="mancala-rows")
+        others: list[Future[T]] = [
+            self._workers.submit(call, part, slice(start, stop))
+            for part, (start, stop) in enumerate(self._parts[1:], 1)
+        ]
+        try:
+            first = call(0, slice(*self._parts[0]))
+        finally:  # no thread may still be writing the rows when this returns or raises
+            wait(others)
+        return [first, *(other.result() for other in others)]
+
+    def close(self) -> None:
+        """Stops the worker threads (a later call starts them again)."""
+        if self._workers is not None:
+            self._workers.shutdown()
+            self._workers = None
 
     # --- the learners' loop (the vector envs) ------------------------------------------------------------------
     def _learner_kernel(self, opponent: tuple[int, int]) -> tuple[Any, np.ndarray]:
@@ -672,12 +762,17 @@ class GameRows:
         """
         step, settings = self._learner_kernel(opponent)
         observation, mask = self.new_outputs()
-        self._pools = step(
-            self._params, self._history_start, self._states, self._pools, self._spilled, self._words,
-            self._first, seat_rule, seats, settings, self._reward_mode, self._points_slot, same_step, actions,
-            observation, mask, rewards, terminated, truncated, final_observation, facts, waiting, lengths,
-            returns, episode_lengths, episode_returns, _NO_TRACE,
-        )
+
+        def play(part: int, rows: slice) -> None:
+            self._pools[part] = step(
+                self._params, self._history_start, self._states[rows], self._pools[part], self._spilled[rows],
+                self._words[rows], self._first, seat_rule, seats[rows], settings, self._reward_mode,
+                self._points_slot, same_step, actions[rows], observation[rows], mask[rows], rewards[rows],
+                terminated[rows], truncated[rows], final_observation[rows], facts[rows], waiting[rows],
+                lengths[rows], returns[rows], episode_lengths[rows], episode_returns[rows], _NO_TRACE,
+            )
+
+        self._in_parts(play)
         return observation, mask
 
     # --- checks ---------------------------------------------------------------------------------------------
@@ -750,6 +845,9 @@ class BatchedGames(GameRows):
             more moves to the shared spill area until a capture clears its memory. Smaller saves memory.
         spill_capacity: Repetition keys of a spill row (default 160); a game that needs more still moves
             to a full-size row of the vault.
+        threads: Threads that step the games, each its own contiguous part of the rows (``None``, the
+            default: every core this process may run on, one per 64 games at most; ``1``: the calling
+            thread alone). The results are the same whatever the count.
         **options: Game options and ``first_player`` (``None``: drawn for each game from its
             generator) and ``reward_mode`` (``"win_loss"`` or ``"match_points"``), as for
             :func:`mancala_envs.make`.
@@ -760,9 +858,10 @@ class BatchedGames(GameRows):
 
     def __init__(
         self, env_id: str | Game = "ouril_v0", n_games: int = 1024, *,
-        history_capacity: int = DEFAULT_HISTORY_CAPACITY, spill_capacity: int = _SPILL_KEYS, **options: Any,
+        history_capacity: int = DEFAULT_HISTORY_CAPACITY, spill_capacity: int = _SPILL_KEYS,
+        threads: int | None = None, **options: Any,
     ) -> None:
-        super().__init__(env_id, n_games, history_capacity, options, spill_capacity)
+        super().__init__(env_id, n_games, history_capacity, options, spill_capacity, threads)
 
     def reset(self, seed: int | None = None) -> BatchStep:
         """Starts every game afresh.
@@ -773,18 +872,13 @@ class BatchedGames(GameRows):
         """
         self._seed(seed)
         observation, mask = self.new_outputs()
-        player = np.empty(self.n_games, np.int8)
         n = self.n_games
-        self._pools = self._step_all(
-            True, self._params, self._history_start, self._states, self._pools, self._spilled, self._words,
-            self._first, self._reward_mode, self._points_slot, np.zeros(n, np.int64), observation, mask, player,
-            np.zeros((n, 2), np.float32), np.zeros(n, bool), np.zeros(n, bool), np.empty((0, 2, 0), np.int32),
-            np.empty((0, FACT_COUNT), np.int64), _NO_TRACE,
-        )
+        player = np.empty(n, np.int8)
+        zeros = np.zeros(n, bool)
+        self._run_step(True, np.zeros(n, np.int64), observation, mask, player, np.zeros((n, 2), np.float32),
+                       zeros, zeros.copy(), np.empty((0, 2, 0), np.int32), np.empty((0, FACT_COUNT), np.int64))
         self._has_reset = True
         self._cursor = 0
-        n = self.n_games
-        zeros = np.zeros(n, bool)
         return BatchStep(observation, mask.view(bool), player, np.zeros((n, 2), np.float32), zeros, zeros.copy(),
                          self._final(np.empty(0, np.int64), np.empty((0, 2, self.observation_size), np.int32),
                                      np.empty((0, FACT_COUNT), np.int64)))
@@ -808,17 +902,41 @@ class BatchedGames(GameRows):
         rewards = np.zeros((n, 2), np.float32)
         terminated = np.zeros(n, bool)
         truncated = np.zeros(n, bool)
-        # Written from row 0 up, one row per ended game: untouched pages of these cost no memory.
+        # Each part writes from its first row up, one row per ended game: untouched pages cost no memory.
         final_observation = np.empty((n, 2, self.observation_size), np.int32)
         facts = np.empty((n, FACT_COUNT), np.int64)
-        self._pools = self._step_all(
-            False, self._params, self._history_start, self._states, self._pools,
-            self._spilled, self._words, self._first, self._reward_mode, self._points_slot, actions,
-            observation, mask, player, rewards, terminated, truncated, final_observation, facts, _NO_TRACE,
-        )
-        ended = np.flatnonzero(terminated | truncated)
+        self._run_step(False, actions, observation, mask, player, rewards, terminated, truncated,
+                       final_observation, facts)
+        ended = terminated | truncated
+        # The ended games of each part, in game order: the first rows of the part's slice.
+        kept = [slice(start, start + int(ended[start:stop].sum())) for start, stop in self._parts]
+        if len(kept) == 1:
+            final_observation, facts = final_observation[kept[0]], facts[kept[0]]
+        else:
+            final_observation = np.concatenate([final_observation[rows] for rows in kept])
+            facts = np.concatenate([facts[rows] for rows in kept])
         return BatchStep(observation, mask.view(bool), player, rewards, terminated, truncated,
-                         self._final(ended, final_observation, facts))
+                         self._final(np.flatnonzero(ended), final_observation, facts))
+
+    def _run_step(
+        self, reset: bool, actions: np.ndarray, observation: np.ndarray, mask: np.ndarray, player: np.ndarray,
+        rewards: np.ndarray, terminated: np.ndarray, truncated: np.ndarray, final_observation: np.ndarray,
+        facts: np.ndarray,
+    ) -> None:
+        """``_step_all`` on every part of the rows; a part's ended games fill the first rows of its slice of
+        ``final_observation`` and ``facts`` (with ``reset``, these are empty and stay so)."""
+        reset_outputs = final_observation.shape[0] == 0
+
+        def step(part: int, rows: slice) -> None:
+            finals = (final_observation, facts) if reset_outputs else (final_observation[rows], facts[rows])
+            self._pools[part] = self._step_all(
+                reset, self._params, self._history_start, self._states[rows], self._pools[part],
+                self._spilled[rows], self._words[rows], self._first, self._reward_mode, self._points_slot,
+                actions[rows], observation[rows], mask[rows], player[rows], rewards[rows], terminated[rows],
+                truncated[rows], *finals, _NO_TRACE,
+            )
+
+        self._in_parts(step)
 
     def play_random(self, n_games: int) -> RolloutStats:
         """Plays uniformly random legal moves, in compiled code, until ``n_games`` games have ended
@@ -828,17 +946,34 @@ class BatchedGames(GameRows):
         starts a new one, then the next row does the same, cyclically from where the previous call
         stopped (row 0 after ``reset``). The moves come from each game's generator, so a seeded
         ``reset`` makes it reproducible, and the order of the rows changes no game's moves.
+
+        So each row's share of the ``n_games`` games is fixed before any is played, and with several
+        threads each part of the rows plays its rows' shares, in the same cyclic order: the games
+        played, and the statistics, are the same whatever the thread count.
         """
         n_games = check_integer("n_games", n_games, 0)
         if not self._has_reset:
             raise RuntimeError("play_random() was called before reset(); call reset(seed) first.")
-        results = np.zeros(6, np.int64)
-        self._pools, self._cursor = self._play_random(
-            self._params, self._history_start, self._states, self._pools,
-            self._spilled, self._words, self._first, n_games, self._cursor, results,
-        )
-        return RolloutStats(games=n_games, plies=int(results[0]), wins=(int(results[1]), int(results[2])),
-                            draws=int(results[3]), truncated=int(results[4]), longest=int(results[5]))
+        cursor, n_rows = self._cursor, self.n_games
+        laps, rest = divmod(n_games, n_rows)  # every row plays ``laps`` games, the ``rest`` rows from the cursor one more
+
+        def play(part: int, rows: slice) -> np.ndarray:
+            results = np.zeros(6, np.int64)
+            games = laps * (rows.stop - rows.start) + _overlap(rows.start, rows.stop, cursor, rest, n_rows)
+            if games:
+                # The part's rows take turns from the cursor if it is in the part, else from its first row.
+                start = cursor - rows.start if rows.start <= cursor < rows.stop else 0
+                self._pools[part], _end = self._play_random(
+                    self._params, self._history_start, self._states[rows], self._pools[part],
+                    self._spilled[rows], self._words[rows], self._first, games, start, results,
+                )
+            return results
+
+        parts = np.array(self._in_parts(play))
+        self._cursor = (cursor + n_games) % n_rows
+        total = parts.sum(axis=0)
+        return RolloutStats(games=n_games, plies=int(total[0]), wins=(int(total[1]), int(total[2])),
+                            draws=int(total[3]), truncated=int(total[4]), longest=int(parts[:, 5].max()))
 
     @staticmethod
     def _final(ended: np.ndarray, final_observation: np.ndarray, facts: np.ndarray) -> FinalInfo:
@@ -861,7 +996,7 @@ class BatchedGames(GameRows):
 
 def play_random(
     env_id: str | Game = "ouril_v0", n_games: int = 10_000, *, batch_size: int = 256, seed: int = 0,
-    **options: Any,
+    threads: int | None = None, **options: Any,
 ) -> RolloutStats:
     """Plays ``n_games`` games of uniformly random legal moves, ``batch_size`` at a time, in compiled code.
 
@@ -870,6 +1005,8 @@ def play_random(
         n_games: Games to finish.
         batch_size: Rows of the batch; they take turns, each playing its game to the end.
         seed: Seeds the games' generators.
+        threads: Threads that play, each on its own part of the rows (``None``: every core this process may
+            run on, one per 64 rows at most). The games played and the statistics are the same whatever the count.
         **options: Game options, as for :func:`mancala_envs.make`.
 
     Example:
@@ -878,6 +1015,9 @@ def play_random(
         >>> stats.games, stats.wins[0] + stats.wins[1] + stats.draws
         (100, 100)
     """
-    games = BatchedGames(env_id, check_integer("batch_size", batch_size, 1), **options)
+    games = BatchedGames(env_id, check_integer("batch_size", batch_size, 1), threads=threads, **options)
     games.reset(seed=seed)
-    return games.play_random(n_games)
+    try:
+        return games.play_random(n_games)
+    finally:
+        games.close()

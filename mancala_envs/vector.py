@@ -101,6 +101,9 @@ class MancalaVectorEnv(gymnasium.vector.VectorEnv):
             ``"planes"``) or as a dict with its options (``{"name": "one_hot", "cap": 8}``), as
             ``apply_wrappers`` takes it: the observations (and ``infos["final_obs"]``) are then the
             encoder's float32 features, and the observation spaces the encoder's.
+        threads: Threads that step the games, each its own contiguous part of them (``None``, the default:
+            every core this process may run on, one per 64 games at most; ``1``: the calling thread alone). Observations, rewards and
+            infos are the same whatever the count.
         **options: Game options and ``first_player`` and ``reward_mode``, as for :func:`mancala_envs.make`.
 
     Attributes:
@@ -121,6 +124,7 @@ class MancalaVectorEnv(gymnasium.vector.VectorEnv):
         autoreset_mode: str | AutoresetMode = "next_step",
         history_capacity: int = 24,
         encoding: str | Mapping[str, Any] | None = None,
+        threads: int | None = None,
         **options: Any,
     ) -> None:
         check_integer("num_envs", num_envs, 1)  # named as this class takes it, before the rows check it again
@@ -129,7 +133,7 @@ class MancalaVectorEnv(gymnasium.vector.VectorEnv):
         modes = {**AUTORESET_MODES, **{mode: mode for mode in AUTORESET_MODES.values()}}
         if autoreset_mode not in modes:
             raise ValueError(f"autoreset_mode must be one of {list(AUTORESET_MODES)} (got {autoreset_mode!r}).")
-        self._rows = rows = GameRows(env_id, num_envs, history_capacity, dict(options))
+        self._rows = rows = GameRows(env_id, num_envs, history_capacity, dict(options), threads=threads)
         self.env_id = env_id
         self.num_envs = rows.n_games
         self._opponent_name = opponent
@@ -221,6 +225,15 @@ class MancalaVectorEnv(gymnasium.vector.VectorEnv):
             infos["final_info"] = self.final_info(ended)
             infos["_final_info"] = ended.copy()
         return self._encode(observation), rewards, terminated, truncated, infos
+
+    def close_extras(self, **kwargs: Any) -> None:
+        """Stops the batch's worker threads (``close()`` calls it)."""
+        self._rows.close()
+
+    @property
+    def threads(self) -> int:
+        """Threads that step the games (at most ``num_envs`` of them run)."""
+        return self._rows.threads
 
     def action_masks(self) -> np.ndarray:
         """The learners' legal actions, ``(num_envs, n_actions)`` bool. A game that ended on the last step

@@ -51,6 +51,8 @@ class MancalaSB3VecEnv(VecEnv):
         encoding: ``None`` or ``"raw"`` (default: the raw int32 vector), or an observation encoding by name
             (``"flat"``, ``"one_hot"``, ``"thermometer"``, ``"planes"``) or as a dict with its options
             (``{"name": "one_hot", "cap": 8}``); the observation space is the encoder's.
+        threads: Threads that step the games (``None``, the default: every core, one per 64 games at most); the
+            results are the same whatever the count (see :class:`~mancala_envs.vector.MancalaVectorEnv`).
         **options: Game options, ``first_player``, ``reward_mode``, ``history_capacity``.
 
     Attributes:
@@ -65,12 +67,13 @@ class MancalaSB3VecEnv(VecEnv):
         learner_seat: int | None = None,
         seed: int | None = None,
         encoding: str | Mapping[str, Any] | None = None,
+        threads: int | None = None,
         **options: Any,
     ) -> None:
         check_integer("n_envs", n_envs, 1)  # named as this class takes it
         self.venv = MancalaVectorEnv(
             env_id, n_envs, opponent=opponent, learner_seat=learner_seat, autoreset_mode="same_step",
-            encoding=encoding, **options,
+            encoding=encoding, threads=threads, **options,
         )
         super().__init__(n_envs, self.venv.single_observation_space, self.venv.single_action_space)
         if seed is not None:
