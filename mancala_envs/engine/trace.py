@@ -81,7 +81,7 @@ def read_trace(trace: np.ndarray) -> tuple[list[int], list[list[int]]]:
         The sown pits in order (at most ``SOWN_CAPACITY`` of them) and the
         ``[pit, seeds]`` captures in order.
     """
-    sown_count, capture_count = trace[:2].tolist()
+    sown_count, capture_count = trace.item(0), trace.item(1)
     sown = trace[_SOWN : _SOWN + min(sown_count, SOWN_CAPACITY)].tolist()
     if capture_count == 0:
         return sown, []
