@@ -105,6 +105,7 @@ SNAPSHOT_FORMAT = "mancala-envs-snapshot-1"
 #: the dtypes of the observation vector and the action mask (``np.empty`` takes a dtype object fastest)
 _OBSERVATION_DTYPE = np.dtype(np.int32)
 _MASK_DTYPE = np.dtype(np.int8)
+_STATE_DTYPE = np.dtype(np.int64)
 SNAPSHOT_KEYS = frozenset(
     {"format", "env", "config", "state", "rng", "agents", "agent_selection", "rewards", "cumulative_rewards",
      "terminations", "truncations", "last_move"}
@@ -492,10 +493,12 @@ class MancalaEnv(AECEnv):
         seed = check_seed(seed)
         fields = self._position_options(options or {})
         rng = np.random.default_rng(seed) if seed is not None else self._rng
-        rng_before = rng.bit_generator.state
+        # the generator's state, kept to undo the draw if the position is rejected (reading it costs ~2 µs:
+        # only a position can be rejected)
+        rng_before = None if fields is None else rng.bit_generator.state
         draw = int(rng.integers(2))
         first = draw if self.first_player is None else self.first_player
-        state = np.zeros_like(self._state)
+        state = np.zeros(self._state.shape[0], _STATE_DTYPE)
         if fields is None:
             self.game.reset_state(state, first)
         else:
@@ -509,14 +512,14 @@ class MancalaEnv(AECEnv):
         self._state = state
         self._has_reset = True
         self.agents = list(AGENTS)
-        self.rewards = {agent: 0 for agent in AGENTS}
-        self._cumulative_rewards = {agent: 0 for agent in AGENTS}
-        self.terminations = {agent: False for agent in AGENTS}
-        self.truncations = {agent: False for agent in AGENTS}
+        self.rewards = {"player_0": 0, "player_1": 0}  # literals: cheaper than comprehensions over AGENTS
+        self._cumulative_rewards = {"player_0": 0, "player_1": 0}
+        self.terminations = {"player_0": False, "player_1": False}
+        self.truncations = {"player_0": False, "player_1": False}
         self._last_move: dict[str, Any] | None = None
-        self.agent_selection = AGENTS[int(self._state[PLAYER])]
-        if self._state[STATUS] == RUNNING:
-            self._write_infos()
+        self.agent_selection = AGENTS[state.item(PLAYER)]
+        if state.item(STATUS) == RUNNING:
+            self._infos_stale = True  # what _write_infos does
         else:  # a loaded position in which the player to move cannot move
             self.agent_selection = AGENTS[1 - int(self._state[PLAYER])]
             self.rewards = self._final_rewards()
