@@ -81,10 +81,7 @@ def read_trace(trace: np.ndarray) -> tuple[list[int], list[list[int]]]:
         The sown pits in order (at most ``SOWN_CAPACITY`` of them) and the
         ``[pit, seeds]`` captures in order.
     """
-    sown_count = trace.item(0)
-    if sown_count > SOWN_CAPACITY:
-        sown_count = SOWN_CAPACITY
-    sown = trace[_SOWN : _SOWN + sown_count].tolist()
+    sown = trace[_SOWN : _SOWN + min(trace.item(0), SOWN_CAPACITY)].tolist()
     capture_count = trace.item(1)
     if capture_count == 0:
         return sown, []
