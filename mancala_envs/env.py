@@ -102,6 +102,10 @@ TENSOR_INFO_KEYS = (
 RENDER_MODES = ("ansi", "human", "rgb_array")
 #: the ``format`` entry of every ``state_dict()``; a new layout gets a new number
 SNAPSHOT_FORMAT = "mancala-envs-snapshot-1"
+#: the dtypes of the observation vector and the action mask (``np.empty`` takes a dtype object fastest)
+_OBSERVATION_DTYPE = np.dtype(np.int32)
+_MASK_DTYPE = np.dtype(np.int8)
+_STATE_DTYPE = np.dtype(np.int64)
 SNAPSHOT_KEYS = frozenset(
     {"format", "env", "config", "state", "rng", "agents", "agent_selection", "rewards", "cumulative_rewards",
      "terminations", "truncations", "last_move"}
@@ -342,6 +346,10 @@ class MancalaEnv(AECEnv):
         self._has_reset = False
         self._step_function = called(game.step_function)  # the compiled step the kernels share
         self._n_actions = game.n_actions
+        # ``observe`` calls the game's compiled observe itself (what ``game.observe_with_mask`` does, without
+        # its attribute look-ups): a step's observation is a few microseconds, and each one counts.
+        self._observe_function = game.observe_function
+        self._observation_size = game.observation_size
         # Infos and the last move are built when first read, not at every step (they cost more than
         # the compiled rules); every change of the state marks them stale.
         self._infos: dict[str, dict[str, Any]] = {}
@@ -360,13 +368,14 @@ class MancalaEnv(AECEnv):
         (rebuilt on load), which would otherwise cost milliseconds and ~100 KB per copy."""
         self._last_move  # noqa: B018 - decodes a pending move while the trace is still here
         state = self.__dict__.copy()
-        del state["_step_function"], state["_trace"], state["_spare_trace"]
+        del state["_step_function"], state["_observe_function"], state["_trace"], state["_spare_trace"]
         state["_picture"] = state["_window"] = None  # pygame objects; remade at the next picture
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
         self._step_function = called(self.game.step_function)
+        self._observe_function = self.game.observe_function
         self._trace = new_trace()
         self._spare_trace = new_trace()
 
@@ -484,10 +493,12 @@ class MancalaEnv(AECEnv):
         seed = check_seed(seed)
         fields = self._position_options(options or {})
         rng = np.random.default_rng(seed) if seed is not None else self._rng
-        rng_before = rng.bit_generator.state
+        # the generator's state, kept to undo the draw if the position is rejected (reading it costs ~2 µs:
+        # only a position can be rejected)
+        rng_before = None if fields is None else rng.bit_generator.state
         draw = int(rng.integers(2))
         first = draw if self.first_player is None else self.first_player
-        state = np.zeros_like(self._state)
+        state = np.zeros(self._state.shape[0], _STATE_DTYPE)
         if fields is None:
             self.game.reset_state(state, first)
         else:
@@ -501,14 +512,14 @@ class MancalaEnv(AECEnv):
         self._state = state
         self._has_reset = True
         self.agents = list(AGENTS)
-        self.rewards = {agent: 0 for agent in AGENTS}
-        self._cumulative_rewards = {agent: 0 for agent in AGENTS}
-        self.terminations = {agent: False for agent in AGENTS}
-        self.truncations = {agent: False for agent in AGENTS}
+        self.rewards = {"player_0": 0, "player_1": 0}  # literals: cheaper than comprehensions over AGENTS
+        self._cumulative_rewards = {"player_0": 0, "player_1": 0}
+        self.terminations = {"player_0": False, "player_1": False}
+        self.truncations = {"player_0": False, "player_1": False}
         self._last_move: dict[str, Any] | None = None
-        self.agent_selection = AGENTS[int(self._state[PLAYER])]
-        if self._state[STATUS] == RUNNING:
-            self._write_infos()
+        self.agent_selection = AGENTS[state.item(PLAYER)]
+        if state.item(STATUS) == RUNNING:
+            self._infos_stale = True  # what _write_infos does
         else:  # a loaded position in which the player to move cannot move
             self.agent_selection = AGENTS[1 - int(self._state[PLAYER])]
             self.rewards = self._final_rewards()
@@ -622,13 +633,28 @@ class MancalaEnv(AECEnv):
         """Returns ``agent_selection``'s observation, reward, termination, truncation and info."""
         if not self._has_reset:
             raise RuntimeError("last() was called before reset(); call env.reset() first.")
-        return super().last(observe)
+        agent = self.agent_selection
+        return (
+            self.observe(agent) if observe else None,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """Returns ``agent``'s observation dict (``observation`` and ``action_mask``)."""
         if not self._has_reset:
             raise RuntimeError("observe() was called before reset(); call env.reset() first.")
-        observation, action_mask = self.game.observe_with_mask(self._state, self._player_index(agent))
+        if agent == "player_0":
+            player = 0
+        elif agent == "player_1":
+            player = 1
+        else:
+            player = self._player_index(agent)  # raises
+        observation = np.empty(self._observation_size, _OBSERVATION_DTYPE)
+        action_mask = np.empty(self._n_actions, _MASK_DTYPE)
+        self._observe_function(self._state, self._params, player, observation, action_mask)
         return {"observation": observation, "action_mask": action_mask}
 
     def step(self, action: Any) -> None:
@@ -649,7 +675,11 @@ class MancalaEnv(AECEnv):
             self._was_dead_step(action)
             return
         if type(action) is not int or not 0 <= action < self._n_actions:
-            action = self._validate_action(action)
+            # numpy's int64 (what ``np.flatnonzero`` of the mask gives) skips the checks of other forms
+            if type(action) is np.int64 and 0 <= action < self._n_actions:
+                action = int(action)
+            else:
+                action = self._validate_action(action)
         trace = self._spare_trace
         code = self._step_function(self._state, self._params, action, trace)
         if code == ILLEGAL:
@@ -708,11 +738,12 @@ class MancalaEnv(AECEnv):
         self._pending_move = (player, action)
         for observer in self.ply_observers:
             observer(player, action)
-        if self._state[STATUS] == RUNNING:
+        state = self._state
+        if state.item(STATUS) == RUNNING:  # ``item`` reads a Python int, faster than a numpy scalar
             # Rewards are zero until the end, so the cumulative rewards need no update.
             self.rewards = {"player_0": 0, "player_1": 0}
-            self._write_infos()
-            self.agent_selection = AGENTS[self._state[PLAYER]]
+            self._infos_stale = True  # what _write_infos does
+            self.agent_selection = AGENTS[state.item(PLAYER)]
         else:
             self.agent_selection = agent
             self.rewards = self._final_rewards()

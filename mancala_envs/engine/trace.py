@@ -81,8 +81,8 @@ def read_trace(trace: np.ndarray) -> tuple[list[int], list[list[int]]]:
         The sown pits in order (at most ``SOWN_CAPACITY`` of them) and the
         ``[pit, seeds]`` captures in order.
     """
-    sown_count, capture_count = trace[:2].tolist()
-    sown = trace[_SOWN : _SOWN + min(sown_count, SOWN_CAPACITY)].tolist()
+    sown = trace[_SOWN : _SOWN + min(trace.item(0), SOWN_CAPACITY)].tolist()
+    capture_count = trace.item(1)
     if capture_count == 0:
         return sown, []
     flat = trace[_CAPTURES : _CAPTURES + 2 * min(capture_count, CAPTURE_CAPACITY)].tolist()

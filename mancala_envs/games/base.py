@@ -9,6 +9,7 @@ only talk to games through the :class:`Game` interface below.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 import sys
 from abc import ABC, abstractmethod
@@ -229,13 +230,10 @@ class Game(ABC):
             )
         self.config = config
 
-    @property
+    @functools.cached_property
     def end_reason_names(self) -> dict[int, str | None]:
         """Every end reason of this game by code: the shared ones and the game's own (``end_reasons``)."""
-        names = self.__dict__.get("_end_reason_names")
-        if names is None:
-            names = self._end_reason_names = {**END_REASON_NAMES, **self.end_reasons}
-        return names
+        return {**END_REASON_NAMES, **self.end_reasons}
 
     @property
     def env_name(self) -> str:
@@ -399,7 +397,11 @@ class Game(ABC):
 
     def info(self, state: np.ndarray) -> dict[str, Any]:
         """Returns the facts about the game that the environment reports in ``infos``."""
-        header = state[:HEADER_SIZE].tolist()
+        return self.header_info(state[:HEADER_SIZE].tolist())
+
+    def header_info(self, header: list[int]) -> dict[str, Any]:
+        """The shared facts of :meth:`info`, read from the state's first ``HEADER_SIZE`` (or more) slots as
+        Python ints: a game that adds its own facts converts its state once and passes the list here."""
         running = header[STATUS] == RUNNING
         scores = STORE if running else SCORE
         points = MATCH if self.is_match else POINTS

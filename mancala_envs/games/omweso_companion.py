@@ -366,8 +366,8 @@ class OmwesoCompanion:
         """Adds Omweso's facts: ``turn``, ``phase``, ``pending`` (the decision point, if any),
         ``laps`` (of the turn so far, or of the last turn), ``annulled``, ``win_type``,
         ``seeds_on_side``, ``captures_enabled`` and ``first_capture_done``."""
-        info = super().info(state)
         values = state[:rules.STATE_SIZE].tolist()  # one conversion: Python ints are cheap to read
+        info = self.header_info(values)
         running = values[STATUS] == RUNNING
         board = values[BOARD : BOARD + rules.N_PITS]
         pending = None

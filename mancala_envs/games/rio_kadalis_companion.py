@@ -19,7 +19,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from mancala_envs.engine.state import BOARD, ENDLESS, LAPS
+from mancala_envs.engine.state import BOARD, ENDLESS, HEADER_SIZE, LAPS
 from mancala_envs.games.base import check_counts, check_int
 from mancala_envs.games.two_row_companion import TwoRowCompanion
 
@@ -44,10 +44,11 @@ class RioKadalisCompanion(TwoRowCompanion):
     def info(self, state: np.ndarray) -> dict[str, Any]:
         """Adds ``endless_move``, ``laps`` (of the last turn), ``fours`` and, in a match,
         ``round``, ``reserves`` and ``closed_pits`` (global indices)."""
-        info = super().info(state)
-        info["endless_move"] = bool(state[ENDLESS])
-        info["laps"] = int(state[LAPS])
-        info["fours"] = state[rules.FOURS : rules.FOURS + 2].tolist()
+        values = state[: max(HEADER_SIZE, rules.FOURS + 2)].tolist()  # one conversion: Python ints are cheap to read
+        info = self.header_info(values)
+        info["endless_move"] = bool(values[ENDLESS])
+        info["laps"] = values[LAPS]
+        info["fours"] = values[rules.FOURS : rules.FOURS + 2]
         if self.is_match:
             closed = int(state[rules.CLOSED])
             info["round"] = int(state[rules.ROUND])
