@@ -9,7 +9,10 @@ It also registers each variant with Gymnasium as the single-agent view
 (:class:`~mancala_envs.single_agent.SingleAgentEnv`) under a CamelCase id:
 ``mancala/ouril-mini-v0`` becomes ``mancala/OurilMini-v0``, so
 ``gymnasium.make("mancala_envs:mancala/Ouril-v0", opponent="greedy")`` works
-from a fresh interpreter (Gymnasium imports ``mancala_envs`` first).
+from a fresh interpreter (Gymnasium imports ``mancala_envs`` first). Every
+keyword of ``SingleAgentEnv`` passes through, ``encoding=`` included
+(``gymnasium.make("mancala/Ouril-v0", encoding="flat")``, and
+``gymnasium.make_vec(id, num_envs, vectorization_mode="sync", encoding="flat")``).
 """
 
 from __future__ import annotations
@@ -98,7 +101,8 @@ GYMNASIUM_ENTRY_POINT = "mancala_envs.single_agent:SingleAgentEnv"
 #: what ``gymnasium.make_vec(id, num_envs)`` builds by default (``vectorization_mode="vector_entry_point"``):
 #: the games stepped by one compiled call, every keyword (``opponent=``, ``encoding=``, ``autoreset_mode=``,
 #: game options) passed to it; ``vectorization_mode="sync"``/``"async"`` vectorise SingleAgentEnv (any
-#: opponent, and Gymnasium's ``wrappers=``, which it refuses for a vector entry point)
+#: opponent, and Gymnasium's ``wrappers=``, which it refuses for a vector entry point), which takes the same
+#: ``encoding=`` and encodes with the same encoders
 GYMNASIUM_VECTOR_ENTRY_POINT = "mancala_envs.vector:MancalaVectorEnv"
 
 

@@ -9,8 +9,10 @@ the learner and an opponent's is answered by the opponent.
 
 ================  =============================================================
 Observation       The learner's egocentric int32 vector (the AEC ``observation``
-                  entry, the game's documented index table); encode it with the
-                  wrappers of :mod:`mancala_envs.wrappers` (``GymFlattenObservation``...)
+                  entry, the game's documented index table); with ``encoding=``
+                  (``"flat"``, ``{"name": "one_hot", "cap": 8}``...), the float32
+                  features of that encoding of :mod:`mancala_envs.wrappers.encodings`,
+                  as :class:`~mancala_envs.vector.MancalaVectorEnv` gives them
 Action            ``Discrete(n_actions)`` of the game
 Action mask       ``action_masks()`` (bool, for sb3-contrib's MaskablePPO, also
                   through ``SubprocVecEnv``) and ``info["action_mask"]`` (int8)
@@ -28,6 +30,12 @@ the episode terminates at once with reward -1 and ``info["illegal_action"] = Tru
 and the board is not changed; with ``"raise"`` an
 :class:`~mancala_envs.errors.IllegalActionError` is raised and nothing changes.
 
+``encoding=`` is what ``gymnasium.make(id, encoding=...)`` and
+``gymnasium.make_vec(id, num_envs, vectorization_mode="sync", encoding=...)`` pass on, so one
+SingleAgentEnv per game (any opponent) and the compiled vector env (``make_vec``'s default mode)
+give the same encoded observations. The wrappers of :mod:`mancala_envs.wrappers`
+(``GymFlattenObservation``... ``GymStackObservation``) apply the same encoders to a raw env.
+
 An opponent that raises (a user's callable returning an illegal move, say) ends the episode:
 the error propagates from ``step``/``reset`` and the env must be reset, so the learner is never
 handed the opponent's seat.
@@ -41,10 +49,13 @@ Example:
     >>> observation, reward, terminated, truncated, info = env.step(5)
     >>> reward, terminated
     (0.0, False)
+    >>> SingleAgentEnv("ouril_v0", encoding={"name": "one_hot", "cap": 8}).observation_space
+    Box(0.0, 1.0, (113,), float32)
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import gymnasium
@@ -79,12 +90,21 @@ class SingleAgentEnv(gymnasium.Env):
         render_mode: ``None``, ``"ansi"`` (the text board), ``"rgb_array"`` (the picture of the
             board as an ``(H, W, 3)`` ``uint8`` array, for ``RecordVideo``) or ``"human"`` (the picture
             in a window, shown after every ply of either side); see :class:`~mancala_envs.env.MancalaEnv`.
+        encoding: ``None`` or ``"raw"`` (default): the raw int32 observation; or an encoding of
+            :mod:`mancala_envs.wrappers.encodings` by name (``"flat"``, ``"one_hot"``, ``"thermometer"``,
+            ``"planes"``) or as a dict with its options (``{"name": "one_hot", "cap": 8}``), as
+            :class:`~mancala_envs.vector.MancalaVectorEnv` and ``apply_wrappers`` take it: the observation
+            is then the encoder's float32 features, and the observation space the encoder's.
         **options: Game options and AEC options (``first_player``, ``reward_mode``), as for
             :func:`mancala_envs.make`.
 
+    Attributes:
+        encoder: The :class:`~mancala_envs.wrappers.encodings.ObservationEncoder` in use, or ``None`` (raw).
+
     Raises:
-        ValueError: an unknown id, opponent name, seat or policy; invalid game options.
-        TypeError: an option of the wrong type, or an opponent of an unusable kind.
+        ValueError: an unknown id, opponent name, seat, policy or encoding (``"stack"`` included: wrap the
+            env in ``GymStackObservation`` to stack); invalid game or encoding options.
+        TypeError: an option of the wrong type, or an opponent or encoding of an unusable kind.
     """
 
     metadata = {"render_modes": ["ansi", "human", "rgb_array"], "render_fps": 2}
@@ -96,6 +116,7 @@ class SingleAgentEnv(gymnasium.Env):
         learner_seat: int | None = None,
         illegal_action: str = "penalty",
         render_mode: str | None = None,
+        encoding: str | Mapping[str, Any] | None = None,
         **options: Any,
     ) -> None:
         if learner_seat is not None and (isinstance(learner_seat, bool) or learner_seat not in (0, 1)):
@@ -113,7 +134,12 @@ class SingleAgentEnv(gymnasium.Env):
         self._opponent_spec = opponent
         self._opponents = make_opponent(opponent)
         self.opponent: Opponent = self._opponents.members[0] if isinstance(self._opponents, OpponentPool) else self._opponents
-        self.observation_space = self.aec_env.observation_space(AGENTS[0])["observation"]
+        self.encoding: str | Mapping[str, Any] = "raw" if encoding is None else encoding
+        self.encoder = _encoder(encoding, self.game)
+        if self.encoder is None:
+            self.observation_space = self.aec_env.observation_space(AGENTS[0])["observation"]
+        else:
+            self.observation_space = self.encoder.space
         self.action_space = spaces.Discrete(self.game.n_actions)
         self.seat = 0 if learner_seat is None else learner_seat
         self.learner = AGENTS[self.seat]
@@ -304,10 +330,13 @@ class SingleAgentEnv(gymnasium.Env):
         return observation, -1.0, True, False, info
 
     def _observe(self) -> tuple[np.ndarray, np.ndarray]:
+        """The learner's observation (encoded when ``encoding`` asks for it) and mask."""
         observation, mask = self.aec_env.observe_player(self.seat)
         if self._over:
             mask = np.zeros(self._n_actions, dtype=np.int8)
         self._mask = mask  # what action_masks() reads until the next step or reset
+        if self.encoder is not None:
+            observation = self.encoder.encode(observation)
         return observation, mask
 
     def _info(self, mask: np.ndarray) -> dict[str, Any]:
@@ -328,4 +357,17 @@ class SingleAgentEnv(gymnasium.Env):
         return check_action(action, self._n_actions)
 
     def __repr__(self) -> str:
-        return f"SingleAgentEnv({self.env_id!r}, opponent={self._opponent_spec!r}, learner_seat={self.learner_seat!r})"
+        encoding = "" if self.encoder is None else f", encoding={self.encoding!r}"
+        return (
+            f"SingleAgentEnv({self.env_id!r}, opponent={self._opponent_spec!r}, learner_seat={self.learner_seat!r}"
+            f"{encoding})"
+        )
+
+
+def _encoder(encoding: Any, game: Any) -> Any:
+    """The encoder of ``encoding`` (``None`` for the raw observation); the encodings are imported only when asked."""
+    if encoding is None:
+        return None
+    from mancala_envs.wrappers.encodings import env_encoder
+
+    return env_encoder(encoding, game)

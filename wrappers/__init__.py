@@ -44,6 +44,8 @@ from mancala_envs.wrappers.single_agent import (
     GymPlanesObservation,
     GymStackObservation,
     GymThermometerObservation,
+    is_vector_env,
+    vector_env_advice,
 )
 from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils.conversions import turn_based_aec_to_parallel
@@ -128,7 +130,8 @@ def apply_wrappers(env: Any, specs: Sequence[str | Mapping[str, Any]]) -> Any:
 
     The form follows the env: a PettingZoo AEC env gets the AEC wrappers
     (``FlattenObservation``, ``OneHotObservation``... ``StackObservation``), a Gymnasium env
-    (the single-agent env) the Gymnasium ones (``GymFlattenObservation``...).
+    (the single-agent env) the Gymnasium ones (``GymFlattenObservation``...). A vector env is refused:
+    it takes its encoding as ``encoding=`` (``gymnasium.make_vec(id, num_envs, encoding="flat")``).
 
     Args:
         env: A mancala_envs AEC env or a single-agent Gymnasium env.
@@ -146,6 +149,9 @@ def apply_wrappers(env: Any, specs: Sequence[str | Mapping[str, Any]]) -> Any:
         TypeError: ``specs`` is not a list, a spec is neither a name nor a dict with a ``name``, an
             option is unknown (the message lists the wrapper's options) or of the wrong type, ``env``
             is neither an AEC nor a Gymnasium env, or an encoding comes after another or after the stack.
+            Also for a vector env (Gymnasium's, ``MancalaVectorEnv``, Stable-Baselines3's): the message says to
+            pass the encoding as ``encoding=`` to ``gymnasium.make_vec``, ``MancalaVectorEnv`` or
+            ``MancalaSB3VecEnv`` (and, to stack, to wrap one env per game).
 
     Example:
         >>> import mancala_envs
@@ -160,6 +166,9 @@ def apply_wrappers(env: Any, specs: Sequence[str | Mapping[str, Any]]) -> Any:
             f"(got {specs!r}); put a single spec in a list."
         )
     parsed = [_parse_spec(spec) for spec in specs]  # every spec is checked before anything is built
+    if is_vector_env(env):
+        advice = _vector_advice(parsed)
+        raise TypeError(f"apply_wrappers wraps one env, not a vector env ({type(env).__name__}); {advice}.")
     if isinstance(env, AECEnv):
         forms = _AEC_FORMS
     elif isinstance(env, gymnasium.Env):
@@ -179,6 +188,18 @@ def apply_wrappers(env: Any, specs: Sequence[str | Mapping[str, Any]]) -> Any:
     for name, options in parsed:
         env = forms[name](env, **options)
     return env
+
+
+def _vector_advice(parsed: list[tuple[str, dict[str, Any]]]) -> str:
+    """What to do instead of applying the parsed specs to a vector env (the encoding goes to ``encoding=``)."""
+    encoding = options = stack = None
+    for name, given in parsed:
+        changed = {key: value for key, value in given.items() if value != _OPTIONS[name][key]}
+        if name == "stack":
+            stack = f"lambda env: GymStackObservation(env, k={given['k']})" if changed else "GymStackObservation"
+        elif encoding is None:
+            encoding, options = name, changed
+    return vector_env_advice(encoding, options, stack)
 
 
 def turn_based_parallel(env: Any) -> ParallelEnv:

@@ -1,5 +1,5 @@
 """Observation encodings: one implementation of each, shared by the AEC and the Gymnasium wrappers
-and by the vector envs' ``encoding=`` option.
+and by the ``encoding=`` option of the single-agent env and the vector envs.
 
 An encoder is built once from a game (``env.unwrapped.game``) and turns the game's raw
 egocentric int32 observation vector (the AEC ``observation`` entry, the single-agent
@@ -7,7 +7,8 @@ env's observation) into float32 features for a network. ``encode`` is plain nump
 index arrays computed in ``__init__``: no Python loop per pit per call, and a batch of
 observations (``(num_envs, obs_size)``, what a vector env steps) is encoded in one call.
 :func:`encoder_from_spec` builds an encoder from a spec as ``apply_wrappers`` and
-``encoding=`` take it (``"flat"``, ``{"name": "one_hot", "cap": 8}``).
+``encoding=`` take it (``"flat"``, ``{"name": "one_hot", "cap": 8}``); :func:`encodings_of_space`
+goes the other way, from a space (a saved policy's) to the encodings that give it.
 
 =================  ==========================================  =================  ===========
 Encoder            Output                                      Ouril (2x6)        Omweso (4x8)
@@ -79,6 +80,7 @@ __all__ = [
     "DEFAULT_STACK",
     "ENCODERS",
     "ENCODINGS",
+    "RAW",
     "FlatEncoder",
     "ObservationEncoder",
     "ObservationStack",
@@ -88,7 +90,10 @@ __all__ = [
     "check_stack_size",
     "encoder_class",
     "encoder_from_spec",
+    "encodings_of_space",
+    "env_encoder",
     "make_encoder",
+    "parse_encoding",
 ]
 
 #: Default seed-count cap of the one-hot, thermometer and planes encodings: 12 distinguishes
@@ -99,6 +104,8 @@ DEFAULT_CAP = 12
 DEFAULT_STACK = 4
 #: Omweso's board: 16 pits per player make a 4 x 8 board (two rows each).
 OMWESO_PITS_PER_PLAYER = 16
+#: The ``encoding=`` of the envs that leaves the observation as the game's raw int32 vector (as ``None`` does).
+RAW = "raw"
 
 _PIT = re.compile(r"(own|opponent)_pit_(\d+)")
 _PIT_FLAG = re.compile(r"(own|opponent)_pit_(\d+)_(\w+)")
@@ -245,6 +252,35 @@ class ObservationEncoder:
             checked["normalize"] = _check_normalize(checked["normalize"])
         return checked
 
+    @classmethod
+    def options_for_space(cls, game: Any, space: Any) -> dict[str, Any] | None:
+        """The options (all of them) with which this encoding of ``game`` has exactly the space ``space``,
+        or ``None`` if no options give it.
+
+        The size of the one-hot, thermometer and planes spaces grows with ``cap`` by a fixed step (one entry
+        per pit for each count, or one plane), so ``cap`` is read off the space's first axis and the space
+        built with it is compared with ``space``.
+        """
+        if not isinstance(space, spaces.Box):
+            return None
+        default = cls(game)
+        step = default._cap_step()
+        if step is None:
+            return None
+        shape, default_shape = space.shape, default.space.shape
+        if len(shape) != len(default_shape) or shape[1:] != default_shape[1:]:
+            return None
+        extra, remainder = divmod(shape[0] - default_shape[0], step)
+        cap = cls.options["cap"] + extra
+        if remainder or cap < 1:
+            return None
+        built = default if extra == 0 else cls(game, cap=cap)
+        return {"cap": cap} if built.space == space else None
+
+    def _cap_step(self) -> int | None:
+        """How many entries of the space's first axis one more ``cap`` adds (``None``: no ``cap``)."""
+        return None
+
     def encode(self, observation: np.ndarray) -> np.ndarray:
         """Encodes a raw observation (or a batch of them, stacked along leading axes).
 
@@ -325,6 +361,13 @@ class FlatEncoder(ObservationEncoder):
             low, high = game.observation_bounds()
             self.space = spaces.Box(low.astype(np.float32), high.astype(np.float32), dtype=np.float32)
 
+    @classmethod
+    def options_for_space(cls, game: Any, space: Any) -> dict[str, Any] | None:
+        for normalize in (True, False):
+            if cls(game, normalize=normalize).space == space:
+                return {"normalize": normalize}
+        return None
+
     def encode(self, observation: np.ndarray) -> np.ndarray:
         observation = self._raw(observation)
         encoded = observation.astype(np.float32)
@@ -353,6 +396,9 @@ class _PerPitEncoder(ObservationEncoder):
         self.names = [f"{layout.names[pit]}{slot}" for pit in layout.pits for slot in slot_names]
         self.names += [layout.names[index] for index in self._others]
         self.space = spaces.Box(0.0, 1.0, shape=(size,), dtype=np.float32)
+
+    def _cap_step(self) -> int:
+        return len(self._layout.pits)  # one more slot per pit
 
     def encode(self, observation: np.ndarray) -> np.ndarray:
         observation = self._raw(observation)
@@ -487,6 +533,9 @@ class PlanesEncoder(ObservationEncoder):
         self._gather = gather.ravel()
         self.space = spaces.Box(0.0, 1.0, shape=(len(self.channel_names), rows, cols), dtype=np.float32)
 
+    def _cap_step(self) -> int:
+        return 1  # one more thermometer plane
+
     def encode(self, observation: np.ndarray) -> np.ndarray:
         observation = self._raw(observation)
         batch = observation.shape[:-1]
@@ -533,13 +582,39 @@ def make_encoder(name: str, game: Any, **options: Any) -> ObservationEncoder:
     return encoder(game, **options)
 
 
+def parse_encoding(spec: str | Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
+    """The encoding's name and the options given with it, from a spec as ``encoding=`` and ``apply_wrappers``
+    take it: a name (``"one_hot"``) or a dict naming one with its options (``{"name": "one_hot", "cap": 8}``).
+
+    Only the form is checked here; :func:`make_encoder` checks the name and the options.
+
+    Raises:
+        TypeError: ``spec`` is neither a name nor a dict with a ``name``.
+
+    Example:
+        >>> parse_encoding({"name": "one_hot", "cap": 8})
+        ('one_hot', {'cap': 8})
+    """
+    if isinstance(spec, str):
+        return spec, {}
+    if isinstance(spec, Mapping):
+        if "name" not in spec:
+            raise TypeError(f"encoding spec {dict(spec)!r} has no 'name'; write it as {{'name': 'one_hot', 'cap': 8}}.")
+        return spec["name"], {key: value for key, value in spec.items() if key != "name"}
+    raise TypeError(
+        f"an encoding must be a name such as 'one_hot' or a dict such as {{'name': 'one_hot', 'cap': 8}} "
+        f"(got {type(spec).__name__})."
+    )
+
+
 def encoder_from_spec(spec: str | Mapping[str, Any], game: Any) -> ObservationEncoder:
     """Builds the encoder that ``spec`` names, for ``game``.
 
-    The spec is written as ``apply_wrappers`` and the vector envs' ``encoding=`` take it: a name
+    The spec is written as ``apply_wrappers`` and the envs' ``encoding=`` take it: a name
     (``"one_hot"``) or a dict naming one with its options (``{"name": "one_hot", "cap": 8}``). The
     encoder's :meth:`~ObservationEncoder.encode` takes one raw observation or a batch of them, so the
-    wrappers (one env) and the vector envs (a batch per step) share this one implementation.
+    wrappers and the single-agent env (one observation) and the vector envs (a batch per step) share this
+    one implementation.
 
     Raises:
         TypeError: ``spec`` is neither a name nor a dict with a ``name``; an option the encoding does not
@@ -553,19 +628,59 @@ def encoder_from_spec(spec: str | Mapping[str, Any], game: Any) -> ObservationEn
         >>> encoder.encode(np.zeros((3, encoder.raw_size), np.int32)).shape  # a batch of three
         (3, 53)
     """
-    if isinstance(spec, str):
-        name, options = spec, {}
-    elif isinstance(spec, Mapping):
-        if "name" not in spec:
-            raise TypeError(f"encoding spec {dict(spec)!r} has no 'name'; write it as {{'name': 'one_hot', 'cap': 8}}.")
-        name = spec["name"]
-        options = {key: value for key, value in spec.items() if key != "name"}
-    else:
-        raise TypeError(
-            f"an encoding must be a name such as 'one_hot' or a dict such as {{'name': 'one_hot', 'cap': 8}} "
-            f"(got {type(spec).__name__})."
-        )
+    name, options = parse_encoding(spec)
     return make_encoder(name, game, **options)
+
+
+def env_encoder(encoding: str | Mapping[str, Any] | None, game: Any) -> ObservationEncoder | None:
+    """The encoder that an env's ``encoding=`` option names, or ``None`` for the raw observation.
+
+    What :class:`~mancala_envs.single_agent.SingleAgentEnv` builds from its ``encoding=``: ``None`` and
+    :data:`RAW` (``"raw"``) keep the raw int32 vector; any other spec is built by :func:`encoder_from_spec`.
+
+    Raises:
+        ValueError: ``"stack"`` (an env encodes its observation but does not stack it; the message says how to
+            stack), an unknown encoding, or an option out of range.
+        TypeError: as :func:`encoder_from_spec`.
+    """
+    if encoding is None or (isinstance(encoding, str) and encoding == RAW):
+        return None
+    name, _ = parse_encoding(encoding)
+    if name == "stack":
+        raise ValueError(
+            "encoding= encodes the observation but does not stack it; to stack, wrap the env: "
+            "GymStackObservation(env, k=4) (over the encoded observation), or one env per game: "
+            "gymnasium.make_vec(id, num_envs, vectorization_mode='sync', encoding=..., wrappers=[GymStackObservation])."
+        )
+    if not isinstance(name, str) or name not in ENCODERS:
+        raise ValueError(
+            f"unknown encoding {name!r}; choose {RAW!r} (the raw observation) or one of {list(ENCODINGS)}."
+        )
+    return encoder_from_spec(encoding, game)
+
+
+def encodings_of_space(game: Any, space: Any) -> list[dict[str, Any]]:
+    """Every encoding of ``game`` whose space is ``space``, as specs with all their options
+    (``[{"name": "planes", "cap": 8}]``), in the order of :data:`ENCODINGS`.
+
+    Used to find the encoding a policy was trained on from its observation space. One space may belong to
+    several encodings: ``one_hot`` with ``cap=c`` and ``thermometer`` with ``cap=c + 1`` both give
+    ``Box(0, 1, (pits * (c + 1) + others,))``, and ``thermometer`` with ``cap=1`` has the space of ``flat``.
+
+    Example:
+        >>> import mancala_envs
+        >>> game = mancala_envs.make("ouril_v0").game
+        >>> encodings_of_space(game, make_encoder("planes", game, cap=8).space)
+        [{'name': 'planes', 'cap': 8}]
+        >>> encodings_of_space(game, make_encoder("one_hot", game, cap=8).space)
+        [{'name': 'one_hot', 'cap': 8}, {'name': 'thermometer', 'cap': 9}]
+    """
+    found = []
+    for name, encoder in ENCODERS.items():
+        options = encoder.options_for_space(game, space)
+        if options is not None:
+            found.append({"name": name, **options})
+    return found
 
 
 def encoder_class(name: Any) -> type[ObservationEncoder]:

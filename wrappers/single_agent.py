@@ -40,20 +40,57 @@ __all__ = [
     "GymPlanesObservation",
     "GymStackObservation",
     "GymThermometerObservation",
+    "is_vector_env",
+    "vector_env_advice",
 ]
 
 
-def _check_gym(env: Any, wrapper: str, encoding: str | None = None) -> None:
-    if isinstance(env, gymnasium.vector.VectorEnv) or hasattr(env, "num_envs"):  # Gymnasium's or SB3's
-        per_env = f"gymnasium.make_vec(id, num_envs, vectorization_mode='sync', wrappers=[{wrapper}])"
-        if encoding is None:
-            advice = f"the vector envs do not stack observations; wrap each env of the vector instead: {per_env}"
-        else:
-            advice = (
-                f"give the vector env the encoding itself: gymnasium.make_vec(id, num_envs, encoding={encoding!r}), "
-                f"MancalaVectorEnv(..., encoding={encoding!r}) or MancalaSB3VecEnv(..., encoding={encoding!r}) "
-                f"(a dict such as {{'name': 'one_hot', 'cap': 8}} sets options), or wrap each env: {per_env}"
+def is_vector_env(env: Any) -> bool:
+    """Whether ``env`` is a vector env: Gymnasium's (``gymnasium.vector.VectorEnv`` and its wrappers,
+    :class:`~mancala_envs.vector.MancalaVectorEnv`) or Stable-Baselines3's (``num_envs``)."""
+    return isinstance(env, gymnasium.vector.VectorEnv) or hasattr(env, "num_envs")
+
+
+def vector_env_advice(
+    encoding: str | None = None, options: dict[str, Any] | None = None, stack: str | None = None
+) -> str:
+    """What to do instead of wrapping a vector env in an encoding (``encoding``, with its non-default
+    ``options``) and/or a stack (``stack``: the wrapper as ``make_vec``'s ``wrappers=`` would take it).
+
+    The vector envs take the encoding themselves (``encoding=``); only one env per game can be stacked.
+    """
+    spec = encoding if not options else {"name": encoding, **options}
+    sync = "gymnasium.make_vec(id, num_envs, vectorization_mode='sync'"
+    if encoding is None:
+        if stack is None:
+            return (
+                "give the vector env an encoding with encoding= (gymnasium.make_vec(id, num_envs, encoding='flat'), "
+                "MancalaVectorEnv(..., encoding='flat') or MancalaSB3VecEnv(..., encoding='flat'))"
             )
+        return (
+            "the vector envs do not stack observations; wrap each env of the vector instead: "
+            f"{sync}, wrappers=[{stack}])"
+        )
+    example = spec if options else {"name": "one_hot", "cap": 8}
+    advice = (
+        f"give the vector env the encoding itself: gymnasium.make_vec(id, num_envs, encoding={encoding!r}), "
+        f"MancalaVectorEnv(..., encoding={encoding!r}) or MancalaSB3VecEnv(..., encoding={encoding!r}) "
+        f"(a dict such as {example!r} sets options)"
+    )
+    if stack is None:
+        return f"{advice}, or one SingleAgentEnv per game: {sync}, encoding={spec!r})"
+    return (
+        f"{advice}; the vector envs do not stack observations: to stack, make one SingleAgentEnv per game: "
+        f"{sync}, encoding={spec!r}, wrappers=[{stack}])"
+    )
+
+
+def _check_gym(env: Any, wrapper: str, encoding: str | None = None, options: dict[str, Any] | None = None) -> None:
+    if is_vector_env(env):
+        if encoding is None:
+            advice = vector_env_advice(stack=wrapper)
+        else:
+            advice = vector_env_advice(encoding, options)
         raise TypeError(f"{wrapper} wraps one Gymnasium env, not a vector env ({type(env).__name__}); {advice}.")
     if isinstance(env, AECEnv):
         aec_name = wrapper.removeprefix("Gym")
@@ -101,7 +138,8 @@ class GymEncodeObservation(_ForwardsActionMasks, gymnasium.ObservationWrapper, g
         wrapper = type(self).__name__
         encoder_type = encoder_class(encoding)
         checked = encoder_type.check_options(**options)
-        _check_gym(env, wrapper, encoding)
+        changed = {key: value for key, value in checked.items() if value != encoder_type.options[key]}
+        _check_gym(env, wrapper, encoding, changed)
         gymnasium.ObservationWrapper.__init__(self, env)
         game = getattr(env.unwrapped, "game", None)
         if game is None:

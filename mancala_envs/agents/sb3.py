@@ -158,36 +158,49 @@ def policy_encoder(game: Any, space: Any, observation: str | dict[str, Any] | No
         game: The game.
         space: The policy's observation space.
         observation: ``"raw"`` (no encoding), an encoding as ``apply_wrappers`` names it (``"flat"``,
-            ``{"name": "one_hot", "cap": 8}``), or ``None``: the one encoding (raw, or any encoding
-            with its default options) whose space equals ``space``.
+            ``{"name": "one_hot", "cap": 8}``), or ``None``: the encoding whose space equals ``space``. That
+            is the raw observation, else an encoding with its default options, else the one encoding with
+            other options that gives ``space`` (:func:`~mancala_envs.wrappers.encodings.encodings_of_space`):
+            ``planes`` with any ``cap``, or ``flat`` with ``normalize=False``. ``one_hot`` with ``cap=c`` and
+            ``thermometer`` with ``cap=c + 1`` have the same space, so outside their defaults they must be named.
 
     Raises:
-        ValueError: the encoding's space differs from ``space``, or no encoding matches it.
+        ValueError: the encoding's space differs from ``space``, no encoding matches it, or several encodings
+            (none with its default options) do; the message lists them.
     """
     from gymnasium import spaces
 
-    from mancala_envs.wrappers import make_encoder
+    from mancala_envs.wrappers.encodings import encoder_class, encodings_of_space, make_encoder, parse_encoding
 
-    low, high = game.observation_bounds()
-    raw_space = spaces.Box(low, high, dtype=np.int32)
-    if observation is None:
-        candidates: list[Any] = ["raw", "flat", {"name": "flat", "normalize": False}, "one_hot", "thermometer", "planes"]
-    else:
-        candidates = [observation]
-    for candidate in candidates:
-        if candidate == "raw":
-            encoder, candidate_space = _identity, raw_space
+    if observation is not None:
+        if observation == "raw":
+            low, high = game.observation_bounds()
+            encoder, candidate_space = _identity, spaces.Box(low, high, dtype=np.int32)
         else:
-            name, options = (candidate, {}) if isinstance(candidate, str) else (
-                candidate["name"], {k: v for k, v in candidate.items() if k != "name"})
+            name, options = parse_encoding(observation)
             built = make_encoder(name, game, **options)
             encoder, candidate_space = built.encode, built.space
-        if candidate_space == space:
-            return encoder
-    if observation is not None:
+        if candidate_space != space:
+            raise ValueError(
+                f"the policy's observation space {space} is not the space of the {observation!r} encoding "
+                f"of {game.env_name}; pass the encoding the policy was trained with."
+            )
+        return encoder
+    low, high = game.observation_bounds()
+    if spaces.Box(low, high, dtype=np.int32) == space:
+        return _identity
+    found = encodings_of_space(game, space)
+    defaults = [spec for spec in found if spec == {"name": spec["name"], **encoder_class(spec["name"]).options}]
+    chosen = defaults or found
+    if len(chosen) == 1:
+        name, options = parse_encoding(chosen[0])
+        return make_encoder(name, game, **options).encode
+    if chosen:
         raise ValueError(
-            f"the policy's observation space {space} is not the space of the {observation!r} encoding "
-            f"of {game.env_name}; pass the encoding the policy was trained with."
+            f"no encoding of {game.env_name} gives the policy's observation space {space} alone: "
+            f"{' and '.join(repr(spec) for spec in chosen)} {'both' if len(chosen) == 2 else 'all'} give it; "
+            "pass the one it was trained on "
+            "(observation= here, encoding= to mancala_envs.training.evaluate)."
         )
     raise ValueError(
         f"no encoding of {game.env_name} gives the policy's observation space {space}; pass observation= "
