@@ -305,8 +305,10 @@ def evaluate(
         seed: Seeds game ``i`` with ``seed + i`` (the opponent's and the policy's draws included).
         encoding: The observation encoding the policy was trained on (``"flat"``, ``{"name": "one_hot",
             "cap": 8}``, ``"raw"`` for none), or ``None`` (default): the one encoding whose space is the
-            policy's observation space, raw or any encoding with its default options (what
-            :func:`~mancala_envs.agents.sb3.policy_encoder` finds), so a model trained on the single-agent
+            policy's observation space: raw, an encoding with its default options, or the one encoding
+            with other options whose space it is (``planes`` with any ``cap``; ``one_hot`` with ``cap=c``
+            and ``thermometer`` with ``cap=c+1`` share a space, so outside their defaults they must be
+            named), as :func:`~mancala_envs.agents.sb3.policy_encoder` finds it, so a model trained on the single-agent
             env's ``flat`` encoding or on the raw observations of ``MancalaSB3VecEnv`` is evaluated as is.
         game_options: Options of the game.
         deterministic: Play the policy's most likely legal action.

@@ -145,7 +145,9 @@ class MancalaVectorEnv(gymnasium.vector.VectorEnv):
         self.render_mode = None
         self.game = rows.game
         self.encoding: str | Mapping[str, Any] = RAW if encoding is None else encoding
-        self.encoder = _encoder(self.encoding, rows.game)
+        from mancala_envs.wrappers.encodings import env_encoder  # the encoders load only when asked for
+
+        self.encoder = env_encoder(self.encoding, rows.game)
         if self.encoder is None:
             low, high = rows.game.observation_bounds()
             self.single_observation_space = spaces.Box(low=low, high=high, dtype=np.int32)
@@ -409,20 +411,6 @@ def _seat_rule(learner_seat: Any) -> int:
     if learner_seat is not None and (isinstance(learner_seat, bool) or learner_seat not in (0, 1)):
         raise ValueError(f"learner_seat must be 0, 1 or None (drawn each episode); got {learner_seat!r}.")
     return -1 if learner_seat is None else int(learner_seat)
-
-
-def _encoder(encoding: Any, game: Any) -> Any:
-    """The encoder of ``encoding`` (``None`` for the raw observation)."""
-    from mancala_envs.wrappers.encodings import encoder_from_spec
-
-    if isinstance(encoding, str) and encoding == RAW:
-        return None
-    if encoding == "stack" or (isinstance(encoding, Mapping) and encoding.get("name") == "stack"):
-        raise ValueError(
-            "the vector env encodes observations but does not stack them; to stack, wrap one env per game: "
-            "gymnasium.make_vec(id, num_envs, vectorization_mode='sync', wrappers=[GymStackObservation])."
-        )
-    return encoder_from_spec(encoding, game)
 
 
 def _same(a: Any, b: Any) -> bool:

@@ -38,7 +38,7 @@ import gymnasium
 import numpy as np
 import pytest
 from gymnasium import spaces
-from mancala_envs.wrappers import FlattenObservation
+from mancala_envs.wrappers import FlattenObservation, GymFlattenObservation, apply_wrappers
 from pettingzoo import AECEnv, ParallelEnv
 
 import mancala_envs
@@ -908,6 +908,18 @@ for name, action, error, words, build in (
 
 # SingleAgentEnv
 door = "single-agent"
+row = "an `encoding` that is not one"
+case(door, SINGLE, row, "SingleAgentEnv encoding='bogus'", lambda _: SingleAgentEnv("kalah_v0", encoding="bogus"),
+     ValueError, "unknown encoding 'bogus'; choose 'raw'", "['flat', 'one_hot', 'thermometer', 'planes']")
+case(door, SINGLE, row, "SingleAgentEnv encoding='stack'", lambda _: SingleAgentEnv("kalah_v0", encoding="stack"),
+     ValueError, "does not stack", "GymStackObservation")
+row = "a vector env (`gymnasium.make_vec(...)`, `MancalaVectorEnv`, `MancalaSB3VecEnv`) given to `apply_wrappers`"
+case(door, SINGLE, row, "apply_wrappers(make_vec(...))",
+     lambda _: apply_wrappers(gymnasium.make_vec("mancala/Kalah-v0", num_envs=2), ["flat"]), TypeError,
+     "not a vector env", "encoding='flat'")
+case(door, SINGLE, row, "GymFlattenObservation(make_vec(...))",
+     lambda _: GymFlattenObservation(gymnasium.make_vec("mancala/Kalah-v0", num_envs=2)), TypeError,
+     "not a vector env", "MancalaSB3VecEnv(..., encoding='flat')")
 row = "an unknown id, game option or option value"
 case(door, SINGLE, row, "SingleAgentEnv('chess')", lambda _: SingleAgentEnv("chess"), ValueError, "'chess'", *IDS_WORDS)
 case(door, SINGLE, row, "SingleAgentEnv colour", lambda _: SingleAgentEnv("kalah_v0", colour="red"), TypeError,

@@ -307,12 +307,12 @@ def test_vector_env_takes_the_encoding_as_its_argument_too() -> None:
 @pytest.mark.parametrize(
     ("encoding", "error", "match"),
     [
-        ("bogus", ValueError, r"unknown encoding 'bogus'; choose one of \['flat', 'one_hot', 'thermometer', 'planes'\]"),
+        ("bogus", ValueError, r"unknown encoding 'bogus'; choose 'raw' \(the raw observation\) or one of \['flat', 'one_hot', 'thermometer', 'planes'\]"),
         ({"name": "one_hot", "cap": 0}, ValueError, "cap=0 is too small"),
         ({"name": "flat", "cap": 8}, TypeError, "takes no option 'cap'"),
         ({"cap": 8}, TypeError, "has no 'name'"),
         (7, TypeError, "an encoding must be a name"),
-        ("stack", ValueError, "does not stack them.*vectorization_mode='sync'"),
+        ("stack", ValueError, "does not stack.*vectorization_mode='sync'"),
     ],
 )
 def test_bad_encodings_are_refused(encoding: Any, error: type, match: str) -> None:
