@@ -19,7 +19,6 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from mancala_envs.engine.kernels import called
 from mancala_envs.engine.state import (
     END_ILLEGAL_ACTION,
     END_REASON,
@@ -344,10 +343,10 @@ class MancalaEnv(AECEnv):
         self._state = game.new_state(0)
         self._no_moves = np.zeros(game.n_actions, dtype=np.int8)
         self._has_reset = False
-        self._step_function = called(game.step_function)  # the compiled step the kernels share
+        self._step_function = game.step_call  # the compiled step the kernels share
         self._n_actions = game.n_actions
-        # ``observe`` calls the game's compiled observe itself (what ``game.observe_with_mask`` does, without
-        # its attribute look-ups): a step's observation is a few microseconds, and each one counts.
+        # ``observe_player`` calls the game's compiled observe itself: a step's observation is a few
+        # microseconds, and each one counts.
         self._observe_function = game.observe_function
         self._observation_size = game.observation_size
         # Infos and the last move are built when first read, not at every step (they cost more than
@@ -374,7 +373,7 @@ class MancalaEnv(AECEnv):
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
-        self._step_function = called(self.game.step_function)
+        self._step_function = self.game.step_call
         self._observe_function = self.game.observe_function
         self._trace = new_trace()
         self._spare_trace = new_trace()
@@ -652,9 +651,7 @@ class MancalaEnv(AECEnv):
             player = 1
         else:
             player = self._player_index(agent)  # raises
-        observation = np.empty(self._observation_size, _OBSERVATION_DTYPE)
-        action_mask = np.empty(self._n_actions, _MASK_DTYPE)
-        self._observe_function(self._state, self._params, player, observation, action_mask)
+        observation, action_mask = self.observe_player(player)
         return {"observation": observation, "action_mask": action_mask}
 
     def step(self, action: Any) -> None:
@@ -706,8 +703,12 @@ class MancalaEnv(AECEnv):
 
     def observe_player(self, player: int) -> tuple[np.ndarray, np.ndarray]:
         """Player ``player``'s (0 or 1) observation vector and int8 action mask (a view-free fast path of
-        :meth:`observe`, without the dict)."""
-        return self.game.observe_with_mask(self._state, player)
+        :meth:`observe`, without the dict). The game's compiled ``observe`` is called here directly (what
+        ``game.observe_with_mask`` does, without its attribute look-ups): every step reads one."""
+        observation = np.empty(self._observation_size, _OBSERVATION_DTYPE)
+        action_mask = np.empty(self._n_actions, _MASK_DTYPE)
+        self._observe_function(self._state, self._params, player, observation, action_mask)
+        return observation, action_mask
 
     def run_kernel(self, kernel: Any, *args: Any) -> Any:
         """Runs a compiled kernel that plays legal plies on this env's game in place.

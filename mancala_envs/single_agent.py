@@ -135,7 +135,9 @@ class SingleAgentEnv(gymnasium.Env):
         self._opponents = make_opponent(opponent)
         self.opponent: Opponent = self._opponents.members[0] if isinstance(self._opponents, OpponentPool) else self._opponents
         self.encoding: str | Mapping[str, Any] = "raw" if encoding is None else encoding
-        self.encoder = _encoder(encoding, self.game)
+        from mancala_envs.wrappers.encodings import env_encoder  # the encoders load only when an env is built
+
+        self.encoder = env_encoder(encoding, self.game)
         if self.encoder is None:
             self.observation_space = self.aec_env.observation_space(AGENTS[0])["observation"]
         else:
@@ -362,12 +364,3 @@ class SingleAgentEnv(gymnasium.Env):
             f"SingleAgentEnv({self.env_id!r}, opponent={self._opponent_spec!r}, learner_seat={self.learner_seat!r}"
             f"{encoding})"
         )
-
-
-def _encoder(encoding: Any, game: Any) -> Any:
-    """The encoder of ``encoding`` (``None`` for the raw observation); the encodings are imported only when asked."""
-    if encoding is None:
-        return None
-    from mancala_envs.wrappers.encodings import env_encoder
-
-    return env_encoder(encoding, game)

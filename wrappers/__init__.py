@@ -34,6 +34,7 @@ from mancala_envs.wrappers.encodings import (
     PlanesEncoder,
     ThermometerEncoder,
     make_encoder,
+    parse_encoding,
 )
 from mancala_envs.wrappers.flatten import FlattenObservation
 from mancala_envs.wrappers.recorder import GymRecordGames, RecordGames
@@ -105,18 +106,7 @@ _OPTIONS: dict[str, dict[str, Any]] = {
 
 
 def _parse_spec(spec: Any) -> tuple[str, dict[str, Any]]:
-    if isinstance(spec, str):
-        name, options = spec, {}
-    elif isinstance(spec, Mapping):
-        if "name" not in spec:
-            raise TypeError(f"wrapper spec {dict(spec)!r} has no 'name'; write it as {{'name': 'one_hot', 'cap': 8}}.")
-        options = {key: value for key, value in spec.items() if key != "name"}
-        name = spec["name"]
-    else:
-        raise TypeError(
-            f"a wrapper spec must be a name such as 'one_hot' or a dict such as {{'name': 'stack', 'k': 4}} "
-            f"(got {type(spec).__name__})."
-        )
+    name, options = parse_encoding(spec, kind="wrapper")
     if not isinstance(name, str) or name not in _OPTIONS:
         raise ValueError(f"unknown wrapper {name!r}; choose one of {list(WRAPPER_NAMES)}.")
     unknown = sorted(set(options) - set(_OPTIONS[name]), key=str)

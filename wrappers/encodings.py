@@ -582,11 +582,12 @@ def make_encoder(name: str, game: Any, **options: Any) -> ObservationEncoder:
     return encoder(game, **options)
 
 
-def parse_encoding(spec: str | Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
+def parse_encoding(spec: str | Mapping[str, Any], kind: str = "encoding") -> tuple[str, dict[str, Any]]:
     """The encoding's name and the options given with it, from a spec as ``encoding=`` and ``apply_wrappers``
     take it: a name (``"one_hot"``) or a dict naming one with its options (``{"name": "one_hot", "cap": 8}``).
 
-    Only the form is checked here; :func:`make_encoder` checks the name and the options.
+    Only the form is checked here; :func:`make_encoder` checks the name and the options. ``kind`` names the
+    spec in the messages (``apply_wrappers`` parses its wrapper specs here too, as ``"wrapper"``).
 
     Raises:
         TypeError: ``spec`` is neither a name nor a dict with a ``name``.
@@ -599,11 +600,11 @@ def parse_encoding(spec: str | Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
         return spec, {}
     if isinstance(spec, Mapping):
         if "name" not in spec:
-            raise TypeError(f"encoding spec {dict(spec)!r} has no 'name'; write it as {{'name': 'one_hot', 'cap': 8}}.")
+            raise TypeError(f"{kind} spec {dict(spec)!r} has no 'name'; write it as {{'name': 'one_hot', 'cap': 8}}.")
         return spec["name"], {key: value for key, value in spec.items() if key != "name"}
     raise TypeError(
-        f"an encoding must be a name such as 'one_hot' or a dict such as {{'name': 'one_hot', 'cap': 8}} "
-        f"(got {type(spec).__name__})."
+        f"{'an encoding' if kind == 'encoding' else f'a {kind} spec'} must be a name such as 'one_hot' or a dict such as "
+        f"{{'name': 'one_hot', 'cap': 8}} (got {type(spec).__name__})."
     )
 
 

@@ -301,13 +301,20 @@ class Game(ABC):
             ``OK``, or ``ILLEGAL`` / ``GAME_OVER`` (see ``mancala_envs.engine.state``)
             with ``state`` unchanged.
         """
-        # The compiled call is looked up once per game object: finding it again (``called``) on every ply
-        # cost more than the dispatch itself (a search calls this in its innermost loop).
+        return self.step_call(state, self.params, action, trace)
+
+    @property
+    def step_call(self) -> Any:
+        """The compiled ``step`` as Python calls it, ``step_call(state, params, action, trace)``.
+
+        Looked up once per game object: finding it again (``called``) on every ply cost more than the dispatch
+        itself (a search calls :meth:`step` in its innermost loop; the AEC env calls this directly).
+        """
         try:
-            step = self._step_call
+            return self._step_call
         except AttributeError:
-            step = self._step_call = called(self.step_function)
-        return step(state, self.params, action, trace)
+            self._step_call = called(self.step_function)
+            return self._step_call
 
     def __getstate__(self) -> dict[str, Any]:
         """The game's attributes without the compiled call :meth:`step` keeps (looked up again after a copy)."""
