@@ -32,3 +32,24 @@ def model_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("model") / "m.zip"
     model.save(path)
     return path
+
+
+@pytest.fixture(scope="session")
+def tables_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder holding the whole Modiar table (built once per session, about a minute), for tests that set
+    ``MANCALA_ENVS_TABLES`` to it (``monkeypatch.setenv``) or pass it as ``folder``."""
+    from mancala_envs.registration import make_game, resolve_env_id
+    from mancala_envs.solver import build_table, save_table
+
+    folder = tmp_path_factory.mktemp("tables")
+    save_table(build_table(make_game(resolve_env_id("modiar"))), folder)
+    return folder
+
+
+@pytest.fixture(scope="session")
+def modiar_table(tables_dir: Path):
+    """The whole Modiar table, loaded (memory-mapped, hash-checked) from :func:`tables_dir`."""
+    from mancala_envs.registration import make_game, resolve_env_id
+    from mancala_envs.solver import load_table
+
+    return load_table(make_game(resolve_env_id("modiar")), folder=tables_dir)

@@ -351,6 +351,14 @@ def _parser() -> argparse.ArgumentParser:
         "tournament", add_help=False,
         help="round robin between agents with ratings: mancala-envs tournament --game ouril --agents random greedy",
     )
+    commands.add_parser(
+        "solve", add_help=False,
+        help="solve a game's positions into a table: mancala-envs solve modiar, mancala-envs solve kalah --max-seeds 12",
+    )
+    commands.add_parser(
+        "evaluate", add_help=False,
+        help="measure an agent against perfect play: mancala-envs evaluate greedy --game modiar --oracle",
+    )
     train = commands.add_parser(
         "train", help="train MaskablePPO against an opponent, save it, and evaluate it against the baselines"
     )
@@ -388,11 +396,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     text, no traceback) and returns 2. ``--help`` prints the usage and exits with 0.
     """
     argv = sys.argv[1:] if argv is None else list(argv)
-    if argv and argv[0] in ("play", "tournament"):  # commands with parsers of their own
+    if argv and argv[0] in ("play", "tournament", "solve", "evaluate"):  # commands with parsers of their own
         if argv[0] == "play":
             from mancala_envs.cli.play import play_main
 
             return play_main(argv[1:])
+        if argv[0] == "solve":
+            from mancala_envs.cli.solve import solve_main
+
+            return solve_main(argv[1:])
+        if argv[0] == "evaluate":
+            from mancala_envs.cli.evaluate import evaluate_main
+
+            return evaluate_main(argv[1:])
         from mancala_envs.cli.tournament import tournament_main
 
         return tournament_main(argv[1:])

@@ -1,0 +1,713 @@
+"""Perfect-play tables: every Modiar position solved, endgame tablebases for the two-row games with stores.
+
+A table holds, for every board with at most ``max_seeds`` seeds and each player to move, the
+**future margin** of that position under perfect play: the seeds the player to move will still
+gain (captures, plus the seeds left in their own pits when the game ends) minus the seeds the
+opponent will still gain. Seeds already captured never return to the board, so this number does
+not depend on how the captured seeds are split, and the result of any position follows from it:
+with ``D`` the mover's store minus the opponent's, the mover wins under perfect play if and only if
+``D + margin > 0`` (a draw at 0).
+
+How it is built (:func:`build_table`), layer by layer, from 0 seeds on the board up to
+``max_seeds``: a move either takes seeds off the board (a capture, or a sowing into a store) and
+lands in a layer already solved, or keeps every seed on the board and stays in the layer. Inside a
+layer the moves that keep the seeds form a graph; its strongly connected components (Tarjan's
+algorithm) are solved in reverse topological order, so every move leaving a component leads to a
+value already known. Every move is played by the game's own compiled ``step`` and ``legal_bits``
+(a per-game template, :mod:`mancala_envs.engine.kernels`): the tables use the rules the
+environments use, with no second implementation.
+
+**The repetition rule.** A game also ends when a ``(board, player to move)`` position repeats since
+the last capture, each player then taking the seeds in their own pits. So a position's value may
+depend on the positions seen before it. Where exactly:
+
+- A position on no cycle of seed-keeping moves (a *trivial* component) can never be seen twice,
+  and nor can any position seen before it in the same layer once the play has left it. Its value
+  with any history is the table value, provided its successors' values are: the table marks such
+  values **exact** (:attr:`TableValue.exact`). Every position with few seeds is exact (Modiar: every
+  position with at most 11 seeds on the board, see ``docs/solved.md``).
+- Inside a *cycle class* (a component with a cycle), the value depends on which positions of the
+  class the play has already visited, and an exact search over every history is out of reach (the
+  largest Modiar class holds 362,714 positions). The table holds instead the value of the
+  **class-capped game**: the same game, except that a play that stays ``CLASS_PLIES`` (256)
+  seed-keeping plies in one cycle class ends there as the repetition rule ends a game, each player
+  taking the seeds in their own pits. It is computed by value iteration from that settlement,
+  ``value(p) = max(moves leaving the class, -value(next))``, one round per ply of the cap; most
+  classes reach a fixed point within 50 rounds, and then the cap does not matter. These values, and
+  every value that depends on one, are marked **not exact**; ``docs/solved.md`` reports how many
+  there are and how often they agree with a search that keeps the whole history.
+
+The ply cap (``max_plies``) is not part of the tables: they assume it is not reached.
+
+Files: :func:`save_table` writes the values (one byte per position: ``value + 64``, with bit 7 set
+when the value is exact) as a ``.npy`` file and a JSON description beside it holding the file's
+SHA-256; :func:`load_table` checks the hash before use and maps the file into memory. The default
+folder is :func:`table_dir`.
+
+Example:
+    >>> from mancala_envs.solver import build_table
+    >>> from mancala_envs.registration import make_game, resolve_env_id
+    >>> table = build_table(make_game(resolve_env_id("modiar")), max_seeds=6)
+    >>> table.positions
+    1848
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import math
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from mancala_envs.engine.arrays import copy_slots
+from mancala_envs.engine.jit import njit
+from mancala_envs.engine.kernels import game_legal_bits, game_step, per_game
+from mancala_envs.engine.state import (
+    BOARD,
+    FIRST_MOVE_DONE,
+    LEGAL,
+    PLAYER,
+    PLY,
+    RUNNING,
+    STATUS,
+    STORE,
+)
+from mancala_envs.games.base import Game
+
+__all__ = [
+    "FORMAT",
+    "TABLE_ENV",
+    "Table",
+    "TableError",
+    "TableValue",
+    "build_table",
+    "load_table",
+    "save_table",
+    "solvable",
+    "table_dir",
+    "table_paths",
+]
+
+#: version of the table files; a file of another format is refused
+FORMAT = 1
+#: environment variable naming the folder of the tables (default: :func:`table_dir`)
+TABLE_ENV = "MANCALA_ENVS_TABLES"
+#: a stored byte is ``value + VALUE_OFFSET``, with ``EXACT_BIT`` set when the value is exact
+VALUE_OFFSET = 64
+EXACT_BIT = 128
+VALUE_BITS = 127
+#: config fields a table ignores (the tables assume no ply cap and handle repetition themselves)
+IGNORED_FIELDS = ("max_plies", "repetition")
+_NO_VALUE = -1_000
+#: plies a play may stay in one cycle class before the table's reading of the repetition rule ends it
+CLASS_PLIES = 256
+
+
+class TableError(ValueError):
+    """A table is missing, damaged, or does not fit the game or the position asked about."""
+
+
+# --- boards and their index --------------------------------------------------------------------------------------
+def binomials(size: int) -> np.ndarray:
+    """``C(n, k)`` for ``0 <= n, k < size`` as an ``int64`` table (0 where ``k > n``)."""
+    table = np.zeros((size, size), dtype=np.int64)
+    for n in range(size):
+        for k in range(n + 1):
+            table[n, k] = math.comb(n, k)
+    return table
+
+
+@njit(cache=True, error_model="numpy")
+def board_index(array: np.ndarray, start: int, n_pits: int, binom: np.ndarray) -> int:
+    """Index of the board held at ``array[start : start + n_pits]`` among all boards of the table.
+
+    The boards are ordered by their seed count, then lexicographically: boards with fewer seeds
+    first (``C(s + n_pits - 1, n_pits)`` boards hold fewer than ``s`` seeds), then the rank of the
+    board among the compositions of its count.
+    """
+    seeds = 0
+    for pit in range(start, start + n_pits):
+        seeds += array[pit]
+    index = binom[seeds + n_pits - 1, n_pits] if seeds > 0 else 0
+    left = seeds
+    for j in range(n_pits - 1):
+        rest = n_pits - 1 - j
+        count = array[start + j]
+        index += binom[left + rest, rest] - binom[left - count + rest, rest]
+        left -= count
+    return index
+
+
+@njit(cache=True, error_model="numpy")
+def _next_board(board: np.ndarray, n_pits: int) -> bool:
+    """Advances ``board`` to the next composition of its seed count in lexicographic order; False after the last."""
+    tail = board[n_pits - 1]
+    j = n_pits - 2
+    while tail == 0:
+        if j <= 0:
+            return False  # every seed is in the first pit: the last board
+        tail += board[j]
+        j -= 1
+    # tail = seeds after pit j, at least one
+    board[j] += 1
+    for pit in range(j + 1, n_pits):
+        board[pit] = 0
+    board[n_pits - 1] = tail - 1
+    return True
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def _decode(byte: int) -> int:
+    return (byte & VALUE_BITS) - VALUE_OFFSET
+
+
+# --- the solver ---------------------------------------------------------------------------------------------------
+@per_game()
+def solve_layer(template: np.ndarray, params: np.ndarray, seeds: int, n_pits: int, n_actions: int,
+                values: np.ndarray, binom: np.ndarray, trace: np.ndarray, stats: np.ndarray) -> None:
+    """Solves every position with ``seeds`` seeds on the board (every smaller layer is solved already).
+
+    ``template`` is a running state of the game whose board, stores, player and first-move flag this
+    overwrites; ``values`` is the whole table (bytes, see the module docstring), written in place;
+    ``stats`` gains ``[positions, positions in cycle classes, cycle classes, largest class, sweeps]``.
+    """
+    row = n_pits // 2
+    live = template.shape[0]
+    boards = binom[seeds + n_pits - 1, n_pits - 1]
+    first = binom[seeds + n_pits - 1, n_pits] if seeds > 0 else 0
+    nodes = 2 * boards
+    exit_best = np.full(nodes, _NO_VALUE, dtype=np.int32)
+    exact = np.ones(nodes, dtype=np.bool_)
+    settle = np.zeros(nodes, dtype=np.int32)
+    child = np.empty(nodes * n_actions, dtype=np.int32)
+    sign = np.empty(nodes * n_actions, dtype=np.int8)
+    count = np.zeros(nodes, dtype=np.int32)
+    state = template.copy()
+    work = template.copy()
+    board = np.zeros(n_pits, dtype=np.int64)
+    board[n_pits - 1] = seeds
+    rank = 0
+    while True:
+        for mover in range(2):
+            node = 2 * rank + mover
+            own = 0
+            for pit in range(n_pits):
+                state[BOARD + pit] = board[pit]
+                own += board[pit] if pit // row == mover else -board[pit]
+            settle[node] = own
+            state[PLAYER] = mover
+            state[STORE] = 0
+            state[STORE + 1] = 0
+            state[FIRST_MOVE_DONE] = 1
+            state[STATUS] = RUNNING
+            state[PLY] = 0
+            legal = game_legal_bits(state, params)
+            state[LEGAL] = legal
+            if legal == 0:  # no legal move: the game ends, each player taking their own pits
+                exit_best[node] = own
+                continue
+            for action in range(n_actions):
+                if not (legal >> action) & 1:
+                    continue
+                copy_slots(work, state, live)
+                game_step(work, params, action, trace)
+                gain = work[STORE + mover] - work[STORE + 1 - mover]
+                if work[STATUS] != RUNNING:
+                    value = gain
+                else:
+                    left = 0
+                    for pit in range(n_pits):
+                        left += work[BOARD + pit]
+                    same = work[PLAYER] == mover
+                    if left < seeds:
+                        index = 2 * board_index(work, BOARD, n_pits, binom) + work[PLAYER]
+                        byte = values[index]
+                        later = _decode(byte)
+                        value = gain + (later if same else -later)
+                        if not byte & EXACT_BIT:
+                            exact[node] = False
+                    else:
+                        slot = node * n_actions + count[node]
+                        child[slot] = 2 * (board_index(work, BOARD, n_pits, binom) - first) + work[PLAYER]
+                        sign[slot] = 1 if same else -1
+                        count[node] += 1
+                        continue
+                exit_best[node] = max(exit_best[node], value)
+        rank += 1
+        if not _next_board(board, n_pits):
+            break
+    _components(nodes, n_actions, exit_best, exact, settle, child, sign, count, values, 2 * first, stats)
+    stats[0] += nodes
+
+
+@njit(cache=True, error_model="numpy")
+def _components(nodes: int, n_actions: int, exit_best: np.ndarray, exact: np.ndarray, settle: np.ndarray,
+                child: np.ndarray, sign: np.ndarray, count: np.ndarray, values: np.ndarray, offset: int,
+                stats: np.ndarray) -> None:
+    """Tarjan's algorithm over the layer's seed-keeping moves, solving each component as it is found.
+
+    Tarjan's algorithm finds a component only after every component it leads to, so each is solved
+    with the values of its way out already written into ``values`` (at ``offset + node``).
+    """
+    index = np.full(nodes, -1, dtype=np.int32)
+    low = np.zeros(nodes, dtype=np.int32)
+    on_stack = np.zeros(nodes, dtype=np.bool_)
+    component = np.full(nodes, -1, dtype=np.int32)
+    stack = np.empty(nodes, dtype=np.int32)
+    calls = np.empty(nodes, dtype=np.int32)
+    edges = np.empty(nodes, dtype=np.int32)
+    current = np.zeros(nodes, dtype=np.int32)
+    following = np.zeros(nodes, dtype=np.int32)
+    depth = 0
+    top = 0
+    counter = 0
+    found = 0
+    for root in range(nodes):
+        if index[root] != -1:
+            continue
+        index[root] = counter
+        low[root] = counter
+        counter += 1
+        stack[top] = root
+        top += 1
+        on_stack[root] = True
+        calls[depth] = root
+        edges[depth] = 0
+        depth += 1
+        while depth > 0:
+            node = calls[depth - 1]
+            edge = edges[depth - 1]
+            if edge < count[node]:
+                edges[depth - 1] = edge + 1
+                target = child[node * n_actions + edge]
+                if index[target] == -1:
+                    index[target] = counter
+                    low[target] = counter
+                    counter += 1
+                    stack[top] = target
+                    top += 1
+                    on_stack[target] = True
+                    calls[depth] = target
+                    edges[depth] = 0
+                    depth += 1
+                elif on_stack[target] and index[target] < low[node]:
+                    low[node] = index[target]
+                continue
+            depth -= 1
+            if depth > 0:
+                parent = calls[depth - 1]
+                low[parent] = min(low[parent], low[node])
+            if low[node] != index[node]:
+                continue
+            end = top
+            while True:
+                top -= 1
+                member = stack[top]
+                on_stack[member] = False
+                component[member] = found
+                if member == node:
+                    break
+            _solve_component(stack[top:end], found, n_actions, exit_best, exact, settle, child, sign, count,
+                             component, current, following, values, offset, stats)
+            found += 1
+
+
+@njit(cache=True, error_model="numpy")
+def _solve_component(members: np.ndarray, label: int, n_actions: int, exit_best: np.ndarray, exact: np.ndarray,
+                     settle: np.ndarray, child: np.ndarray, sign: np.ndarray, count: np.ndarray,
+                     component: np.ndarray, current: np.ndarray, following: np.ndarray, values: np.ndarray,
+                     offset: int, stats: np.ndarray) -> None:
+    """Writes the values of one component: a single position directly, a cycle class by its fixed point."""
+    size = members.shape[0]
+    cyclic = size > 1
+    if not cyclic:
+        node = members[0]
+        for slot in range(node * n_actions, node * n_actions + count[node]):
+            if child[slot] == node:
+                cyclic = True
+    if not cyclic:
+        node = members[0]
+        best = exit_best[node]
+        sure = exact[node]
+        for slot in range(node * n_actions, node * n_actions + count[node]):
+            byte = values[offset + child[slot]]
+            value = sign[slot] * _decode(byte)
+            best = max(best, value)
+            if not byte & EXACT_BIT:
+                sure = False
+        values[offset + node] = best + VALUE_OFFSET + (EXACT_BIT if sure else 0)
+        return
+    stats[1] += size
+    stats[2] += 1
+    stats[3] = max(stats[3], size)
+    for node in members:
+        current[node] = settle[node]
+    settled = False
+    for _ in range(CLASS_PLIES):
+        changed = False
+        for node in members:
+            best = exit_best[node]
+            for slot in range(node * n_actions, node * n_actions + count[node]):
+                target = child[slot]
+                later = current[target] if component[target] == label else _decode(values[offset + target])
+                value = sign[slot] * later
+                best = max(best, value)
+            following[node] = best
+            if best != current[node]:
+                changed = True
+        for node in members:
+            current[node] = following[node]
+        stats[4] += 1
+        if not changed:
+            settled = True
+            break
+    if not settled:
+        stats[5] += 1  # no fixed point: the values after CLASS_PLIES plies are kept
+    for node in members:
+        values[offset + node] = current[node] + VALUE_OFFSET
+
+
+@per_game()
+def move_values(state: np.ndarray, params: np.ndarray, n_pits: int, n_actions: int, max_seeds: int,
+                values: np.ndarray, binom: np.ndarray, trace: np.ndarray, work: np.ndarray,
+                out: np.ndarray, sure: np.ndarray) -> int:
+    """Each legal move's value for the player to move: its gain now plus the table value after it.
+
+    ``out[action]`` gets the future margin of ``state``'s mover after playing ``action`` under perfect
+    play (``-1000`` for an illegal action) and ``sure[action]`` whether it is exact. Returns the
+    number of legal actions whose resulting position is outside the table (``out`` is then
+    ``-1000`` too), so 0 means every legal move was valued.
+    """
+    mover = state[PLAYER]
+    legal = state[LEGAL]
+    missing = 0
+    before = state[STORE + mover] - state[STORE + 1 - mover]
+    live = min(work.shape[0], state.shape[0])
+    for action in range(n_actions):
+        out[action] = _NO_VALUE
+        sure[action] = False
+        if not (legal >> action) & 1:
+            continue
+        copy_slots(work, state, live)
+        game_step(work, params, action, trace)
+        gain = work[STORE + mover] - work[STORE + 1 - mover] - before
+        if work[STATUS] != RUNNING:
+            out[action] = gain
+            sure[action] = True
+            continue
+        left = 0
+        for pit in range(n_pits):
+            left += work[BOARD + pit]
+        if left > max_seeds:
+            missing += 1
+            continue
+        byte = values[2 * board_index(work, BOARD, n_pits, binom) + work[PLAYER]]
+        later = _decode(byte)
+        out[action] = gain + (later if work[PLAYER] == mover else -later)
+        sure[action] = (byte & EXACT_BIT) != 0
+    return missing
+
+
+# --- tables -------------------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class TableValue:
+    """A position's value under perfect play.
+
+    Attributes:
+        margin: Seeds the player to move will still gain minus those the opponent will still gain.
+        exact: Whether the value holds whatever positions were seen before (see the module docstring);
+            otherwise it is the table's reading of the repetition rule.
+    """
+
+    margin: int
+    exact: bool
+
+
+def solvable(game: Game) -> str | None:
+    """Why ``game`` cannot be tabled, or None if it can (a two-row game whose seeds leave only into stores)."""
+    if getattr(game, "row_size", None) is None or game.n_pits != 2 * game.row_size:
+        return f"{game.name} is not a two-row game; tables exist for the two-row games with stores"
+    if game.is_match:
+        return f"{game.name} here is played as a match; tables solve single games (drop the match options)"
+    if game.name == "rio_kadalis":
+        return "rio_kadalis keeps seeds in reserves that return to the board; tables need seeds that never return"
+    return None
+
+
+class Table:
+    """A solved table: the values of every position with at most ``max_seeds`` seeds on the board.
+
+    Args:
+        game: The game it solves (its config, apart from ``max_plies`` and ``repetition``).
+        max_seeds: The largest number of seeds on the board it covers.
+        values: One byte per position (see the module docstring), in :func:`board_index` order,
+            two per board (player 0 to move, then player 1).
+        info: What the build measured (seconds, positions, cycle classes...).
+    """
+
+    def __init__(self, game: Game, max_seeds: int, values: np.ndarray, info: dict[str, Any] | None = None) -> None:
+        self.game = game
+        self.max_seeds = int(max_seeds)
+        self.values = values
+        self.info = dict(info or {})
+        self.binom = binomials(self.max_seeds + game.n_pits + 2)
+        self._work = np.zeros(game.state_size, dtype=np.int64)
+        self._trace = np.zeros(0, dtype=np.int64)
+        self._out = np.zeros(game.n_actions, dtype=np.int64)
+        self._sure = np.zeros(game.n_actions, dtype=np.bool_)
+
+    @property
+    def positions(self) -> int:
+        """Number of positions in the table (boards times the two players to move)."""
+        return int(self.values.shape[0])
+
+    @property
+    def complete(self) -> bool:
+        """Whether the table covers every position of the game (``max_seeds`` is all the seeds)."""
+        return self.max_seeds >= self.game.total_seeds
+
+    def covers(self, state: np.ndarray) -> bool:
+        """Whether ``state``'s board holds at most ``max_seeds`` seeds."""
+        return int(self.game.board(state).sum()) <= self.max_seeds
+
+    def value(self, state: np.ndarray) -> TableValue:
+        """The value of ``state`` for its player to move (its first ply valued by playing it, see :meth:`move_values`).
+
+        Raises:
+            TableError: the game is over, or the board holds more than ``max_seeds`` seeds.
+        """
+        if state[STATUS] != RUNNING:
+            raise TableError("the game is over: a finished position has no value to look up.")
+        if state[FIRST_MOVE_DONE] == 0:  # the first ply may follow its own rules (Modiar rule 4): look one ply ahead
+            margins = self.move_values(state)
+            best = max(margins.values(), key=lambda v: v.margin)
+            return best
+        self._check_covered(state)
+        board = np.asarray(self.game.board(state), dtype=np.int64)
+        byte = int(self.values[2 * board_index(board, 0, self.game.n_pits, self.binom) + int(state[PLAYER])])
+        return TableValue((byte & VALUE_BITS) - VALUE_OFFSET, bool(byte & EXACT_BIT))
+
+    def move_values(self, state: np.ndarray) -> dict[int, TableValue]:
+        """Every legal action of ``state`` with the mover's future margin after it under perfect play.
+
+        Raises:
+            TableError: the game is over, or a move leads outside the table.
+        """
+        if state[STATUS] != RUNNING:
+            raise TableError("the game is over: a finished position has no moves to value.")
+        missing = self.game.compiled(move_values)(
+            state, self.game.params, self.game.n_pits, self.game.n_actions, self.max_seeds, self.values, self.binom,
+            self._trace, self._work, self._out, self._sure,
+        )
+        if missing:
+            self._check_covered(state)  # names the position's seeds
+            raise TableError(f"a move from this position leads outside the table (more than {self.max_seeds} seeds).")
+        legal = int(state[LEGAL])
+        return {a: TableValue(int(self._out[a]), bool(self._sure[a])) for a in range(self.game.n_actions) if legal >> a & 1}
+
+    def best_actions(self, state: np.ndarray) -> list[int]:
+        """The legal actions of ``state`` that keep its perfect-play value (several when they tie)."""
+        margins = self.move_values(state)
+        best = max(v.margin for v in margins.values())
+        return [action for action, v in margins.items() if v.margin == best]
+
+    def _check_covered(self, state: np.ndarray) -> None:
+        seeds = int(self.game.board(state).sum())
+        if seeds > self.max_seeds:
+            raise TableError(
+                f"the board holds {seeds} seeds, more than this {self.game.name} table's {self.max_seeds}; "
+                f"build a larger one with `mancala-envs solve {self.game.name} --max-seeds {seeds}`."
+            )
+
+
+def _solver_game(game: Game) -> Game:
+    """The game the solver plays: the same rules, with no repetition memory and no ply cap."""
+    reason = solvable(game)
+    if reason is not None:
+        raise TableError(reason + ".")
+    changes: dict[str, Any] = {"max_plies": 1_000_000}
+    if any(f.name == "repetition" for f in dataclasses.fields(game.config)):
+        changes["repetition"] = False
+    return type(game)(dataclasses.replace(game.config, **changes))
+
+
+def build_table(game: Game, max_seeds: int | None = None, progress: Callable[[int, float], None] | None = None) -> Table:
+    """Solves every position of ``game`` with at most ``max_seeds`` seeds on the board.
+
+    Args:
+        game: A two-row game with stores, or Modiar (:func:`solvable`); the config's ``max_plies``
+            and ``repetition`` are ignored (see the module docstring).
+        max_seeds: The largest layer to solve (default: every seed of the game, the whole game).
+        progress: Called after each layer with the layer's seed count and the seconds spent so far.
+
+    Raises:
+        TableError: the game cannot be tabled, or ``max_seeds`` is out of range.
+    """
+    solver_game = _solver_game(game)
+    total = game.total_seeds
+    top = total if max_seeds is None else max_seeds
+    if isinstance(top, bool) or not isinstance(top, int) or not 0 <= top <= total:
+        raise TableError(f"max_seeds must be an int from 0 to {total} (the seeds of {game.name}); got {max_seeds!r}.")
+    n_pits = game.n_pits
+    binom = binomials(top + n_pits + 2)
+    size = 2 * int(binom[top + n_pits, n_pits])
+    values = np.zeros(size, dtype=np.uint8)
+    template = solver_game.new_state(0)
+    trace = np.zeros(0, dtype=np.int64)
+    stats = np.zeros(6, dtype=np.int64)
+    solve = solver_game.compiled(solve_layer)
+    started = time.perf_counter()
+    for seeds in range(top + 1):
+        solve(template, solver_game.params, seeds, n_pits, game.n_actions, values, binom, trace, stats)
+        if progress is not None:
+            progress(seeds, time.perf_counter() - started)
+    info = {
+        "seconds": round(time.perf_counter() - started, 3),
+        "positions": int(stats[0]),
+        "cycle_positions": int(stats[1]),
+        "cycle_classes": int(stats[2]),
+        "largest_class": int(stats[3]),
+        "sweeps": int(stats[4]),
+        "unsettled_classes": int(stats[5]),
+        "exact_positions": int(np.count_nonzero(values & EXACT_BIT)),
+    }
+    return Table(game, top, values, info)
+
+
+# --- files --------------------------------------------------------------------------------------------------------
+def table_dir() -> Path:
+    """The folder of the tables: ``$MANCALA_ENVS_TABLES``, else ``$XDG_CACHE_HOME/mancala-envs/tables``
+    (``~/.cache/mancala-envs/tables`` without ``XDG_CACHE_HOME``)."""
+    chosen = os.environ.get(TABLE_ENV)
+    if chosen:
+        return Path(chosen)
+    cache = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(cache) / "mancala-envs" / "tables"
+
+
+def _config_fields(game: Game) -> dict[str, Any]:
+    fields = dataclasses.asdict(game.config)
+    for name in IGNORED_FIELDS:
+        fields.pop(name, None)
+    return {k: list(v) if isinstance(v, tuple) else v for k, v in sorted(fields.items())}
+
+
+def _config_tag(game: Game) -> str:
+    """A short tag of the config fields a table depends on (tables of other variants live side by side)."""
+    text = json.dumps(_config_fields(game), sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()[:8]
+
+
+def table_paths(game: Game, max_seeds: int | None = None, folder: str | os.PathLike[str] | None = None) -> tuple[Path, Path]:
+    """The values file and its JSON description for ``game`` with ``max_seeds`` (default: the whole game)."""
+    top = game.total_seeds if max_seeds is None else int(max_seeds)
+    base = Path(folder) if folder is not None else table_dir()
+    stem = f"{game.name}-v{game.version}-{_config_tag(game)}-s{top}"
+    return base / f"{stem}.npy", base / f"{stem}.json"
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as file:
+        for block in iter(lambda: file.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def save_table(table: Table, folder: str | os.PathLike[str] | None = None) -> Path:
+    """Writes ``table`` (values and description) into ``folder`` (default :func:`table_dir`); returns the values' path."""
+    values_path, info_path = table_paths(table.game, table.max_seeds, folder)
+    values_path.parent.mkdir(parents=True, exist_ok=True)
+    partial = values_path.with_suffix(".npy.part")
+    with open(partial, "wb") as file:
+        np.save(file, np.asarray(table.values, dtype=np.uint8), allow_pickle=False)
+    os.replace(partial, values_path)
+    description = {
+        "format": FORMAT,
+        "game": table.game.name,
+        "game_version": table.game.version,
+        "config": _config_fields(table.game),
+        "max_seeds": table.max_seeds,
+        "positions": table.positions,
+        "sha256": _sha256(values_path),
+        "build": table.info,
+    }
+    info_path.write_text(json.dumps(description, indent=2) + "\n")
+    return values_path
+
+
+def load_table(game: Game, max_seeds: int | None = None, folder: str | os.PathLike[str] | None = None) -> Table:
+    """Loads a saved table of ``game`` after checking its SHA-256, memory-mapped (read-only).
+
+    Args:
+        game: The game (its config must be the table's, apart from ``max_plies`` and ``repetition``).
+        max_seeds: The table's size (default: the whole game). With ``max_seeds=-1``, the largest table
+            of this game in the folder.
+        folder: Where to look (default :func:`table_dir`).
+
+    Raises:
+        TableError: no such table (with the command that builds it), or a file that fails its checks.
+    """
+    if max_seeds == -1:
+        found = available_tables(game, folder)
+        if not found:
+            raise TableError(_missing(game, None, folder))
+        max_seeds = max(found)
+    values_path, info_path = table_paths(game, max_seeds, folder)
+    if not values_path.exists() or not info_path.exists():
+        raise TableError(_missing(game, max_seeds, folder))
+    rebuild = f"delete {values_path.name} and rebuild it with {_command(game, max_seeds, folder)}"
+    try:
+        description = json.loads(info_path.read_text())
+    except (OSError, ValueError) as error:
+        raise TableError(f"{info_path} is not a table description ({error}); {rebuild}.") from None
+    if not isinstance(description, dict) or description.get("format") != FORMAT:
+        raise TableError(f"{info_path} is not a format-{FORMAT} table description; {rebuild}.")
+    expected = (game.name, game.version, _config_fields(game))
+    found_as = (description.get("game"), description.get("game_version"), description.get("config"))
+    if found_as != expected:
+        raise TableError(f"{info_path} describes another game or config ({found_as[0]}, {found_as[2]}); {rebuild}.")
+    digest = _sha256(values_path)
+    if digest != description.get("sha256"):
+        raise TableError(f"{values_path} fails its integrity check (SHA-256 {digest[:12]}... is not the recorded one); "
+                         f"{rebuild}.")
+    try:
+        values = np.load(values_path, mmap_mode="r", allow_pickle=False)
+    except (OSError, ValueError) as error:
+        raise TableError(f"{values_path} is not a table ({error}); {rebuild}.") from None
+    top = game.total_seeds if max_seeds is None else int(max_seeds)
+    expected_size = 2 * math.comb(top + game.n_pits, game.n_pits)
+    if values.dtype != np.uint8 or values.shape != (expected_size,):
+        raise TableError(f"{values_path} holds {values.shape} {values.dtype} values, not {expected_size} bytes; {rebuild}.")
+    return Table(game, top, values, description.get("build"))
+
+
+def available_tables(game: Game, folder: str | os.PathLike[str] | None = None) -> list[int]:
+    """The ``max_seeds`` of every saved table of ``game`` (its config) in ``folder``."""
+    values_path, _ = table_paths(game, 0, folder)
+    prefix = values_path.name[: -len("0.npy")]
+    found = []
+    for path in values_path.parent.glob(prefix + "*.npy"):
+        tail = path.name[len(prefix): -len(".npy")]
+        if tail.isdigit() and path.with_suffix(".json").exists():
+            found.append(int(tail))
+    return sorted(found)
+
+
+def _command(game: Game, max_seeds: int | None, folder: Any) -> str:
+    size = "" if max_seeds is None or max_seeds >= game.total_seeds else f" --max-seeds {max_seeds}"
+    where = f" --dir {folder}" if folder is not None else ""
+    return f"`mancala-envs solve {game.name}{size}{where}`"
+
+
+def _missing(game: Game, max_seeds: int | None, folder: Any) -> str:
+    where = Path(folder) if folder is not None else table_dir()
+    return f"no {game.name} table in {where}; build it with {_command(game, max_seeds, folder)}."
