@@ -80,6 +80,7 @@ from mancala_envs.engine.state import (
     STATUS,
     STORE,
 )
+from mancala_envs.games import game_classes
 from mancala_envs.games.base import Game
 
 __all__ = [
@@ -433,12 +434,12 @@ class TableValue:
 
 def solvable(game: Game) -> str | None:
     """Why ``game`` cannot be tabled, or None if it can (a two-row game whose seeds leave only into stores)."""
-    if getattr(game, "row_size", None) is None or game.n_pits != 2 * game.row_size:
-        return f"{game.name} is not a two-row game; tables exist for the two-row games with stores"
+    if not type(game).tables:
+        solvable_names = [cls.name for cls in game_classes() if cls.tables]
+        return (f"{game.name} cannot be tabled (its positions hold more than a board, stores and player to move, "
+                f"or seeds return to the board); tables exist for {', '.join(solvable_names)}")
     if game.is_match:
         return f"{game.name} here is played as a match; tables solve single games (drop the match options)"
-    if game.name == "rio_kadalis":
-        return "rio_kadalis keeps seeds in reserves that return to the board; tables need seeds that never return"
     return None
 
 
@@ -555,7 +556,8 @@ def build_table(game: Game, max_seeds: int | None = None, progress: Callable[[in
     total = game.total_seeds
     top = total if max_seeds is None else max_seeds
     if isinstance(top, bool) or not isinstance(top, int) or not 0 <= top <= total:
-        raise TableError(f"max_seeds must be an int from 0 to {total} (the seeds of {game.name}); got {max_seeds!r}.")
+        raise TableError(f"max_seeds (--max-seeds) must be an int from 0 to {total}, the seeds of {game.name}; "
+                         f"got {max_seeds!r}.")
     n_pits = game.n_pits
     binom = binomials(top + n_pits + 2)
     size = 2 * int(binom[top + n_pits, n_pits])

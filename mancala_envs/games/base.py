@@ -214,6 +214,9 @@ class Game(ABC):
     position_options: ClassVar[dict[str, str]] = {}
     #: whether the final scores decide the winner (Omweso's winner is decided by its rules)
     scores_decide_winner: ClassVar[bool] = True
+    #: whether :mod:`mancala_envs.solver` can table the game: a single game's position is its board, stores,
+    #: player to move and first-move flag, and seeds that leave the board (into the stores) never return
+    tables: ClassVar[bool] = False
     config_class: ClassVar[type]
     config: Any
     params: np.ndarray

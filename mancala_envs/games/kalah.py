@@ -288,6 +288,7 @@ class Kalah(KalahCompanion, TwoRowGame):
     name = "kalah"
     version = 0
     config_class = KalahConfig
+    tables = True  # mancala_envs.solver can solve its positions
     end_reasons: ClassVar[dict[int, str]] = {END_ROW_EMPTY: "row_empty"}
     variants = (
         Variant("kalah", {}, "Kalah, 2x6, 4 seeds per pit, stores in the lap, extra turns (OpenSpiel's mancala)"),

@@ -245,6 +245,7 @@ class Modiar(ModiarCompanion, TwoRowGame):
     name = "modiar"
     version = 0
     config_class = ModiarConfig
+    tables = True  # mancala_envs.solver can solve its positions
     variants = (
         Variant('modiar', {}, 'Modiar, 2x3, 7 stones per pit (T = 42)'),
     )

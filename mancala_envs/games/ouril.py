@@ -205,6 +205,7 @@ class Ouril(OurilCompanion, TwoRowGame):
     name = "ouril"
     version = 0
     config_class = OurilConfig
+    tables = True  # mancala_envs.solver can solve its positions
     variants = (
         Variant('ouril', {}, 'Ouril, 2x6, 4 seeds per pit'),
         Variant('ouril-mini', {'pits_per_row': 4}, 'Ouril on the 2x4 board for children and beginners'),

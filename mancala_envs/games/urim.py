@@ -258,6 +258,7 @@ class Urim(UrimCompanion, TwoRowGame):
     name = "urim"
     version = 0
     config_class = UrimConfig
+    tables = True  # mancala_envs.solver can solve its positions
     variants = (
         Variant('urim', {}, 'Urim, 2x6, 3 seeds per pit (T = 36)'),
         Variant('urim7', {'pits_per_row': 7}, 'Urim on the 2x7 board, 3 seeds per pit (T = 42)'),
