@@ -22,27 +22,35 @@ the last capture, each player then taking the seeds in their own pits. So a posi
 depend on the positions seen before it. Where exactly:
 
 - A position on no cycle of seed-keeping moves (a *trivial* component) can never be seen twice,
-  and nor can any position seen before it in the same layer once the play has left it. Its value
-  with any history is the table value, provided its successors' values are: the table marks such
-  values **exact** (:attr:`TableValue.exact`). Every position with few seeds is exact (Modiar: every
-  position with at most 11 seeds on the board, see ``docs/solved.md``).
+  and nor can any position seen before it in the same layer once the play has left it: its value
+  follows from its successors' values whatever the history.
 - Inside a *cycle class* (a component with a cycle), the value depends on which positions of the
   class the play has already visited, and an exact search over every history is out of reach (the
-  largest Modiar class holds 362,714 positions). The table holds instead the value of the
-  **class-capped game**: the same game, except that a play that stays ``CLASS_PLIES`` (256)
-  seed-keeping plies in one cycle class ends there as the repetition rule ends a game, each player
-  taking the seeds in their own pits. It is computed by value iteration from that settlement,
-  ``value(p) = max(moves leaving the class, -value(next))``, one round per ply of the cap; most
-  classes reach a fixed point within 50 rounds, and then the cap does not matter. These values, and
-  every value that depends on one, are marked **not exact**; ``docs/solved.md`` reports how many
-  there are and how often they agree with a search that keeps the whole history.
+  largest Modiar class holds 362,714 positions). The table keeps two things there:
+
+  * **bounds that hold for every history**: a move into the class either goes on (the bounds of
+    the position it reaches) or, if that position was already seen, ends the game with each player
+    taking the seeds in their own pits. Starting from ``[-seeds, seeds]``, each position's bounds
+    are narrowed to the best of its moves' bounds until nothing changes; every round keeps them
+    valid. Where the bounds meet, the value is **exact**: it is the same whatever the history
+    (:attr:`TableValue.exact`).
+  * **the value of the class-capped game**: the same game, except that a play that stays
+    ``CLASS_PLIES`` (256) seed-keeping plies in one cycle class ends there as a repetition would,
+    each player taking the seeds in their own pits. It is computed by value iteration from that
+    settlement, ``value(p) = max(moves leaving the class, -value(next))``, one round per ply of the
+    cap (most classes reach a fixed point within 50 rounds, and then the cap does not matter), then
+    kept within the bounds.
+
+  Both propagate: a position outside every class takes the value and the bounds of its best moves.
+  ``docs/solved.md`` reports how many positions are exact and how often the other values agree with
+  a search that keeps the whole history.
 
 The ply cap (``max_plies``) is not part of the tables: they assume it is not reached.
 
-Files: :func:`save_table` writes the values (one byte per position: ``value + 64``, with bit 7 set
-when the value is exact) as a ``.npy`` file and a JSON description beside it holding the file's
-SHA-256; :func:`load_table` checks the hash before use and maps the file into memory. The default
-folder is :func:`table_dir`.
+Files: :func:`save_table` writes the table (three bytes per position: the value, its lower and its
+upper bound over every history, each plus 64, with bit 7 of the value set when the bounds meet) as a
+``.npy`` file and a JSON description beside it holding the file's SHA-256; :func:`load_table` checks
+the hash before use and maps the file into memory. The default folder is :func:`table_dir`.
 
 Example:
     >>> from mancala_envs.solver import build_table
@@ -98,7 +106,7 @@ __all__ = [
 ]
 
 #: version of the table files; a file of another format is refused
-FORMAT = 1
+FORMAT = 2
 #: environment variable naming the folder of the tables (default: :func:`table_dir`)
 TABLE_ENV = "MANCALA_ENVS_TABLES"
 #: a stored byte is ``value + VALUE_OFFSET``, with ``EXACT_BIT`` set when the value is exact
@@ -173,21 +181,25 @@ def _decode(byte: int) -> int:
 # --- the solver ---------------------------------------------------------------------------------------------------
 @per_game()
 def solve_layer(template: np.ndarray, params: np.ndarray, seeds: int, n_pits: int, n_actions: int,
-                values: np.ndarray, binom: np.ndarray, trace: np.ndarray, stats: np.ndarray) -> None:
+                table: np.ndarray, binom: np.ndarray, trace: np.ndarray, stats: np.ndarray) -> None:
     """Solves every position with ``seeds`` seeds on the board (every smaller layer is solved already).
 
     ``template`` is a running state of the game whose board, stores, player and first-move flag this
-    overwrites; ``values`` is the whole table (bytes, see the module docstring), written in place;
-    ``stats`` gains ``[positions, positions in cycle classes, cycle classes, largest class, sweeps]``.
+    overwrites; ``table`` holds the three rows of the whole table (value bytes, lower bounds, upper
+    bounds; see :class:`Table`), written in place; ``stats`` gains ``[positions, positions in cycle
+    classes, cycle classes, largest class, rounds, classes without a fixed point]``.
     """
     row = n_pits // 2
     live = template.shape[0]
     boards = binom[seeds + n_pits - 1, n_pits - 1]
     first = binom[seeds + n_pits - 1, n_pits] if seeds > 0 else 0
     nodes = 2 * boards
+    # per position: the best move that leaves the layer (or ends the game): its value and bounds
     exit_best = np.full(nodes, _NO_VALUE, dtype=np.int32)
-    exact = np.ones(nodes, dtype=np.bool_)
+    exit_low = np.full(nodes, _NO_VALUE, dtype=np.int32)
+    exit_high = np.full(nodes, _NO_VALUE, dtype=np.int32)
     settle = np.zeros(nodes, dtype=np.int32)
+    # the moves that stay in the layer
     child = np.empty(nodes * n_actions, dtype=np.int32)
     sign = np.empty(nodes * n_actions, dtype=np.int8)
     count = np.zeros(nodes, dtype=np.int32)
@@ -214,6 +226,8 @@ def solve_layer(template: np.ndarray, params: np.ndarray, seeds: int, n_pits: in
             state[LEGAL] = legal
             if legal == 0:  # no legal move: the game ends, each player taking their own pits
                 exit_best[node] = own
+                exit_low[node] = own
+                exit_high[node] = own
                 continue
             for action in range(n_actions):
                 if not (legal >> action) & 1:
@@ -223,40 +237,45 @@ def solve_layer(template: np.ndarray, params: np.ndarray, seeds: int, n_pits: in
                 gain = work[STORE + mover] - work[STORE + 1 - mover]
                 if work[STATUS] != RUNNING:
                     value = gain
+                    low = gain
+                    high = gain
                 else:
                     left = 0
                     for pit in range(n_pits):
                         left += work[BOARD + pit]
                     same = work[PLAYER] == mover
-                    if left < seeds:
-                        index = 2 * board_index(work, BOARD, n_pits, binom) + work[PLAYER]
-                        byte = values[index]
-                        later = _decode(byte)
-                        value = gain + (later if same else -later)
-                        if not byte & EXACT_BIT:
-                            exact[node] = False
-                    else:
+                    index = 2 * board_index(work, BOARD, n_pits, binom) + work[PLAYER]
+                    if left == seeds:
                         slot = node * n_actions + count[node]
-                        child[slot] = 2 * (board_index(work, BOARD, n_pits, binom) - first) + work[PLAYER]
+                        child[slot] = index - 2 * first
                         sign[slot] = 1 if same else -1
                         count[node] += 1
                         continue
+                    later = _decode(table[0, index])
+                    later_low = _decode(table[1, index])
+                    later_high = _decode(table[2, index])
+                    value = gain + (later if same else -later)
+                    low = gain + (later_low if same else -later_high)
+                    high = gain + (later_high if same else -later_low)
                 exit_best[node] = max(exit_best[node], value)
+                exit_low[node] = max(exit_low[node], low)
+                exit_high[node] = max(exit_high[node], high)
         rank += 1
         if not _next_board(board, n_pits):
             break
-    _components(nodes, n_actions, exit_best, exact, settle, child, sign, count, values, 2 * first, stats)
+    _components(nodes, n_actions, seeds, exit_best, exit_low, exit_high, settle, child, sign, count, table,
+                2 * first, stats)
     stats[0] += nodes
 
 
 @njit(cache=True, error_model="numpy")
-def _components(nodes: int, n_actions: int, exit_best: np.ndarray, exact: np.ndarray, settle: np.ndarray,
-                child: np.ndarray, sign: np.ndarray, count: np.ndarray, values: np.ndarray, offset: int,
-                stats: np.ndarray) -> None:
+def _components(nodes: int, n_actions: int, seeds: int, exit_best: np.ndarray, exit_low: np.ndarray,
+                exit_high: np.ndarray, settle: np.ndarray, child: np.ndarray, sign: np.ndarray, count: np.ndarray,
+                table: np.ndarray, offset: int, stats: np.ndarray) -> None:
     """Tarjan's algorithm over the layer's seed-keeping moves, solving each component as it is found.
 
     Tarjan's algorithm finds a component only after every component it leads to, so each is solved
-    with the values of its way out already written into ``values`` (at ``offset + node``).
+    with the values of its ways out already written into ``table`` (at ``offset + node``).
     """
     index = np.full(nodes, -1, dtype=np.int32)
     low = np.zeros(nodes, dtype=np.int32)
@@ -265,8 +284,7 @@ def _components(nodes: int, n_actions: int, exit_best: np.ndarray, exact: np.nda
     stack = np.empty(nodes, dtype=np.int32)
     calls = np.empty(nodes, dtype=np.int32)
     edges = np.empty(nodes, dtype=np.int32)
-    current = np.zeros(nodes, dtype=np.int32)
-    following = np.zeros(nodes, dtype=np.int32)
+    scratch = np.zeros((5, nodes), dtype=np.int32)
     depth = 0
     top = 0
     counter = 0
@@ -316,17 +334,26 @@ def _components(nodes: int, n_actions: int, exit_best: np.ndarray, exact: np.nda
                 component[member] = found
                 if member == node:
                     break
-            _solve_component(stack[top:end], found, n_actions, exit_best, exact, settle, child, sign, count,
-                             component, current, following, values, offset, stats)
+            _solve_component(stack[top:end], found, n_actions, seeds, exit_best, exit_low, exit_high, settle, child,
+                             sign, count, component, scratch, table, offset, stats)
             found += 1
 
 
+@njit(cache=True, inline="always", error_model="numpy")
+def _encode(value: int) -> int:
+    return value + VALUE_OFFSET
+
+
 @njit(cache=True, error_model="numpy")
-def _solve_component(members: np.ndarray, label: int, n_actions: int, exit_best: np.ndarray, exact: np.ndarray,
-                     settle: np.ndarray, child: np.ndarray, sign: np.ndarray, count: np.ndarray,
-                     component: np.ndarray, current: np.ndarray, following: np.ndarray, values: np.ndarray,
-                     offset: int, stats: np.ndarray) -> None:
-    """Writes the values of one component: a single position directly, a cycle class by its fixed point."""
+def _solve_component(members: np.ndarray, label: int, n_actions: int, seeds: int, exit_best: np.ndarray,
+                     exit_low: np.ndarray, exit_high: np.ndarray, settle: np.ndarray, child: np.ndarray,
+                     sign: np.ndarray, count: np.ndarray, component: np.ndarray, scratch: np.ndarray,
+                     table: np.ndarray, offset: int, stats: np.ndarray) -> None:
+    """Writes the values and bounds of one component: a single position directly, a cycle class by iteration.
+
+    ``scratch`` rows: the class-capped values (0, 1: this round and the next), the lower (2) and upper
+    (3) bounds while they are being narrowed.
+    """
     size = members.shape[0]
     cyclic = size > 1
     if not cyclic:
@@ -334,21 +361,31 @@ def _solve_component(members: np.ndarray, label: int, n_actions: int, exit_best:
         for slot in range(node * n_actions, node * n_actions + count[node]):
             if child[slot] == node:
                 cyclic = True
-    if not cyclic:
+    if not cyclic:  # no history can matter: the best move, and the bounds of the best move
         node = members[0]
         best = exit_best[node]
-        sure = exact[node]
+        lowest = exit_low[node]
+        highest = exit_high[node]
         for slot in range(node * n_actions, node * n_actions + count[node]):
-            byte = values[offset + child[slot]]
-            value = sign[slot] * _decode(byte)
-            best = max(best, value)
-            if not byte & EXACT_BIT:
-                sure = False
-        values[offset + node] = best + VALUE_OFFSET + (EXACT_BIT if sure else 0)
+            target = offset + child[slot]
+            later = _decode(table[0, target])
+            later_low = _decode(table[1, target])
+            later_high = _decode(table[2, target])
+            if sign[slot] < 0:
+                later, later_low, later_high = -later, -later_high, -later_low
+            best = max(best, later)
+            lowest = max(lowest, later_low)
+            highest = max(highest, later_high)
+        _write(table, offset + node, best, lowest, highest)
         return
     stats[1] += size
     stats[2] += 1
     stats[3] = max(stats[3], size)
+    current = scratch[0]
+    following = scratch[1]
+    lows = scratch[2]
+    highs = scratch[3]
+    # 1. The class-capped game: CLASS_PLIES rounds of value iteration from the settlement (fewer at a fixed point).
     for node in members:
         current[node] = settle[node]
     settled = False
@@ -358,12 +395,10 @@ def _solve_component(members: np.ndarray, label: int, n_actions: int, exit_best:
             best = exit_best[node]
             for slot in range(node * n_actions, node * n_actions + count[node]):
                 target = child[slot]
-                later = current[target] if component[target] == label else _decode(values[offset + target])
-                value = sign[slot] * later
-                best = max(best, value)
+                later = current[target] if component[target] == label else _decode(table[0, offset + target])
+                best = max(best, sign[slot] * later)
             following[node] = best
-            if best != current[node]:
-                changed = True
+            changed = changed or best != current[node]
         for node in members:
             current[node] = following[node]
         stats[4] += 1
@@ -371,21 +406,66 @@ def _solve_component(members: np.ndarray, label: int, n_actions: int, exit_best:
             settled = True
             break
     if not settled:
-        stats[5] += 1  # no fixed point: the values after CLASS_PLIES plies are kept
+        stats[5] += 1
+    # 2. Bounds that hold whatever the history: a move into the class either goes on (the bounds of the
+    #    position reached) or, if that position was seen, ends the game with its settlement. Narrowed from
+    #    [-seeds, seeds] until nothing changes; each round keeps them valid.
     for node in members:
-        values[offset + node] = current[node] + VALUE_OFFSET
+        lows[node] = -seeds
+        highs[node] = seeds
+    changed = True
+    while changed:
+        changed = False
+        for node in members:
+            lowest = exit_low[node]
+            highest = exit_high[node]
+            for slot in range(node * n_actions, node * n_actions + count[node]):
+                target = child[slot]
+                if component[target] == label:
+                    ending = sign[slot] * settle[target]  # the repetition rule's end, seen by this mover
+                    later_low = lows[target]
+                    later_high = highs[target]
+                    if sign[slot] < 0:
+                        later_low, later_high = -later_high, -later_low
+                    lowest = max(lowest, min(ending, later_low))
+                    highest = max(highest, max(ending, later_high))
+                else:
+                    later_low = _decode(table[1, offset + target])
+                    later_high = _decode(table[2, offset + target])
+                    if sign[slot] < 0:
+                        later_low, later_high = -later_high, -later_low
+                    lowest = max(lowest, later_low)
+                    highest = max(highest, later_high)
+            lowest = max(lowest, -seeds)
+            highest = min(highest, seeds)
+            if lowest > lows[node] or highest < highs[node]:
+                lows[node] = max(lows[node], lowest)
+                highs[node] = min(highs[node], highest)
+                changed = True
+    for node in members:
+        _write(table, offset + node, current[node], lows[node], highs[node])
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def _write(table: np.ndarray, slot: int, value: int, low: int, high: int) -> None:
+    """Stores a position: its value kept within its bounds (exactly the bound where they meet) and the bounds."""
+    value = min(max(value, low), high)
+    table[0, slot] = _encode(value) + (EXACT_BIT if low == high else 0)
+    table[1, slot] = _encode(low)
+    table[2, slot] = _encode(high)
 
 
 @per_game()
 def move_values(state: np.ndarray, params: np.ndarray, n_pits: int, n_actions: int, max_seeds: int,
-                values: np.ndarray, binom: np.ndarray, trace: np.ndarray, work: np.ndarray,
-                out: np.ndarray, sure: np.ndarray) -> int:
-    """Each legal move's value for the player to move: its gain now plus the table value after it.
+                table: np.ndarray, binom: np.ndarray, trace: np.ndarray, work: np.ndarray, out: np.ndarray) -> int:
+    """Each legal move's value for the player to move: its gain now plus the table's value after it.
 
-    ``out[action]`` gets the future margin of ``state``'s mover after playing ``action`` under perfect
-    play (``-1000`` for an illegal action) and ``sure[action]`` whether it is exact. Returns the
-    number of legal actions whose resulting position is outside the table (``out`` is then
-    ``-1000`` too), so 0 means every legal move was valued.
+    ``out[0, action]`` gets the future margin of ``state``'s mover after playing ``action`` under
+    perfect play, ``out[1, action]`` and ``out[2, action]`` its lower and upper bounds over every
+    history (all three ``-1000`` for an illegal action). A move that ends the game (a repetition
+    included: the move is played on ``state``, history and all) is valued by its result. Returns the
+    number of legal actions whose resulting position is outside the table (valued ``-1000`` too), so
+    0 means every legal move was valued.
     """
     mover = state[PLAYER]
     legal = state[LEGAL]
@@ -393,16 +473,18 @@ def move_values(state: np.ndarray, params: np.ndarray, n_pits: int, n_actions: i
     before = state[STORE + mover] - state[STORE + 1 - mover]
     live = min(work.shape[0], state.shape[0])
     for action in range(n_actions):
-        out[action] = _NO_VALUE
-        sure[action] = False
+        out[0, action] = _NO_VALUE
+        out[1, action] = _NO_VALUE
+        out[2, action] = _NO_VALUE
         if not (legal >> action) & 1:
             continue
         copy_slots(work, state, live)
         game_step(work, params, action, trace)
         gain = work[STORE + mover] - work[STORE + 1 - mover] - before
         if work[STATUS] != RUNNING:
-            out[action] = gain
-            sure[action] = True
+            out[0, action] = gain
+            out[1, action] = gain
+            out[2, action] = gain
             continue
         left = 0
         for pit in range(n_pits):
@@ -410,10 +492,15 @@ def move_values(state: np.ndarray, params: np.ndarray, n_pits: int, n_actions: i
         if left > max_seeds:
             missing += 1
             continue
-        byte = values[2 * board_index(work, BOARD, n_pits, binom) + work[PLAYER]]
-        later = _decode(byte)
-        out[action] = gain + (later if work[PLAYER] == mover else -later)
-        sure[action] = (byte & EXACT_BIT) != 0
+        index = 2 * board_index(work, BOARD, n_pits, binom) + work[PLAYER]
+        later = _decode(table[0, index])
+        later_low = _decode(table[1, index])
+        later_high = _decode(table[2, index])
+        if work[PLAYER] != mover:
+            later, later_low, later_high = -later, -later_high, -later_low
+        out[0, action] = gain + later
+        out[1, action] = gain + later_low
+        out[2, action] = gain + later_high
     return missing
 
 
@@ -423,13 +510,21 @@ class TableValue:
     """A position's value under perfect play.
 
     Attributes:
-        margin: Seeds the player to move will still gain minus those the opponent will still gain.
-        exact: Whether the value holds whatever positions were seen before (see the module docstring);
-            otherwise it is the table's reading of the repetition rule.
+        margin: Seeds the player to move will still gain minus those the opponent will still gain
+            (where the repetition rule makes it depend on history, the class-capped value, see the
+            module docstring).
+        low: The least ``margin`` can be, whatever positions were seen before.
+        high: The most ``margin`` can be, whatever positions were seen before.
     """
 
     margin: int
-    exact: bool
+    low: int
+    high: int
+
+    @property
+    def exact(self) -> bool:
+        """Whether the value is the same whatever positions were seen before (``low == high``)."""
+        return self.low == self.high
 
 
 def solvable(game: Game) -> str | None:
@@ -449,26 +544,32 @@ class Table:
     Args:
         game: The game it solves (its config, apart from ``max_plies`` and ``repetition``).
         max_seeds: The largest number of seeds on the board it covers.
-        values: One byte per position (see the module docstring), in :func:`board_index` order,
-            two per board (player 0 to move, then player 1).
+        table: ``uint8`` array of shape ``(3, positions)``, positions in :func:`board_index` order,
+            two per board (player 0 to move, then player 1). Row 0 (:attr:`values`): the value plus
+            64, with bit 7 set when it is exact; rows 1 and 2: the lower and upper bounds over every
+            history, plus 64.
         info: What the build measured (seconds, positions, cycle classes...).
+
+    Attributes:
+        values: Row 0 of the table, one byte per position (what compiled code reads).
+        table: The three rows.
     """
 
-    def __init__(self, game: Game, max_seeds: int, values: np.ndarray, info: dict[str, Any] | None = None) -> None:
+    def __init__(self, game: Game, max_seeds: int, table: np.ndarray, info: dict[str, Any] | None = None) -> None:
         self.game = game
         self.max_seeds = int(max_seeds)
-        self.values = values
+        self.table = table
+        self.values = table[0]
         self.info = dict(info or {})
         self.binom = binomials(self.max_seeds + game.n_pits + 2)
         self._work = np.zeros(game.state_size, dtype=np.int64)
         self._trace = np.zeros(0, dtype=np.int64)
-        self._out = np.zeros(game.n_actions, dtype=np.int64)
-        self._sure = np.zeros(game.n_actions, dtype=np.bool_)
+        self._out = np.zeros((3, game.n_actions), dtype=np.int64)
 
     @property
     def positions(self) -> int:
         """Number of positions in the table (boards times the two players to move)."""
-        return int(self.values.shape[0])
+        return int(self.table.shape[1])
 
     @property
     def complete(self) -> bool:
@@ -488,13 +589,13 @@ class Table:
         if state[STATUS] != RUNNING:
             raise TableError("the game is over: a finished position has no value to look up.")
         if state[FIRST_MOVE_DONE] == 0:  # the first ply may follow its own rules (Modiar rule 4): look one ply ahead
-            margins = self.move_values(state)
-            best = max(margins.values(), key=lambda v: v.margin)
-            return best
+            moves = self.move_values(state).values()
+            return TableValue(max(v.margin for v in moves), max(v.low for v in moves), max(v.high for v in moves))
         self._check_covered(state)
         board = np.asarray(self.game.board(state), dtype=np.int64)
-        byte = int(self.values[2 * board_index(board, 0, self.game.n_pits, self.binom) + int(state[PLAYER])])
-        return TableValue((byte & VALUE_BITS) - VALUE_OFFSET, bool(byte & EXACT_BIT))
+        index = 2 * board_index(board, 0, self.game.n_pits, self.binom) + int(state[PLAYER])
+        value, low, high = (int(byte & VALUE_BITS) - VALUE_OFFSET for byte in self.table[:, index])
+        return TableValue(value, low, high)
 
     def move_values(self, state: np.ndarray) -> dict[int, TableValue]:
         """Every legal action of ``state`` with the mover's future margin after it under perfect play.
@@ -505,14 +606,17 @@ class Table:
         if state[STATUS] != RUNNING:
             raise TableError("the game is over: a finished position has no moves to value.")
         missing = self.game.compiled(move_values)(
-            state, self.game.params, self.game.n_pits, self.game.n_actions, self.max_seeds, self.values, self.binom,
-            self._trace, self._work, self._out, self._sure,
+            state, self.game.params, self.game.n_pits, self.game.n_actions, self.max_seeds, self.table, self.binom,
+            self._trace, self._work, self._out,
         )
         if missing:
             self._check_covered(state)  # names the position's seeds
             raise TableError(f"a move from this position leads outside the table (more than {self.max_seeds} seeds).")
         legal = int(state[LEGAL])
-        return {a: TableValue(int(self._out[a]), bool(self._sure[a])) for a in range(self.game.n_actions) if legal >> a & 1}
+        out = self._out
+        return {
+            a: TableValue(int(out[0, a]), int(out[1, a]), int(out[2, a])) for a in range(self.game.n_actions) if legal >> a & 1
+        }
 
     def best_actions(self, state: np.ndarray) -> list[int]:
         """The legal actions of ``state`` that keep its perfect-play value (several when they tie)."""
@@ -561,14 +665,14 @@ def build_table(game: Game, max_seeds: int | None = None, progress: Callable[[in
     n_pits = game.n_pits
     binom = binomials(top + n_pits + 2)
     size = 2 * int(binom[top + n_pits, n_pits])
-    values = np.zeros(size, dtype=np.uint8)
+    table = np.zeros((3, size), dtype=np.uint8)
     template = solver_game.new_state(0)
     trace = np.zeros(0, dtype=np.int64)
     stats = np.zeros(6, dtype=np.int64)
     solve = solver_game.compiled(solve_layer)
     started = time.perf_counter()
     for seeds in range(top + 1):
-        solve(template, solver_game.params, seeds, n_pits, game.n_actions, values, binom, trace, stats)
+        solve(template, solver_game.params, seeds, n_pits, game.n_actions, table, binom, trace, stats)
         if progress is not None:
             progress(seeds, time.perf_counter() - started)
     info = {
@@ -579,9 +683,9 @@ def build_table(game: Game, max_seeds: int | None = None, progress: Callable[[in
         "largest_class": int(stats[3]),
         "sweeps": int(stats[4]),
         "unsettled_classes": int(stats[5]),
-        "exact_positions": int(np.count_nonzero(values & EXACT_BIT)),
+        "exact_positions": int(np.count_nonzero(table[0] & EXACT_BIT)),
     }
-    return Table(game, top, values, info)
+    return Table(game, top, table, info)
 
 
 # --- files --------------------------------------------------------------------------------------------------------
@@ -630,7 +734,7 @@ def save_table(table: Table, folder: str | os.PathLike[str] | None = None) -> Pa
     values_path.parent.mkdir(parents=True, exist_ok=True)
     partial = values_path.with_suffix(".npy.part")
     with open(partial, "wb") as file:
-        np.save(file, np.asarray(table.values, dtype=np.uint8), allow_pickle=False)
+        np.save(file, np.asarray(table.table, dtype=np.uint8), allow_pickle=False)
     os.replace(partial, values_path)
     description = {
         "format": FORMAT,
@@ -686,9 +790,9 @@ def load_table(game: Game, max_seeds: int | None = None, folder: str | os.PathLi
     except (OSError, ValueError) as error:
         raise TableError(f"{values_path} is not a table ({error}); {rebuild}.") from None
     top = game.total_seeds if max_seeds is None else int(max_seeds)
-    expected_size = 2 * math.comb(top + game.n_pits, game.n_pits)
-    if values.dtype != np.uint8 or values.shape != (expected_size,):
-        raise TableError(f"{values_path} holds {values.shape} {values.dtype} values, not {expected_size} bytes; {rebuild}.")
+    expected_shape = (3, 2 * math.comb(top + game.n_pits, game.n_pits))
+    if values.dtype != np.uint8 or values.shape != expected_shape:
+        raise TableError(f"{values_path} holds {values.shape} {values.dtype} values, not {expected_shape} bytes; {rebuild}.")
     return Table(game, top, values, description.get("build"))
 
 
