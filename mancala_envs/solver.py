@@ -410,38 +410,67 @@ def _solve_component(members: np.ndarray, label: int, n_actions: int, seeds: int
     # 2. Bounds that hold whatever the history: a move into the class either goes on (the bounds of the
     #    position reached) or, if that position was seen, ends the game with its settlement. Narrowed from
     #    [-seeds, seeds] until nothing changes; each round keeps them valid.
-    for node in members:
+    # A position's bounds are computed again only when a move's target changed (a work list over the
+    # class's reversed moves), which reaches the same fixed point as rounds over the whole class.
+    where = scratch[4]
+    for position in range(size):
+        node = members[position]
+        where[node] = position
         lows[node] = -seeds
         highs[node] = seeds
-    changed = True
-    while changed:
-        changed = False
-        for node in members:
-            lowest = exit_low[node]
-            highest = exit_high[node]
-            for slot in range(node * n_actions, node * n_actions + count[node]):
-                target = child[slot]
-                if component[target] == label:
-                    ending = sign[slot] * settle[target]  # the repetition rule's end, seen by this mover
-                    later_low = lows[target]
-                    later_high = highs[target]
-                    if sign[slot] < 0:
-                        later_low, later_high = -later_high, -later_low
-                    lowest = max(lowest, min(ending, later_low))
-                    highest = max(highest, max(ending, later_high))
-                else:
-                    later_low = _decode(table[1, offset + target])
-                    later_high = _decode(table[2, offset + target])
-                    if sign[slot] < 0:
-                        later_low, later_high = -later_high, -later_low
-                    lowest = max(lowest, later_low)
-                    highest = max(highest, later_high)
-            lowest = max(lowest, -seeds)
-            highest = min(highest, seeds)
-            if lowest > lows[node] or highest < highs[node]:
-                lows[node] = max(lows[node], lowest)
-                highs[node] = min(highs[node], highest)
-                changed = True
+    starts = np.zeros(size + 1, dtype=np.int32)
+    for node in members:
+        for slot in range(node * n_actions, node * n_actions + count[node]):
+            if component[child[slot]] == label:
+                starts[where[child[slot]] + 1] += 1
+    for position in range(size):
+        starts[position + 1] += starts[position]
+    filled = starts[:size].copy()
+    sources = np.empty(starts[size], dtype=np.int32)
+    for node in members:
+        for slot in range(node * n_actions, node * n_actions + count[node]):
+            target = child[slot]
+            if component[target] == label:
+                sources[filled[where[target]]] = node
+                filled[where[target]] += 1
+    queue = members.copy()  # a ring of positions to compute again, each at most once in it
+    queued = np.ones(size, dtype=np.bool_)
+    head = 0
+    waiting = size
+    while waiting > 0:
+        node = queue[head]
+        head = head + 1 if head + 1 < size else 0
+        waiting -= 1
+        queued[where[node]] = False
+        lowest = exit_low[node]
+        highest = exit_high[node]
+        for slot in range(node * n_actions, node * n_actions + count[node]):
+            target = child[slot]
+            if component[target] == label:
+                ending = sign[slot] * settle[target]  # the repetition rule's end, seen by this mover
+                later_low = lows[target]
+                later_high = highs[target]
+                if sign[slot] < 0:
+                    later_low, later_high = -later_high, -later_low
+                lowest = max(lowest, min(ending, later_low))
+                highest = max(highest, max(ending, later_high))
+            else:
+                later_low = _decode(table[1, offset + target])
+                later_high = _decode(table[2, offset + target])
+                if sign[slot] < 0:
+                    later_low, later_high = -later_high, -later_low
+                lowest = max(lowest, later_low)
+                highest = max(highest, later_high)
+        if lowest > lows[node] or highest < highs[node]:
+            lows[node] = max(lows[node], lowest)
+            highs[node] = min(highs[node], highest)
+            position = where[node]
+            for source in sources[starts[position]:starts[position + 1]]:
+                if not queued[where[source]]:
+                    queued[where[source]] = True
+                    tail = head + waiting
+                    queue[tail - size if tail >= size else tail] = source
+                    waiting += 1
     for node in members:
         _write(table, offset + node, current[node], lows[node], highs[node])
 
