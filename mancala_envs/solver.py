@@ -175,7 +175,8 @@ def _next_board(board: np.ndarray, n_pits: int) -> bool:
 
 @njit(cache=True, inline="always", error_model="numpy")
 def _decode(byte: int) -> int:
-    return (byte & VALUE_BITS) - VALUE_OFFSET
+    """The value held in a table byte (its low 7 bits, less the offset)."""
+    return (int(byte) & VALUE_BITS) - VALUE_OFFSET
 
 
 # --- the solver ---------------------------------------------------------------------------------------------------
