@@ -81,6 +81,7 @@ from mancala_envs.engine.kernels import game_legal_bits, game_step, per_game
 from mancala_envs.engine.state import (
     BOARD,
     FIRST_MOVE_DONE,
+    HISTORY_LEN,
     LEGAL,
     PLAYER,
     PLY,
@@ -93,12 +94,18 @@ from mancala_envs.games.base import Game
 
 __all__ = [
     "FORMAT",
+    "SEARCH_ABORTED",
     "TABLE_ENV",
+    "SearchResult",
     "Table",
     "TableError",
     "TableValue",
+    "available_tables",
+    "board_index",
     "build_table",
+    "history_search",
     "load_table",
+    "move_values",
     "save_table",
     "solvable",
     "table_dir",
@@ -534,6 +541,165 @@ def move_values(state: np.ndarray, params: np.ndarray, n_pits: int, n_actions: i
     return missing
 
 
+#: what :func:`history_search` returns when it ran out of its node budget
+SEARCH_ABORTED = -1_000_000
+_FAR = 10_000
+
+
+@per_game()
+def history_search(root: np.ndarray, params: np.ndarray, n_pits: int, n_actions: int, max_seeds: int,
+                   history_start: int, table: np.ndarray, binom: np.ndarray, trace: np.ndarray, alpha: int,
+                   beta: int, budget: int, children: np.ndarray, frames: np.ndarray, out: np.ndarray) -> int:
+    """Alpha-beta over the real game from ``root``, its repetition memory included, with the table at its leaves.
+
+    The search plays every move with the game's ``step`` on copies of the state, so a repetition ends
+    a line exactly as it ends a game. A position inside the table whose bounds meet is a leaf worth
+    its exact value; otherwise its bounds (which hold for every history) cut the search where they
+    already settle the comparison. So the result is the exact value of ``root`` *with its history*.
+
+    Args:
+        root: The position (running).
+        alpha, beta: The window, fail-soft: a result ``<= alpha`` is an upper bound of the value, a
+            result ``>= beta`` a lower bound, anything between is exact.
+        budget: Positions to visit at most.
+        children: Scratch, shape ``(depth, n_actions, state size)``: the children of each level.
+        frames: Scratch, shape ``(depth, 8 + 6 * n_actions)`` ``int64``.
+        out: ``out[0]`` gets the best root action, ``out[1]`` the positions visited.
+
+    Returns:
+        The root mover's future margin (in the window's sense), or ``SEARCH_ABORTED`` when the budget or the
+        depth of ``children`` ran out.
+    """
+    # frame slots: 0 alpha, 1 beta, 2 best, 3 best action, 4 moves, 5 next, 6 current action, 7 parent's
+    # action; then per action: order, kind (0 known, 1 same mover, 2 other mover), gain, low, high, estimate
+    order_at = 8
+    kind_at = 8 + n_actions
+    gain_at = 8 + 2 * n_actions
+    low_at = 8 + 3 * n_actions
+    high_at = 8 + 4 * n_actions
+    estimate_at = 8 + 5 * n_actions
+    depth_limit = children.shape[0]
+    size = children.shape[2]
+    visited = 1
+    depth = 0
+    source = root
+    frames[0, 0] = alpha
+    frames[0, 1] = beta
+    returning = False
+    result = 0
+    while True:
+        if not returning:
+            # Open the frame at ``depth``: play every legal move of ``source`` into ``children[depth]``.
+            frame = frames[depth]
+            frame[2] = -_FAR
+            frame[3] = -1
+            frame[5] = 0
+            mover = source[PLAYER]
+            before = source[STORE + mover] - source[STORE + 1 - mover]
+            legal = source[LEGAL]
+            live = size
+            if history_start > 0:
+                live = min(history_start + source[HISTORY_LEN] + 1, size)
+            moves = 0
+            for action in range(n_actions):
+                if not (legal >> action) & 1:
+                    continue
+                child = children[depth, action]
+                copy_slots(child, source, live)
+                game_step(child, params, action, trace)
+                gain = child[STORE + mover] - child[STORE + 1 - mover] - before
+                frame[gain_at + action] = gain
+                kind = 0
+                low = gain
+                high = gain
+                middle = gain  # the move's estimated value, to try the best first
+                if child[STATUS] == RUNNING:
+                    kind = 1 if child[PLAYER] == mover else 2
+                    low = -_FAR
+                    high = _FAR
+                    middle = gain
+                    left = 0
+                    for pit in range(n_pits):
+                        left += child[BOARD + pit]
+                    if left <= max_seeds and child[FIRST_MOVE_DONE] == 1:
+                        index = 2 * board_index(child, BOARD, n_pits, binom) + child[PLAYER]
+                        later_low = _decode(table[1, index])
+                        later_high = _decode(table[2, index])
+                        if kind == 2:
+                            later_low, later_high = -later_high, -later_low
+                        low = gain + later_low
+                        high = gain + later_high
+                        estimate = _decode(table[0, index])
+                        middle = gain + (estimate if kind == 1 else -estimate)
+                        if low == high:
+                            kind = 0
+                frame[kind_at + action] = kind
+                frame[low_at + action] = low
+                frame[high_at + action] = high
+                frame[estimate_at + action] = middle
+                slot = moves  # insertion by estimate, best first
+                while slot > 0:
+                    other = frame[order_at + slot - 1]
+                    if frame[estimate_at + other] >= middle:
+                        break
+                    frame[order_at + slot] = other
+                    slot -= 1
+                frame[order_at + slot] = action
+                moves += 1
+            frame[4] = moves
+        else:
+            frame = frames[depth]
+            action = frame[6]
+            gain = frame[gain_at + action]
+            value = gain + result if frame[kind_at + action] == 1 else gain - result
+            if value > frame[2]:
+                frame[2] = value
+                frame[3] = action
+            frame[0] = max(frame[0], value)
+            returning = False
+        # Go on with the next move of this frame, or close it.
+        descended = False
+        while frame[0] < frame[1] and frame[5] < frame[4]:
+            action = frame[order_at + frame[5]]
+            frame[5] += 1
+            kind = frame[kind_at + action]
+            low = frame[low_at + action]
+            high = frame[high_at + action]
+            if kind == 0 or high <= frame[0] or low >= frame[1]:
+                value = low if kind == 0 or low >= frame[1] else high
+                if value > frame[2]:
+                    frame[2] = value
+                    frame[3] = action
+                frame[0] = max(frame[0], value)
+                continue
+            if depth + 1 >= depth_limit or visited >= budget:
+                out[1] = visited
+                return SEARCH_ABORTED
+            gain = frame[gain_at + action]
+            frame[6] = action
+            following = frames[depth + 1]
+            if kind == 1:
+                following[0] = frame[0] - gain
+                following[1] = frame[1] - gain
+            else:
+                following[0] = gain - frame[1]
+                following[1] = gain - frame[0]
+            source = children[depth, action]
+            depth += 1
+            visited += 1
+            descended = True
+            break
+        if descended:
+            continue
+        result = frame[2]
+        if depth == 0:
+            out[0] = frame[3]
+            out[1] = visited
+            return result
+        depth -= 1
+        returning = True
+
+
 # --- tables -------------------------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class TableValue:
@@ -555,6 +721,22 @@ class TableValue:
     def exact(self) -> bool:
         """Whether the value is the same whatever positions were seen before (``low == high``)."""
         return self.low == self.high
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """What :meth:`Table.search` found.
+
+    Attributes:
+        margin: The position's future margin for its player to move, its history included (exact
+            unless a window was given).
+        action: A move that keeps it.
+        positions: Positions the search visited.
+    """
+
+    margin: int
+    action: int
+    positions: int
 
 
 def solvable(game: Game) -> str | None:
@@ -595,6 +777,7 @@ class Table:
         self._work = np.zeros(game.state_size, dtype=np.int64)
         self._trace = np.zeros(0, dtype=np.int64)
         self._out = np.zeros((3, game.n_actions), dtype=np.int64)
+        self._search_scratch: tuple[np.ndarray, np.ndarray] | None = None
 
     @property
     def positions(self) -> int:
@@ -653,6 +836,43 @@ class Table:
         margins = self.move_values(state)
         best = max(v.margin for v in margins.values())
         return [action for action, v in margins.items() if v.margin == best]
+
+    def search(self, state: np.ndarray, budget: int = 10_000_000, window: tuple[int, int] | None = None) -> SearchResult | None:
+        """The exact value of ``state`` *with its history*: alpha-beta over the real game, the table at its leaves.
+
+        Where :meth:`value` is not exact (a cycle class: the value depends on the positions seen since
+        the last capture), this settles it for the game as it stands, repetition memory included
+        (:func:`history_search`). The search visits few positions where the table's bounds are narrow.
+
+        Args:
+            state: A running position of the table's game (any number of seeds on the board).
+            budget: Positions to visit at most.
+            window: ``(alpha, beta)`` to test against instead of the exact value (fail-soft: a
+                result ``<= alpha`` is an upper bound, ``>= beta`` a lower bound).
+
+        Returns:
+            The value and a best action, or None if the budget ran out.
+        """
+        if state[STATUS] != RUNNING:
+            raise TableError("the game is over: a finished position has no value to search.")
+        game = self.game
+        seeds = game.total_seeds
+        alpha, beta = window if window is not None else (-seeds - 1, seeds + 1)
+        depth = int(min(game.max_episode_plies - int(state[PLY]), 2_000)) + 2
+        size = int(state.shape[0])
+        scratch = self._search_scratch
+        if scratch is None or scratch[0].shape[0] < depth or scratch[0].shape[2] != size:
+            scratch = (np.zeros((depth, game.n_actions, size), dtype=np.int64),
+                       np.zeros((depth, 8 + 6 * game.n_actions), dtype=np.int64))
+            self._search_scratch = scratch
+        out = np.zeros(2, dtype=np.int64)
+        margin = game.compiled(history_search)(
+            state, game.params, game.n_pits, game.n_actions, self.max_seeds, game.history_start, self.table,
+            self.binom, self._trace, alpha, beta, budget, scratch[0], scratch[1], out,
+        )
+        if margin == SEARCH_ABORTED:
+            return None
+        return SearchResult(int(margin), int(out[0]), int(out[1]))
 
     def _check_covered(self, state: np.ndarray) -> None:
         seeds = int(self.game.board(state).sum())
