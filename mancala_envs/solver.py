@@ -393,39 +393,16 @@ def _solve_component(members: np.ndarray, label: int, n_actions: int, seeds: int
     following = scratch[1]
     lows = scratch[2]
     highs = scratch[3]
-    # 1. The class-capped game: CLASS_PLIES rounds of value iteration from the settlement (fewer at a fixed point).
-    for node in members:
-        current[node] = settle[node]
-    settled = False
-    for _ in range(CLASS_PLIES):
-        changed = False
-        for node in members:
-            best = exit_best[node]
-            for slot in range(node * n_actions, node * n_actions + count[node]):
-                target = child[slot]
-                later = current[target] if component[target] == label else _decode(table[0, offset + target])
-                best = max(best, sign[slot] * later)
-            following[node] = best
-            changed = changed or best != current[node]
-        for node in members:
-            current[node] = following[node]
-        stats[4] += 1
-        if not changed:
-            settled = True
-            break
-    if not settled:
-        stats[5] += 1
-    # 2. Bounds that hold whatever the history: a move into the class either goes on (the bounds of the
-    #    position reached) or, if that position was seen, ends the game with its settlement. Narrowed from
-    #    [-seeds, seeds] until nothing changes; each round keeps them valid.
-    # A position's bounds are computed again only when a move's target changed (a work list over the
-    # class's reversed moves), which reaches the same fixed point as rounds over the whole class.
+    # The class's moves reversed: ``sources[starts[i]:starts[i + 1]]`` are the members with a move to
+    # ``members[i]`` (``where[node]`` is a member's position ``i``), so only the positions whose move
+    # targets changed are computed again, in both iterations below.
     where = scratch[4]
     for position in range(size):
         node = members[position]
         where[node] = position
         lows[node] = -seeds
         highs[node] = seeds
+        current[node] = settle[node]
     starts = np.zeros(size + 1, dtype=np.int32)
     for node in members:
         for slot in range(node * n_actions, node * n_actions + count[node]):
@@ -441,6 +418,47 @@ def _solve_component(members: np.ndarray, label: int, n_actions: int, seeds: int
             if component[target] == label:
                 sources[filled[where[target]]] = node
                 filled[where[target]] += 1
+    # 1. The class-capped game: CLASS_PLIES rounds of value iteration from the settlement (fewer at a
+    #    fixed point). A round computes again only the positions with a move to one that changed in the
+    #    round before (the others would get the same value), which gives the rounds over the whole class.
+    pending = members.copy()
+    waiting = size
+    changed_nodes = np.empty(size, dtype=np.int32)
+    stamp = np.full(size, -1, dtype=np.int32)
+    settled = False
+    for round_number in range(CLASS_PLIES):
+        changes = 0
+        for item in range(waiting):
+            node = pending[item]
+            best = exit_best[node]
+            for slot in range(node * n_actions, node * n_actions + count[node]):
+                target = child[slot]
+                later = current[target] if component[target] == label else _decode(table[0, offset + target])
+                best = max(best, sign[slot] * later)
+            following[node] = best
+            if best != current[node]:
+                changed_nodes[changes] = node
+                changes += 1
+        stats[4] += 1
+        if changes == 0:
+            settled = True
+            break
+        waiting = 0
+        for item in range(changes):
+            node = changed_nodes[item]
+            current[node] = following[node]
+            position = where[node]
+            for source in sources[starts[position]:starts[position + 1]]:
+                if stamp[where[source]] != round_number:
+                    stamp[where[source]] = round_number
+                    pending[waiting] = source
+                    waiting += 1
+    if not settled:
+        stats[5] += 1
+    # 2. Bounds that hold whatever the history: a move into the class either goes on (the bounds of the
+    #    position reached) or, if that position was seen, ends the game with its settlement. Narrowed from
+    #    [-seeds, seeds] until nothing changes (a work list: a position is computed again when a move's
+    #    target changed); every step keeps them valid.
     queue = members.copy()  # a ring of positions to compute again, each at most once in it
     queued = np.ones(size, dtype=np.bool_)
     head = 0
