@@ -30,6 +30,11 @@ Exact positions
     value and the regret are all exact). Every figure is given over all decisions and over the exact
     ones only.
 
+    With ``history=True`` (``--history``), each move whose table value is not exact is valued instead
+    by :meth:`~mancala_envs.solver.Table.search` on the position it leads to: alpha-beta over the real
+    game, its repetition memory included, with the table at its leaves. Every decision is then exact
+    (unless a search runs out of its ``search_budget``, when the move keeps its table value, not exact).
+
 Intervals (95%)
     Rates: Wilson score intervals (:func:`mancala_envs.stats.wilson_interval`), each decision counted
     as one trial. Mean regret: a normal interval whose standard error is clustered by game (the
@@ -78,7 +83,7 @@ from typing import Any
 import numpy as np
 
 from mancala_envs.agents import Agent, make_agent
-from mancala_envs.engine.state import PLAYER, PLY
+from mancala_envs.engine.state import PLAYER, PLY, RUNNING, STATUS, STORE
 from mancala_envs.registration import make, make_game, resolve_env_id
 from mancala_envs.solver import IGNORED_FIELDS, Table, TableError, load_table, solvable
 from mancala_envs.stats import Tally, wilson_interval
@@ -330,6 +335,7 @@ class OracleReport:
         decisions: Every decision, in the order played.
         table_info: The table's size and build figures.
         seconds: Wall time of the evaluation.
+        history: Whether moves without an exact table value were searched with the game's history.
     """
 
     agent: str
@@ -341,6 +347,7 @@ class OracleReport:
     decisions: list[Decision] = field(default_factory=list)
     table_info: dict[str, Any] = field(default_factory=dict)
     seconds: float = 0.0
+    history: bool = False
 
     def summary(self, opponent: str | int | None = None, exact_only: bool = False) -> RegretSummary:
         """The figures against one opponent (name or index) or all (``None``), over all decisions or the exact ones.
@@ -393,7 +400,8 @@ class OracleReport:
         lines = [
             f"{self.agent} against perfect play in {self.game}: {len(self.opponents)} opponent(s) x {self.games} games "
             f"(seats alternated), seed {self.seed}"
-            + (f"; table of up to {size} seeds" if size is not None else ""),
+            + (f"; table of up to {size} seeds" if size is not None else "")
+            + ("; moves without an exact table value searched with the game's history" if self.history else ""),
             f"{counts['decisions']} decisions (positions with two or more legal moves, valued by the table), "
             f"{counts['exact']} of them exact; {counts['forced']} forced moves left out"
             + (f"; {counts['uncovered']} positions outside the table" if counts["uncovered"] else ""),
@@ -443,6 +451,7 @@ class OracleReport:
             "games": self.games,
             "seed": self.seed,
             "seconds": round(self.seconds, 3),
+            "history": self.history,
             "table": _json_numbers(dict(self.table_info)),
             "counts": {name: self.counts(name) for name in names},
             "results": {name: {**asdict(self.outcomes_record(name)), "score": self.outcomes_record(name).rate("score")}
@@ -530,6 +539,8 @@ def oracle_evaluate(
     table: Table | None = None,
     tables: str | os.PathLike[str] | None = None,
     trust_remote_code: bool = False,
+    history: bool = False,
+    search_budget: int = 1_000_000,
     **game_options: Any,
 ) -> OracleReport:
     """Plays ``agent`` against each opponent in both seats and values each of its decisions with a perfect-play table.
@@ -546,6 +557,9 @@ def oracle_evaluate(
             :func:`~mancala_envs.solver.load_table` with ``max_seeds=-1``).
         tables: The folder of the tables (default :func:`~mancala_envs.solver.table_dir`, ``$MANCALA_ENVS_TABLES``).
         trust_remote_code: Load ``sb3:`` agents in full (a crafted file runs arbitrary code; only for files you trust).
+        history: Value the moves whose table value is not exact by a search of the real game with its
+            history (:meth:`~mancala_envs.solver.Table.search`), so that every decision is exact.
+        search_budget: Positions one such search may visit (it falls back to the table value beyond).
         **game_options: Options of the game (the table must have been built with the same ones).
 
     Returns:
@@ -565,6 +579,9 @@ def oracle_evaluate(
         _check_player(opponent, "each opponent")
     games = check_integer("games", games, 1)
     seed = check_integer("seed", seed, 0)
+    if not isinstance(history, bool):
+        raise TypeError(f"history must be True or False (got {history!r}).")
+    search_budget = check_integer("search_budget", search_budget, 1)
     if isinstance(agent, str):  # an unknown name, or a model that needs the opt-in, fails before any game
         make_agent(agent, seed=0, trust_remote_code=trust_remote_code)
     for opponent in opponents:
@@ -591,6 +608,7 @@ def oracle_evaluate(
         games=games,
         seed=seed,
         table_info={"max_seeds": table.max_seeds, "positions": table.positions, **table.info},
+        history=history,
     )
     started = time.perf_counter()
     env = make(env_id, first_player=0, **game_options)
@@ -600,14 +618,16 @@ def oracle_evaluate(
             seat = number % 2
             players = {seat: _player(agent, agent_seed, trust_remote_code),
                        1 - seat: _player(opponent_spec, opponent_seed, trust_remote_code)}  # fmt: skip
-            report.outcomes.append(_play(env, table, players, seat, index, number, env_seed, report.decisions))
+            report.outcomes.append(_play(env, table, players, seat, index, number, env_seed, report.decisions,
+                                         search_budget if history else 0))
     report.seconds = time.perf_counter() - started
     return report
 
 
 def _play(env: Any, table: Table, players: dict[int, Any], seat: int, opponent: int, number: int, env_seed: int,
-          decisions: list[Decision]) -> GameOutcome:
-    """Plays one game, appending the agent's decisions; returns its outcome."""
+          decisions: list[Decision], search_budget: int) -> GameOutcome:
+    """Plays one game, appending the agent's decisions (moves searched with their history when
+    ``search_budget`` > 0); returns its outcome."""
     env.reset(seed=env_seed)
     raw = env.unwrapped
     game = raw.game
@@ -624,6 +644,8 @@ def _play(env: Any, table: Table, players: dict[int, Any], seat: int, opponent: 
                 uncovered += 1
             else:
                 values = table.move_values(state)
+                if search_budget and len(values) >= 2:
+                    values = _with_history(table, state, values, search_budget)
                 if len(values) < 2:
                     forced += 1
                 else:
@@ -642,6 +664,36 @@ def _play(env: Any, table: Table, players: dict[int, Any], seat: int, opponent: 
         opponent=opponent, game=number, seat=seat, result=result,
         scores=(int(scores[seat]), int(scores[1 - seat])), plies=int(info["ply"]), forced=forced, uncovered=uncovered,
     )  # fmt: skip
+
+
+@dataclass(frozen=True)
+class _Valued:
+    """A move's value for the mover and whether it holds with the game's history."""
+
+    margin: int
+    exact: bool
+
+
+def _with_history(table: Table, state: np.ndarray, values: dict[int, Any], budget: int) -> dict[int, _Valued]:
+    """``values`` with each move that is not exact valued by a search of the real game from where it leads."""
+    game = table.game
+    mover = int(state[PLAYER])
+    before = int(state[STORE + mover] - state[STORE + 1 - mover])
+    trace = np.zeros(0, dtype=np.int64)
+    valued: dict[int, _Valued] = {}
+    for action, value in values.items():
+        if value.exact:  # the same whatever the history (a move that ends the game included)
+            valued[action] = _Valued(value.margin, True)
+            continue
+        after = state.copy()
+        game.step(after, action, trace)
+        found = table.search(after, budget=budget) if after[STATUS] == RUNNING else None
+        if found is None:  # out of budget: the table's value stands
+            valued[action] = _Valued(value.margin, False)
+            continue
+        gain = int(after[STORE + mover] - after[STORE + 1 - mover]) - before
+        valued[action] = _Valued(gain + (found.margin if int(after[PLAYER]) == mover else -found.margin), True)
+    return valued
 
 
 # --- training -----------------------------------------------------------------------------------------------------

@@ -190,6 +190,21 @@ def test_random_agent_regret_and_determinism(modiar_table: Table) -> None:
 
 
 @pytest.mark.slow
+def test_history_search_makes_every_decision_exact(modiar_table: Table) -> None:
+    """With ``history=True`` every decision is exact; the moves the table already valued exactly keep their value."""
+    plain = oracle_evaluate("random", opponents=("greedy",), games=4, seed=2, table=modiar_table)
+    searched = oracle_evaluate("random", opponents=("greedy",), games=4, seed=2, table=modiar_table, history=True)
+    assert searched.history and not plain.history
+    assert [d.action for d in searched.decisions] == [d.action for d in plain.decisions]  # the same games
+    assert all(d.exact for d in searched.decisions)
+    assert searched.counts()["exact"] == searched.summary().decisions > plain.counts()["exact"]
+    for before, after in zip(plain.decisions, searched.decisions):
+        if before.exact:
+            assert (after.best, after.chosen) == (before.best, before.chosen)
+    assert "searched with the game's history" in searched.format()
+
+
+@pytest.mark.slow
 def test_cli_prints_the_report_and_writes_json(tables_dir: Path, tmp_path: Path,
                                                 capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
     path = tmp_path / "oracle.json"

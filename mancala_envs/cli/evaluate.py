@@ -60,6 +60,11 @@ def evaluate_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--seed", type=integer_at_least(0, "seed"), default=0, help="seeds every game (default: 0)")
     parser.add_argument(
+        "--history", action="store_true",
+        help="value the moves whose table value is not exact by a search of the real game with its repetition "
+        "memory (Table.search), so that every decision is exact",
+    )
+    parser.add_argument(
         "--tables", default=None, metavar="DIR",
         help="the folder of the tables (default: $MANCALA_ENVS_TABLES, else ~/.cache/mancala-envs/tables)",
     )
@@ -73,8 +78,8 @@ def evaluate_parser() -> argparse.ArgumentParser:
 
 
 def evaluate_main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
-    """``mancala-envs evaluate AGENT --oracle [--game G] [--opponents ...] [--games N] [--seed S] [--tables DIR]
-    [--json PATH]``: prints the report; returns the exit status.
+    """``mancala-envs evaluate AGENT --oracle [--game G] [--opponents ...] [--games N] [--seed S] [--history]
+    [--tables DIR] [--json PATH]``: prints the report; returns the exit status.
 
     Bad input (no ``--oracle``, an unknown game, agent or option, a missing table, a folder for ``--json``
     that does not exist) prints one line ``mancala-envs: error: ...`` on stderr and returns 2; a missing
@@ -97,7 +102,7 @@ def evaluate_main(argv: Sequence[str] | None = None, out: TextIO | None = None) 
 
         report = oracle_evaluate(
             args.agent, args.game, args.opponents, games=args.games, seed=args.seed, tables=args.tables,
-            trust_remote_code=args.trust_remote_code, **options,
+            trust_remote_code=args.trust_remote_code, history=args.history, **options,
         )
         print(report.format(), file=out)
         print(f"\nPlayed {len(report.outcomes)} games in {report.seconds:.1f} s", file=out)
