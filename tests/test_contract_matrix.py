@@ -82,6 +82,7 @@ CONFIG = "Experiment configs"
 TRAINING = "Training:"
 AGENT = "Agents:"
 RECORDS = "Game records"
+TABLES = "Perfect-play tables"
 CLI = "The command line"
 
 #: ``Case.error`` of a command-line case: ``main(argv)`` returns this status after one error line on stderr
@@ -1087,7 +1088,7 @@ case(door, TRAINING, row, "train --eval-opponents wizard",
 
 # agents
 door = "agents"
-CHOICES = "choose one of ['greedy', 'random'] or 'alphabeta:D', 'mcts:N', 'sb3:PATH'"
+CHOICES = "choose one of ['greedy', 'perfect', 'random'] or 'alphabeta:D', 'mcts:N', 'sb3:PATH'"
 for name in ("minimax", "Random", "", " greedy", "random_v0"):
     case(door, AGENT, "an unknown name (`\"minimax\"`, `\"Random\"`)", f"make_agent({name!r})",
          lambda _, n=name: make_agent(n), ValueError, f"unknown agent {name!r}; {CHOICES}")
@@ -1238,6 +1239,128 @@ case(door, RECORDS, row, "write_animation of a record that does not replay",
      ValueError, "is by player_1", subject=folder, frozen=files)
 
 # the command line
+# perfect-play tables
+door = "tables"
+
+
+def table_folder() -> Path:
+    """A new folder holding a saved Kalah table of at most 2 seeds on the board (and its description)."""
+    from mancala_envs.solver import build_table, save_table
+
+    path = Path(tempfile.mkdtemp(prefix="contract-tables-"))
+    save_table(build_table(mancala_envs.registration.make_game("kalah_v0"), 2), path)
+    return path
+
+
+def table_files(path: Path) -> tuple[Path, Path]:
+    from mancala_envs.solver import table_paths
+
+    return table_paths(mancala_envs.registration.make_game("kalah_v0"), 2, path)
+
+
+def load_kalah_table(path: Path) -> Any:
+    from mancala_envs.solver import load_table
+
+    return load_table(mancala_envs.registration.make_game("kalah_v0"), 2, path)
+
+
+def spoil_table(change: Callable[[Path, Path], Any]) -> Callable[[Path], Any]:
+    def call(path: Path) -> Any:
+        change(*table_files(path))
+        return load_kalah_table(path)
+
+    return call
+
+
+def flip_last_byte(values: Path, _info: Path) -> None:
+    data = bytearray(values.read_bytes())
+    data[-1] ^= 1
+    values.write_bytes(bytes(data))
+
+
+def rewrite_description(**changes: Any) -> Callable[[Path, Path], None]:
+    def change(_values: Path, info: Path) -> None:
+        info.write_text(json.dumps({**json.loads(info.read_text()), **changes}))
+
+    return change
+
+
+def table_error() -> type:
+    from mancala_envs.solver import TableError
+
+    return TableError
+
+
+TABLE_SUBJECT = {"subject": table_folder, "frozen": files}
+row = "no table saved for the game, config and size"
+case(door, TABLES, row, "load_table of a Kalah table never built",
+     lambda path: __import__("mancala_envs.solver").solver.load_table(
+         mancala_envs.registration.make_game("kalah_v0"), 3, path), table_error(),
+     "no kalah table in ", "build it with `mancala-envs solve kalah --max-seeds 3 --dir ", **TABLE_SUBJECT)
+row = "a values file whose SHA-256 is not the recorded one"
+for name, change in (
+    ("a flipped byte", flip_last_byte),
+    ("a truncated file", lambda values, _info: values.write_bytes(values.read_bytes()[:-7])),
+    ("a replaced file", lambda values, _info: values.write_bytes(b"not a table")),
+):
+    case(door, TABLES, row, name, spoil_table(change), table_error(), "fails its integrity check",
+         "is not the recorded one", "rebuild it with `mancala-envs solve kalah --max-seeds 2", subject=table_folder)
+row = "a description that is not JSON, of another format, or of another game or config"
+for name, change, words in (
+    ("not JSON", lambda _values, info: info.write_text("{"), ("is not a table description",)),
+    ("a JSON list", lambda _values, info: info.write_text("[]"), ("is not a format-2 table description",)),
+    ("format 1", rewrite_description(format=1), ("is not a format-2 table description",)),
+    ("another game", rewrite_description(game="ouril"), ("describes another game or config",)),
+    ("another config", rewrite_description(config={"pits_per_row": 6, "seeds_per_pit": 3, "empty_capture": False}),
+     ("describes another game or config",)),
+):
+    case(door, TABLES, row, name, spoil_table(change), table_error(), *words, subject=table_folder)
+row = "`build_table` of a game that cannot be tabled"
+for name, game_id, size, words in (
+    ("Omweso", "omweso_v0", 1, ("omweso cannot be tabled", "tables exist for ")),
+    ("Rio Kadalis", "rio_kadalis_v0", 1, ("rio_kadalis cannot be tabled",)),
+    ("a Urim match", "mancala/urim-match-v0", 1, ("played as a match; tables solve single games",)),
+    ("max_seeds 43 in Modiar", "modiar_v0", 43, ("max_seeds (--max-seeds) must be an int from 0 to 42",)),
+    ("max_seeds -1", "modiar_v0", -1, ("max_seeds (--max-seeds) must be an int from 0 to 42",)),
+    ("max_seeds 2.0", "modiar_v0", 2.0, ("got 2.0",)),
+):
+    case(door, TABLES, row, name,
+         lambda _, g=game_id, k=size: __import__("mancala_envs.solver").solver.build_table(
+             mancala_envs.registration.make_game(g), k), table_error(), *words)
+
+
+def small_modiar_table() -> Any:
+    from mancala_envs.solver import build_table
+
+    return build_table(mancala_envs.registration.make_game("modiar_v0"), 6)
+
+
+def modiar_position(board: list[int], stores: list[int], player: int) -> np.ndarray:
+    game = mancala_envs.registration.make_game("modiar_v0")
+    state = game.new_state(0)
+    game.load_position(state, board, stores, player)
+    return state
+
+
+row = "`value`, `move_values` or `search` of a finished game"
+OVER = ([1, 0, 1, 3, 2, 0], [17, 18], 0)  # rules example M7: player 0 cannot move, the game is over
+for method in ("value", "move_values", "search"):
+    case(door, TABLES, row, f"{method} of M7", lambda table, m=method: getattr(table, m)(modiar_position(*OVER)),
+         table_error(), "the game is over", subject=small_modiar_table)
+row = "`value` of a position with more seeds on the board than the table holds"
+case(door, TABLES, row, "value with 9 seeds in a 6-seed table",
+     lambda table: table.value(modiar_position([3, 0, 2, 0, 2, 2], [16, 17], 0)), table_error(),
+     "the board holds 9 seeds, more than this modiar table's 6",
+     "build a larger one with `mancala-envs solve modiar --max-seeds 9`", subject=small_modiar_table)
+row = "`mancala-envs solve` with any of the above"
+for argv, words in (
+    (["solve", "omweso"], ("omweso cannot be tabled",)),
+    (["solve", "kalah", "--max-seeds", "49"], ("max_seeds (--max-seeds) must be an int from 0 to 48",)),
+    (["solve", "kalah", "--max-seeds", "x"], ("argument --max-seeds: invalid seed count 'x'",)),
+    (["solve"], ("the following arguments are required: game",)),
+):
+    case(door, TABLES, row, " ".join(argv), lambda _, a=argv: main(a), EXIT_2, "mancala-envs: error: ", *words)
+
 door = "cli"
 for example, argv, words in (
     ("$ mancala-envs demo --game chess", ["demo", "--game", "chess"],
@@ -1441,6 +1564,6 @@ def test_every_case_cites_the_contract() -> None:
 def test_the_matrix_covers_every_door() -> None:
     doors = {item.door for item in CASES}
     assert doors == {"make", "reset", "position", "step", "before reset", "batch", "snapshot", "wrapper",
-                     "single-agent", "config", "training", "agents", "records", "cli"}
+                     "single-agent", "config", "training", "agents", "records", "tables", "cli"}
     names = [f"{item.door}: {item.name}" for item in CASES]
     assert len(names) == len(set(names)), "case names must be unique"
