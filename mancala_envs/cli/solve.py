@@ -52,7 +52,7 @@ def summary(table: Table, path: str, out: TextIO) -> None:
     exact = info.get("exact_positions", 0)
     print(f"table: {path}", file=out)
     print(f"positions: {table.positions:,} (boards with at most {table.max_seeds} seeds, each player to move); "
-          f"{table.values.nbytes / 1e6:.1f} MB", file=out)
+          f"{table.table.nbytes / 1e6:.1f} MB", file=out)
     if info:
         print(f"built in {info.get('seconds', 0):.1f} s; exact values: {exact:,} "
               f"({100 * exact / max(table.positions, 1):.1f}%); positions in cycle classes: "
