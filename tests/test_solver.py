@@ -20,11 +20,14 @@ import math
 
 import numpy as np
 import pytest
+from solver_reference import ReferenceSearch, sample_non_exact
 
 from mancala_envs.engine.state import (
     END_NO_LEGAL_MOVE,
     END_REASON,
+    END_REPETITION,
     END_THRESHOLD,
+    HISTORY_LEN,
     PLAYER,
     RUNNING,
     SCORE,
@@ -43,7 +46,6 @@ from mancala_envs.solver import (
     table_dir,
     table_paths,
 )
-from solver_reference import ReferenceSearch, sample_non_exact
 
 TRACE = np.zeros(0, dtype=np.int64)
 
@@ -311,6 +313,37 @@ def test_modiar_bounds_hold_after_a_history_in_a_cycle_class(modiar_table, modia
                 disagree += found != value.margin
     print(f"modiar after a history in a cycle class, not exact: {agree} agree, {disagree} disagree")
     assert searched >= 40
+
+
+@pytest.mark.slow
+def test_a_value_that_depends_on_history(modiar_table, modiar, reference):
+    """A Modiar position of a cycle class (20 seeds) whose value with a history differs from its value fresh; the
+    search sees the difference (it honours the repetition memory), the table's bounds hold both values.
+
+    From [2,7,1|2,7,1], player 0 to move, 17 seed-keeping plies reach [1,6,1|2,7,3] with player 1 to move. Loaded
+    fresh, player 1's best move is local 2 (+2), which leads back to [2,7,1|2,7,1] with player 0 to move; after the 17
+    plies that position was seen, so the same move ends the game by repetition, 10 seeds each: 0. The other moves
+    give -2 and -10, so the value is 0 with this history and +2 without one.
+    """
+    game = reference.game
+    state = reference.position([2, 7, 1, 2, 7, 1], [11, 11], 0)
+    for action in [0, 0, 1, 0, 2, 1, 2, 0, 1, 1, 0, 0, 2, 2, 0, 0, 2]:
+        assert game.step(state, action, TRACE) == 0 and state[STATUS] == RUNNING
+    assert game.board(state).tolist() == [1, 6, 1, 2, 7, 3] and state[PLAYER] == 1
+    assert state[HISTORY_LEN] == 18  # the start and the 17 positions reached, all different
+    fresh = reference.position([1, 6, 1, 2, 7, 3], [11, 11], 1)
+    assert reference.move_margins(fresh) == {0: -2, 1: -10, 2: 2} and reference.margin(fresh) == 2
+    assert reference.move_margins(state) == {0: -2, 1: -10, 2: 0} and reference.margin(state) == 0
+    back = state.copy()
+    game.step(back, 2, TRACE)
+    assert back[END_REASON] == END_REPETITION and back[SCORE:SCORE + 2].tolist() == [21, 21]
+    value = modiar_table.value(state)
+    assert (value.margin, value.low, value.high, value.exact) == (2, 0, 2, False)
+    # move_values plays each move on the state itself, repetition memory included: it sees the repetition one ply
+    # ahead (the value, read from the table, does not), so here the value is not the best of the move values
+    assert margins(modiar_table.move_values(state)) == {0: -2, 1: -10, 2: 0}
+    assert margins(modiar_table.move_values(fresh)) == {0: -2, 1: -10, 2: 2}
+    assert modiar_table.value(fresh) == value
 
 
 def _non_exact_positions(table, seeds: int, rng: np.random.Generator, count: int) -> list[tuple[list[int], int]]:
