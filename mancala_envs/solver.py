@@ -45,7 +45,17 @@ depend on the positions seen before it. Where exactly:
   ``docs/solved.md`` reports how many positions are exact and how often the other values agree with
   a search that keeps the whole history.
 
-The ply cap (``max_plies``) is not part of the tables: they assume it is not reached.
+The ply cap (``max_plies``) is not part of the tables: they assume it is not reached. Nor is a
+store threshold (Ouril's ``win_threshold``, 25 by default): the tables are built with empty stores,
+so they hold the margin of the game played to its natural end, every seed collected. A threshold
+only ends a game that is already decided (more than half the seeds), so who wins is the same; the
+margin differs where a store is near the threshold.
+
+What depends on the state you pass: :meth:`Table.value` reads the table, which knows the board and
+the player to move only (its bounds hold for any history). :meth:`Table.move_values` plays each
+move on your state, so a move that repeats a position of its memory, or reaches a store threshold,
+is valued by the end it causes, and the table is read one ply later. :meth:`Table.search` is exact
+for your state, history, stores and ply count included.
 
 Files: :func:`save_table` writes the table (three bytes per position: the value, its lower and its
 upper bound over every history, each plus 64, with bit 7 of the value set when the bounds meet) as a
@@ -812,7 +822,12 @@ class Table:
         return int(self.game.board(state).sum()) <= self.max_seeds
 
     def value(self, state: np.ndarray) -> TableValue:
-        """The value of ``state`` for its player to move (its first ply valued by playing it, see :meth:`move_values`).
+        """The table's value of ``state`` for its player to move (its first ply valued by playing it, see :meth:`move_values`).
+
+        Only the board and the player to move are read: the margin is the table's (see the module
+        docstring), and ``low``/``high`` bound the value over every history. With a repetition
+        memory that matters here, ``max(move_values(state))`` can differ from it; :meth:`search`
+        gives the exact value of ``state`` as it stands.
 
         Raises:
             TableError: the game is over, or the board holds more than ``max_seeds`` seeds.
