@@ -20,7 +20,20 @@ starts):
   preferred;
 - in a match, a ply after which the engine has laid out the next game (``GAMES_PLAYED`` went up
   while the match runs) is a leaf worth ``GAME_POINT`` per match point of difference in that
-  game (``POINTS``), plus its score difference and the same depth bonus.
+  game (``POINTS``), plus its score difference and the same depth bonus;
+- with a perfect-play table (:mod:`mancala_envs.solver`; the copies compiled with
+  ``TABLE_LEAVES=1``), a running position after the first ply whose board holds at most the
+  table's ``max_seeds`` seeds is a leaf whose outcome is known: its *final margin* for the root
+  player is the store difference plus the table's future margin (negated when the opponent is to
+  move), and it is scored as a finished episode with that score difference (``+WIN`` or ``-WIN`` by
+  its sign, 0 for 0, plus the margin, plus the depth bonus). Leaves at the same depth therefore
+  compare as the table does, so a search whose root's children are all in the table plays one of
+  the table's best moves.
+
+The table is passed in as arrays (its bytes, their binomial coefficients, its ``max_seeds``, the
+game's pit count): this module sits beside :mod:`mancala_envs.solver` and imports nothing of it;
+:func:`_table_index` orders boards as :func:`mancala_envs.solver.board_index` does (a test checks
+they agree).
 
 Neither search uses numba's global generator: the agents draw from their own seeded numpy
 generator and pass the draws in (a uniform number for alpha-beta's ties, four 32-bit words for
@@ -38,6 +51,8 @@ from mancala_envs.engine.jit import njit
 from mancala_envs.engine.kernels import game_step, per_game
 from mancala_envs.engine.prng import uniform
 from mancala_envs.engine.state import (
+    BOARD,
+    FIRST_MOVE_DONE,
     GAMES_PLAYED,
     HISTORY_LEN,
     LEGAL,
@@ -63,11 +78,13 @@ __all__ = [
     "MCTS",
     "OPPONENT_KIND",
     "RANDOM",
+    "TABLE_LEAVES",
     "UCT_C",
     "WIN",
     "alphabeta_move",
     "alphabeta_root",
     "choose_move",
+    "empty_table",
     "mcts_move",
     "mcts_root",
     "opponent_turn",
@@ -81,6 +98,12 @@ INFINITY = 100 * WIN
 MAX_DEPTH = 64  # the deepest alpha-beta search accepted ("alphabeta:64")
 MAX_SIMULATIONS = 1_000_000  # the most MCTS simulations accepted ("mcts:1000000")
 UCT_C = math.sqrt(2.0)  # UCB1's exploration constant, for results in [0, 1]
+#: whether alpha-beta scores positions in a perfect-play table as known outcomes: bound per compiled copy
+#: (``game.compiled(alphabeta_move, TABLE_LEAVES=1)``), so the copies without a table compile none of it
+TABLE_LEAVES = 0
+#: a table byte is ``margin + _TABLE_OFFSET`` in its low 7 bits (bit 7: exact), as mancala_envs.solver writes it
+_TABLE_OFFSET = 64
+_TABLE_BITS = 127
 
 
 # --- evaluation -------------------------------------------------------------------------------------------
@@ -111,6 +134,57 @@ def _leaf_value(state: np.ndarray, root: int, games: int, depth_left: int) -> in
             return GAME_POINT * points - bonus + score
         return score
     return state[STORE + root] - state[STORE + opponent]
+
+
+# --- perfect-play tables at the leaves -------------------------------------------------------------------
+def empty_table() -> tuple[np.ndarray, np.ndarray, int, int]:
+    """The table arguments of the searches when there is no table: ``(values, binom, max_seeds, n_pits)``
+    with ``max_seeds`` -1 (no position is in it)."""
+    return np.zeros(0, np.uint8), np.zeros((1, 1), np.int64), -1, 0
+
+
+@njit(cache=True, error_model="numpy")
+def _table_index(state: np.ndarray, n_pits: int, binom: np.ndarray) -> int:
+    """Index of ``state``'s board among the boards of a table: the order of
+    :func:`mancala_envs.solver.board_index` (fewer seeds first, then lexicographic)."""
+    seeds = 0
+    for pit in range(BOARD, BOARD + n_pits):
+        seeds += state[pit]
+    index = binom[seeds + n_pits - 1, n_pits] if seeds > 0 else 0
+    left = seeds
+    for j in range(n_pits - 1):
+        rest = n_pits - 1 - j
+        count = state[BOARD + j]
+        index += binom[left + rest, rest] - binom[left - count + rest, rest]
+        left -= count
+    return index
+
+
+@njit(cache=True, error_model="numpy")
+def _in_table(state: np.ndarray, games: int, table_seeds: int, n_pits: int) -> bool:
+    """Whether ``state`` is a running position of the searched game, after its first ply, whose board
+    holds at most ``table_seeds`` seeds (always False with ``table_seeds`` -1)."""
+    if table_seeds < 0 or state[STATUS] != RUNNING or state[GAMES_PLAYED] != games or state[FIRST_MOVE_DONE] == 0:
+        return False
+    seeds = 0
+    for pit in range(BOARD, BOARD + n_pits):
+        seeds += state[pit]
+    return seeds <= table_seeds
+
+
+@njit(cache=True, error_model="numpy")
+def _table_value(state: np.ndarray, root: int, depth_left: int, table: np.ndarray, binom: np.ndarray,
+                 n_pits: int) -> int:
+    """The value for ``root`` of a position in the table (:func:`_in_table`), scored as a finished
+    episode whose score difference is the final margin under perfect play (module docstring)."""
+    mover = state[PLAYER]
+    margin = (int(table[2 * _table_index(state, n_pits, binom) + mover]) & _TABLE_BITS) - _TABLE_OFFSET
+    final = state[STORE + root] - state[STORE + 1 - root] + (margin if mover == root else -margin)
+    if final > 0:
+        return WIN + DEPTH_BONUS * depth_left + final
+    if final < 0:
+        return -WIN - DEPTH_BONUS * depth_left + final
+    return 0
 
 
 # --- copying a node ---------------------------------------------------------------------------------------------
@@ -146,9 +220,14 @@ def _expand(
     leaves: np.ndarray,
     order: np.ndarray,
     nodes: np.ndarray,
+    table: np.ndarray,
+    binom: np.ndarray,
+    table_seeds: int,
+    n_pits: int,
 ) -> int:
     """Plays every legal action of ``node`` into ``children[ply]`` and orders them, best first for the
-    player to move (by the value of the position right after the ply: captures first).
+    player to move (by the value of the position right after the ply: captures first). A child in the
+    table (``TABLE_LEAVES``) is a leaf with its table value.
 
     Returns:
         The number of children; ``order[ply, :n]`` lists them in search order.
@@ -166,8 +245,12 @@ def _expand(
             game_step(child, params, action, no_trace)
             nodes[0] += 1
             actions[ply, n] = action
-            values[ply, n] = _leaf_value(child, root, games, depth - 1)
-            leaves[ply, n] = _game_boundary(child, games)
+            if TABLE_LEAVES and _in_table(child, games, table_seeds, n_pits):
+                values[ply, n] = _table_value(child, root, depth - 1, table, binom, n_pits)
+                leaves[ply, n] = True
+            else:
+                values[ply, n] = _leaf_value(child, root, games, depth - 1)
+                leaves[ply, n] = _game_boundary(child, games)
             # insertion sort by the mover's preference; equal values keep the action order
             j = n
             while j > 0:
@@ -194,6 +277,10 @@ def _best_leaf(
     root: int,
     games: int,
     nodes: np.ndarray,
+    table: np.ndarray,
+    binom: np.ndarray,
+    table_seeds: int,
+    n_pits: int,
 ) -> int:
     """Minimax value of ``node`` one ply from the search horizon: its children are leaves, played one
     at a time into ``scratch`` until a cut-off (fail-soft)."""
@@ -208,7 +295,10 @@ def _best_leaf(
             _copy_node(scratch, node, live)
             game_step(scratch, params, action, no_trace)
             nodes[0] += 1
-            value = _leaf_value(scratch, root, games, 0)
+            if TABLE_LEAVES and _in_table(scratch, games, table_seeds, n_pits):
+                value = _table_value(scratch, root, 0, table, binom, n_pits)
+            else:
+                value = _leaf_value(scratch, root, games, 0)
             if maximising:
                 best = max(best, value)
                 alpha = max(alpha, best)
@@ -239,6 +329,10 @@ def _search(
     leaves: np.ndarray,
     order: np.ndarray,
     nodes: np.ndarray,
+    table: np.ndarray,
+    binom: np.ndarray,
+    table_seeds: int,
+    n_pits: int,
 ) -> int:
     """Minimax value for ``root`` of the running state ``start``, at ``start_ply`` plies from the root
     of a search to ``horizon`` plies (``horizon - start_ply >= 1`` plies left), with alpha-beta
@@ -251,7 +345,10 @@ def _search(
     ``cursor[p]`` is the next one.
     """
     if horizon - start_ply == 1:
-        return _best_leaf(history_start, params, start, children[start_ply, 0], alpha, beta, root, games, nodes)
+        return _best_leaf(
+            history_start, params, start, children[start_ply, 0], alpha, beta, root, games, nodes,
+            table, binom, table_seeds, n_pits,
+        )
     count = np.zeros(horizon, np.int64)
     cursor = np.zeros(horizon, np.int64)
     alphas = np.zeros(horizon, np.int64)
@@ -267,7 +364,8 @@ def _search(
         maximising[p] = node[PLAYER] == root
         bests[p] = -INFINITY if maximising[p] else INFINITY
         count[p] = _expand(
-            history_start, params, node, p, horizon - p, root, games, children, actions, values, leaves, order, nodes
+            history_start, params, node, p, horizon - p, root, games, children, actions, values, leaves, order, nodes,
+            table, binom, table_seeds, n_pits,
         )
         cursor[p] = 0
         # Take the children's values in order until a child must be opened or the node is done.
@@ -280,7 +378,8 @@ def _search(
                     value = values[p, i]
                 else:
                     value = _best_leaf(
-                        history_start, params, children[p, i], children[p + 1, 0], alphas[p], betas[p], root, games, nodes
+                        history_start, params, children[p, i], children[p + 1, 0], alphas[p], betas[p], root, games,
+                        nodes, table, binom, table_seeds, n_pits,
                     )
             else:
                 # Done (all children seen, or a cut-off): the value goes to the parent.
@@ -314,10 +413,21 @@ def alphabeta_root(
     leaves: np.ndarray,
     order: np.ndarray,
     nodes: np.ndarray,
+    table: np.ndarray,
+    binom: np.ndarray,
+    table_seeds: int,
+    n_pits: int,
 ) -> tuple[int, int]:
+    """Alpha-beta to ``depth`` plies from the running ``state`` in the buffers given (see
+    :func:`alphabeta_move`): the move (ties broken by ``draw``) and its value for the player to move.
+    ``table, binom, table_seeds, n_pits`` are a perfect-play table's (:func:`empty_table` for none),
+    read in the copies compiled with ``TABLE_LEAVES=1``."""
     root = state[PLAYER]
     games = state[GAMES_PLAYED]
-    n = _expand(history_start, params, state, 0, depth, root, games, children, actions, values, leaves, order, nodes)
+    n = _expand(
+        history_start, params, state, 0, depth, root, games, children, actions, values, leaves, order, nodes,
+        table, binom, table_seeds, n_pits,
+    )
     best = -INFINITY
     for j in range(n):
         i = order[0, j]
@@ -325,7 +435,7 @@ def alphabeta_root(
             # alpha = best - 1: a move as good as the best so far gets its exact value (a tie).
             values[0, i] = _search(
                 history_start, params, children[0, i], 1, depth, best - 1, INFINITY, root, games,
-                children, actions, values, leaves, order, nodes,
+                children, actions, values, leaves, order, nodes, table, binom, table_seeds, n_pits,
             )
         best = max(best, values[0, i])
     ties = 0
@@ -530,9 +640,12 @@ def _only_action(legal: int) -> int:
 
 @per_game()
 def alphabeta_move(history_start: int, state: np.ndarray, params: np.ndarray, n_actions: int, depth: int,
-                   draw: float) -> tuple[int, int, int]:
+                   draw: float, table: np.ndarray, binom: np.ndarray, table_seeds: int,
+                   n_pits: int) -> tuple[int, int, int]:
     """Alpha-beta to ``depth`` plies (ties broken by ``draw``), with its buffers made here: the move, its
-    value for the player to move and the nodes searched."""
+    value for the player to move and the nodes searched. ``table, binom, table_seeds, n_pits``: a
+    perfect-play table (its ``values``, ``binom``, ``max_seeds`` and the game's ``n_pits``), read only by
+    the copies compiled with ``TABLE_LEAVES=1``; :func:`empty_table` when there is none."""
     children = np.empty((depth, n_actions, state.shape[0]), np.int64)
     actions = np.empty((depth, n_actions), np.int64)
     values = np.empty((depth, n_actions), np.int64)
@@ -540,7 +653,8 @@ def alphabeta_move(history_start: int, state: np.ndarray, params: np.ndarray, n_
     order = np.empty((depth, n_actions), np.int64)
     nodes = np.zeros(1, np.int64)
     action, value = alphabeta_root(
-        history_start, state, params, depth, draw, children, actions, values, leaves, order, nodes
+        history_start, state, params, depth, draw, children, actions, values, leaves, order, nodes,
+        table, binom, table_seeds, n_pits,
     )
     return action, value, nodes[0]
 
@@ -570,7 +684,9 @@ def choose_move(history_start: int, state: np.ndarray, params: np.ndarray, n_act
         only = _only_action(state[LEGAL])
         if only >= 0:
             return only
-        return alphabeta_move(history_start, state, params, n_actions, strength, draw)[0]
+        no_table = np.zeros(0, np.uint8)
+        no_binom = np.zeros((1, 1), np.int64)
+        return alphabeta_move(history_start, state, params, n_actions, strength, draw, no_table, no_binom, -1, 0)[0]
     if OPPONENT_KIND == MCTS:
         only = _only_action(state[LEGAL])
         if only >= 0:

@@ -1,4 +1,4 @@
-"""Agents, named by strings: ``"random"``, ``"greedy"``, ``"alphabeta:D"``, ``"mcts:N"``, ``"sb3:path"``.
+"""Agents, named by strings: ``"random"``, ``"greedy"``, ``"perfect"``, ``"alphabeta:D"``, ``"mcts:N"``, ``"sb3:path"``.
 
 The protocol is small: an agent returns a legal action for the player to move, either from an
 environment (``act(env)``: a mancala_envs AEC environment, wrapped or raw, whose turn it is) or
@@ -10,6 +10,8 @@ takes are the ones the CLI, configs and the single-agent env's ``opponent=`` acc
 ============================  ===========================================================
 ``"random"``                  :class:`RandomAgent`: a uniformly random legal action
 ``"greedy"``                  :class:`GreedyAgent`: the most seeds won by the move itself
+``"perfect"``                 :class:`~mancala_envs.agents.perfect.PerfectAgent`: a best move
+                              of the game's perfect-play table (``mancala-envs solve``)
 ``"alphabeta:D"``             :class:`~mancala_envs.agents.search.AlphaBetaAgent`: minimax
                               with alpha-beta pruning to ``D`` plies (1 to 64)
 ``"mcts:N"``                  :class:`~mancala_envs.agents.search.MCTSAgent`: UCT with ``N``
@@ -39,6 +41,7 @@ from __future__ import annotations
 
 from mancala_envs.agents.base import Agent
 from mancala_envs.agents.baselines import GreedyAgent, RandomAgent
+from mancala_envs.agents.perfect import PerfectAgent
 from mancala_envs.agents.sb3 import SB3Agent, UntrustedModelError
 from mancala_envs.agents.search import MAX_DEPTH, MAX_SIMULATIONS, AlphaBetaAgent, MCTSAgent
 
@@ -49,6 +52,7 @@ __all__ = [
     "AlphaBetaAgent",
     "GreedyAgent",
     "MCTSAgent",
+    "PerfectAgent",
     "RandomAgent",
     "SB3Agent",
     "UntrustedModelError",
@@ -56,7 +60,7 @@ __all__ = [
 ]
 
 #: The agents whose name is complete as it stands, by name (each built as ``AGENT_NAMES[name](seed)``).
-AGENT_NAMES: dict[str, type[Agent]] = {"random": RandomAgent, "greedy": GreedyAgent}
+AGENT_NAMES: dict[str, type[Agent]] = {"random": RandomAgent, "greedy": GreedyAgent, "perfect": PerfectAgent}
 
 #: The agents named with a parameter, by the form of the name: ``D`` plies, ``N`` simulations, the
 #: ``PATH`` of a saved model (``"alphabeta:4"``, ``"mcts:400"``, ``"sb3:models/ppo.zip"``).
@@ -72,7 +76,7 @@ def make_agent(name: str, seed: int | None = None, *, trust_remote_code: bool = 
     """Builds an agent from its name.
 
     Args:
-        name: ``"random"``, ``"greedy"`` (``AGENT_NAMES``), ``"alphabeta:D"`` (``D`` plies, 1 to 64),
+        name: ``"random"``, ``"greedy"``, ``"perfect"`` (``AGENT_NAMES``), ``"alphabeta:D"`` (``D`` plies, 1 to 64),
             ``"mcts:N"`` (``N`` simulations, 1 to 1,000,000) or ``"sb3:path/to/model.zip"``
             (``AGENT_FORMS``).
         seed: ``None`` (fresh entropy) or a non-negative integer.

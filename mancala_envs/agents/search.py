@@ -2,11 +2,16 @@
 
 The compiled searches and their evaluation are in :mod:`mancala_envs.search`; this module checks the
 input of the public :func:`alphabeta_search` and :func:`mcts_search` and wraps them as agents.
+
+Alpha-beta reads a perfect-play table of the game (:mod:`mancala_envs.solver`) at its leaves when
+one is saved in the tables' folder: :class:`AlphaBetaAgent` looks it up once per game (and config)
+and passes it to :func:`alphabeta_search`. Without a table it searches as it always did.
 """
 
 from __future__ import annotations
 
 import math
+import os
 from typing import Any
 
 import numpy as np
@@ -22,8 +27,10 @@ from mancala_envs.search import (
     UCT_C,
     WIN,
     alphabeta_move,
+    empty_table,
     mcts_root,
 )
+from mancala_envs.solver import Table, TableError, available_tables, load_table, solvable, table_paths
 from mancala_envs.validation import check_integer
 
 __all__ = [
@@ -36,12 +43,72 @@ __all__ = [
     "AlphaBetaAgent",
     "MCTSAgent",
     "alphabeta_search",
+    "game_table",
+    "load_game_table",
     "mcts_search",
+    "same_table_game",
+    "table_arguments",
 ]
 
 
+def table_arguments(table: Table | None) -> tuple[np.ndarray, np.ndarray, int, int]:
+    """What the compiled alpha-beta reads of ``table``: its value bytes, binomials, ``max_seeds`` and the
+    game's pit count (:func:`mancala_envs.search.empty_table` for ``None``)."""
+    if table is None:
+        return empty_table()
+    values = np.asarray(table.values).view()  # row 0 of the table: the value bytes
+    values.flags.writeable = False  # one compiled type for saved (memory-mapped, read-only) and built tables
+    return values, np.ascontiguousarray(table.binom, dtype=np.int64), int(table.max_seeds), int(table.game.n_pits)
+
+
+def same_table_game(first: Game, second: Game) -> bool:
+    """Whether a table of ``first`` is one of ``second``: the same game, version and config, apart from
+    the fields tables ignore (``max_plies``, ``repetition``)."""
+    return table_paths(first, 0, ".")[0].name == table_paths(second, 0, ".")[0].name
+
+
+#: tables loaded in this process, by game, config and file: a new agent (a tournament makes two per game)
+#: shares the memory-mapped arrays instead of reading and hashing the file again
+_LOADED: dict[tuple[Any, ...], Table] = {}
+
+
+def load_game_table(game: Game, folder: str | os.PathLike[str] | None = None) -> Table:
+    """``load_table(game, max_seeds=-1, folder=folder)``: the largest saved table of ``game``, loaded once per
+    process and file (a file replaced since is loaded again); each call returns a Table of its own over the
+    shared arrays, so agents in different threads do not share a Table's work buffers.
+
+    Raises:
+        TableError: no table (with the command that builds it), or a file that fails its checks.
+    """
+    found = available_tables(game, folder)
+    if not found:
+        return load_table(game, max_seeds=-1, folder=folder)  # raises, naming the command
+    path = table_paths(game, max(found), folder)[0]
+    try:
+        stat = path.stat()
+    except OSError:
+        return load_table(game, max_seeds=-1, folder=folder)
+    key = (type(game), game.config, str(path.resolve()), stat.st_size, stat.st_mtime_ns)
+    loaded = _LOADED.get(key)
+    if loaded is None:
+        loaded = _LOADED[key] = load_table(game, max_seeds=-1, folder=folder)
+    return Table(game, loaded.max_seeds, loaded.table, loaded.info)
+
+
+def game_table(game: Game, folder: str | os.PathLike[str] | None = None) -> Table | None:
+    """The largest saved table of ``game`` (its config) in ``folder`` (default: the tables' folder,
+    :func:`mancala_envs.solver.table_dir`), or ``None`` when there is none or the game cannot be tabled.
+
+    Raises:
+        TableError: a table file is there but fails its checks (the message says how to rebuild it).
+    """
+    if solvable(game) is not None or not available_tables(game, folder):
+        return None
+    return load_game_table(game, folder)
+
+
 def alphabeta_search(
-    game: Game, state: np.ndarray, depth: int, draw: float = 0.0
+    game: Game, state: np.ndarray, depth: int, draw: float = 0.0, table: Table | None = None
 ) -> tuple[int, int, int]:
     """Minimax with alpha-beta pruning to ``depth`` plies from ``state``, in compiled code.
 
@@ -54,14 +121,19 @@ def alphabeta_search(
         state: A running state of ``game`` (not changed).
         depth: Plies to search, 1 to ``MAX_DEPTH``.
         draw: A uniform number in [0, 1) that breaks ties between root moves.
+        table: A perfect-play table of ``game`` (:mod:`mancala_envs.solver`), or ``None``. With one, a
+            running position after the first ply whose board holds at most ``table.max_seeds`` seeds
+            is a leaf scored by its outcome under perfect play (:mod:`mancala_envs.search`).
 
     Returns:
         The action, its value for the player to move (see the module docstring) and the number of
         nodes searched (plies played).
 
     Raises:
-        TypeError: ``game`` is not a Game, ``state`` not one of its states, or ``depth`` not an integer.
-        ValueError: the game in ``state`` is over, or ``depth`` is out of range.
+        TypeError: ``game`` is not a Game, ``state`` not one of its states, ``depth`` not an integer, or
+            ``table`` not a Table.
+        ValueError: the game in ``state`` is over, ``depth`` is out of range, or ``table`` is another game's
+            (a :class:`~mancala_envs.solver.TableError`).
 
     Example:
         >>> import mancala_envs
@@ -73,8 +145,19 @@ def alphabeta_search(
     """
     Agent.state_legal_actions(game, state)
     depth = check_integer("alphabeta depth", depth, 1, MAX_DEPTH)
-    action, value, nodes = game.compiled(alphabeta_move)(
-        game.history_start, state, game.params, game.n_actions, int(depth), float(draw)
+    if table is None:
+        search = game.compiled(alphabeta_move)
+    else:
+        if not isinstance(table, Table):
+            raise TypeError(f"table must be a mancala_envs.solver.Table or None (got {type(table).__name__}).")
+        if not same_table_game(table.game, game):
+            raise TableError(f"this table is of {table.game.name} {table.game.config}, not of {game.name} {game.config} "
+                             "(the config may differ only in max_plies and repetition).")
+        search = game.compiled(alphabeta_move, TABLE_LEAVES=1)
+    values, binom, table_seeds, n_pits = table_arguments(table)
+    action, value, nodes = search(
+        game.history_start, state, game.params, game.n_actions, int(depth), float(draw),
+        values, binom, table_seeds, n_pits,
     )
     return int(action), int(value), int(nodes)
 
@@ -165,16 +248,25 @@ class AlphaBetaAgent(_StateSearchAgent):
     """Minimax with alpha-beta pruning to ``depth`` plies (``"alphabeta:D"``).
 
     The evaluation is the score difference for the player to move (a finished game: a win or loss
-    above any score, quicker wins first); see :mod:`mancala_envs.agents.search`. Equally good moves
+    above any score, quicker wins first); see :mod:`mancala_envs.search`. Equally good moves
     are chosen between with the agent's generator. With one legal action nothing is searched.
+
+    When a perfect-play table of the game is saved in ``folder`` (:mod:`mancala_envs.solver`; built by
+    ``mancala-envs solve <game>``), the search scores the positions it covers by their outcome under
+    perfect play. The agent looks the table up once per game (and config), at its first move in it,
+    and uses the largest one saved; with none, it searches as without tables.
 
     Args:
         depth: Plies to search, 1 to 64. An Omweso mid-turn choice counts as a ply of the same player.
         seed: Seed of the agent's generator (ties).
+        folder: Where to look for tables (default: :func:`mancala_envs.solver.table_dir`,
+            ``$MANCALA_ENVS_TABLES`` when set).
+        tables: False to search without tables even where one is saved.
 
     Attributes:
         last_nodes: Nodes searched (plies played) for the last move.
         last_value: The last move's value for the player who made it (``None`` without a search).
+        last_table: The table the last search read (``None`` if none).
 
     Example:
         >>> import mancala_envs
@@ -186,21 +278,41 @@ class AlphaBetaAgent(_StateSearchAgent):
         (True, True)
     """
 
-    def __init__(self, depth: int = 4, seed: int | None = None) -> None:
+    def __init__(
+        self, depth: int = 4, seed: int | None = None, folder: str | os.PathLike[str] | None = None,
+        tables: bool = True,
+    ) -> None:
         self.depth = check_integer("alphabeta depth", depth, 1, MAX_DEPTH)
         super().__init__(seed)
+        if not isinstance(tables, bool):
+            raise TypeError(f"tables must be True or False (got {tables!r}).")
         self.name = f"alphabeta:{self.depth}"
+        self.folder = folder
+        self.tables = tables
         self.last_nodes = 0
         self.last_value: int | None = None
+        self.last_table: Table | None = None
+        self._tables: dict[tuple[Any, ...], Table | None] = {}
 
     def _record_trivial(self) -> None:
         self.last_nodes = 0
         self.last_value = None
 
+    def table_for(self, game: Game) -> Table | None:
+        """The table this agent reads in ``game`` (looked up at the first call per game and config)."""
+        if not self.tables:
+            return None
+        key = (type(game), game.config)
+        if key not in self._tables:
+            self._tables[key] = game_table(game, self.folder)
+        return self._tables[key]
+
     def _choose(self, game: Game, state: np.ndarray) -> int:
-        action, value, nodes = alphabeta_search(game, state, self.depth, float(self.rng.random()))
+        table = self.table_for(game)
+        action, value, nodes = alphabeta_search(game, state, self.depth, float(self.rng.random()), table)
         self.last_nodes = nodes
         self.last_value = value
+        self.last_table = table
         return action
 
     def __repr__(self) -> str:

@@ -1,0 +1,137 @@
+"""The ``"perfect"`` agent: plays a best move of the game's perfect-play table (:mod:`mancala_envs.solver`).
+
+A table holds, for every position with at most ``max_seeds`` seeds on the board, its value under
+perfect play: the seeds the player to move will still gain minus those the opponent will
+(:class:`~mancala_envs.solver.TableValue`). :class:`PerfectAgent` values each legal move by its gain
+plus the table's value after it (:meth:`~mancala_envs.solver.Table.move_values`) and plays one of the
+moves of the best value (:meth:`~mancala_envs.solver.Table.best_actions`): among those, one whose
+lower bound over every history (``low``) is highest, then one drawn by its generator.
+
+**Repetition and the ply cap.** ``perfect`` plays the table's values. A move that ends the game at
+once is valued by its real result, since every move is played on the actual state, history
+included: a move that repeats a position since the last capture is valued by the repetition rule's
+settlement, and a move that reaches ``max_plies`` by its settlement. After a move that does not end
+the game, the value is the table's. Where it is exact (:attr:`TableValue.exact
+<mancala_envs.solver.TableValue.exact>`: its bounds over every history meet; every position outside
+the cycle classes, e.g. every Modiar position with at most 11 seeds) it holds whatever positions were
+seen before, and ``perfect`` keeps it: from an exact position of value ``v`` its final margin is at
+least its store lead plus ``v`` against any opponent, the ply cap aside (the tiebreak on ``low``
+makes each move lead to an exact position of the same value). Inside a cycle class the table holds
+the value of the class-capped game (see :mod:`mancala_envs.solver`), which the real game with its
+history may not reach: there ``perfect`` is as good as the table's reading of the repetition rule
+and its bounds, no better. :attr:`PerfectAgent.last_values` shows the values it chose from.
+
+Tables live in a folder (default :func:`mancala_envs.solver.table_dir`, ``$MANCALA_ENVS_TABLES``
+when set); the agent loads the largest table of the game (and config: ``max_plies`` and
+``repetition`` aside) at its first move in that game. Without one it raises
+:class:`~mancala_envs.solver.TableError` naming the ``mancala-envs solve`` command that builds it.
+On a position with more seeds than the table covers it raises ``TableError`` too, naming the command
+that builds a larger table, and ``alphabeta:D``, which reads the table at its leaves.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import numpy as np
+
+from mancala_envs.agents.base import Agent
+from mancala_envs.agents.search import load_game_table
+from mancala_envs.games.base import Game
+from mancala_envs.solver import Table, TableError, TableValue, solvable, table_dir
+
+__all__ = ["PerfectAgent"]
+
+
+class PerfectAgent(Agent):
+    """Plays one of the moves that keep the position's perfect-play value (``"perfect"``).
+
+    Among the moves of the best value it prefers those with the highest lower bound over every history;
+    remaining ties are broken by the agent's generator (one draw per move), so a seed gives the same
+    moves. See the module docstring for what the values mean under the repetition rule.
+
+    Args:
+        seed: Seed of the agent's generator (ties).
+        folder: The folder of the tables (default: :func:`mancala_envs.solver.table_dir`).
+
+    Attributes:
+        last_values: Each legal action of the last move with its :class:`~mancala_envs.solver.TableValue`
+            (the mover's future margin after it), ``None`` before the first move.
+
+    Raises (at a move, not when built):
+        TableError: no table of the game in the folder (the message names ``mancala-envs solve``), a
+            game that cannot be tabled, or a position with more seeds than the table covers.
+
+    Example:
+        >>> import tempfile
+        >>> import mancala_envs
+        >>> from mancala_envs.solver import build_table, save_table
+        >>> env = mancala_envs.make("modiar_v0")
+        >>> env.reset(options={"board": [2, 0, 3, 0, 0, 0], "stores": [20, 17], "player": 0})
+        >>> folder = tempfile.mkdtemp()
+        >>> _ = save_table(build_table(env.unwrapped.game, max_seeds=5), folder)
+        >>> agent = PerfectAgent(seed=0, folder=folder)
+        >>> agent.act(env)
+        2
+        >>> agent.last_values[2].margin, agent.last_values[2].exact
+        (1, True)
+    """
+
+    name = "perfect"
+
+    def __init__(self, seed: int | None = None, folder: str | os.PathLike[str] | None = None) -> None:
+        super().__init__(seed)
+        if folder is not None and not isinstance(folder, (str, os.PathLike)):
+            raise TypeError(f"folder must be a path or None (got {type(folder).__name__}).")
+        self.folder = folder
+        self.last_values: dict[int, TableValue] | None = None
+        self._tables: dict[tuple[Any, ...], Table] = {}
+
+    def table_for(self, game: Game) -> Table:
+        """The table this agent plays ``game`` with: the largest saved one, loaded at the first call per
+        game and config (a missing table is looked for again at the next call).
+
+        Raises:
+            TableError: the game cannot be tabled, or no table of it is saved (with the command to build one).
+        """
+        key = (type(game), game.config)
+        table = self._tables.get(key)
+        if table is None:
+            reason = solvable(game)
+            if reason is not None:
+                raise TableError(f"the perfect agent needs a table, and {reason}; play alphabeta:D instead.")
+            table = self._tables[key] = load_game_table(game, self.folder)
+        return table
+
+    def act(self, env: Any) -> int:
+        self.env_legal_actions(env)
+        raw = env.unwrapped
+        return self._choose(raw.game, raw.state_array)
+
+    def act_on_state(self, game: Game, state: np.ndarray) -> int:
+        self.state_legal_actions(game, state)
+        return self._choose(game, state)
+
+    def _choose(self, game: Game, state: np.ndarray) -> int:
+        table = self.table_for(game)
+        seeds = int(np.sum(game.board(state)))
+        if seeds > table.max_seeds:
+            where = self.folder if self.folder is not None else table_dir()
+            whole = "" if seeds >= game.total_seeds else f" --max-seeds {seeds}"
+            folder = f" --dir {self.folder}" if self.folder is not None else ""
+            raise TableError(
+                f"the perfect agent cannot play this {game.name} position: its board holds {seeds} seeds, more "
+                f"than the largest {game.name} table in {where} covers ({table.max_seeds}). Build a larger table "
+                f"with `mancala-envs solve {game.name}{whole}{folder}`, or play alphabeta:D, which reads the "
+                "table at its leaves."
+            )
+        values = table.move_values(state)
+        best = max((value.margin, value.low) for value in values.values())
+        actions = sorted(action for action, value in values.items() if (value.margin, value.low) == best)
+        draw = float(self.rng.random())
+        self.last_values = values
+        return actions[min(int(draw * len(actions)), len(actions) - 1)]
+
+    def __repr__(self) -> str:
+        return "PerfectAgent()" if self.folder is None else f"PerfectAgent(folder={str(self.folder)!r})"
