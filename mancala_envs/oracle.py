@@ -83,7 +83,7 @@ from typing import Any
 import numpy as np
 
 from mancala_envs.agents import Agent, make_agent
-from mancala_envs.engine.state import PLAYER, PLY, RUNNING, STATUS, STORE
+from mancala_envs.engine.state import PLAYER, PLY
 from mancala_envs.registration import make, make_game, resolve_env_id
 from mancala_envs.solver import IGNORED_FIELDS, Table, TableError, load_table, solvable
 from mancala_envs.stats import Tally, wilson_interval
@@ -645,7 +645,7 @@ def _play(env: Any, table: Table, players: dict[int, Any], seat: int, opponent: 
             else:
                 values = table.move_values(state)
                 if search_budget and len(values) >= 2:
-                    values = _with_history(table, state, values, search_budget)
+                    values = table.move_values(state, search_budget=search_budget)  # exact with the history
                 if len(values) < 2:
                     forced += 1
                 else:
@@ -664,36 +664,6 @@ def _play(env: Any, table: Table, players: dict[int, Any], seat: int, opponent: 
         opponent=opponent, game=number, seat=seat, result=result,
         scores=(int(scores[seat]), int(scores[1 - seat])), plies=int(info["ply"]), forced=forced, uncovered=uncovered,
     )  # fmt: skip
-
-
-@dataclass(frozen=True)
-class _Valued:
-    """A move's value for the mover and whether it holds with the game's history."""
-
-    margin: int
-    exact: bool
-
-
-def _with_history(table: Table, state: np.ndarray, values: dict[int, Any], budget: int) -> dict[int, _Valued]:
-    """``values`` with each move that is not exact valued by a search of the real game from where it leads."""
-    game = table.game
-    mover = int(state[PLAYER])
-    before = int(state[STORE + mover] - state[STORE + 1 - mover])
-    trace = np.zeros(0, dtype=np.int64)
-    valued: dict[int, _Valued] = {}
-    for action, value in values.items():
-        if value.exact:  # the same whatever the history (a move that ends the game included)
-            valued[action] = _Valued(value.margin, True)
-            continue
-        after = state.copy()
-        game.step(after, action, trace)
-        found = table.search(after, budget=budget) if after[STATUS] == RUNNING else None
-        if found is None:  # out of budget: the table's value stands
-            valued[action] = _Valued(value.margin, False)
-            continue
-        gain = int(after[STORE + mover] - after[STORE + 1 - mover]) - before
-        valued[action] = _Valued(gain + (found.margin if int(after[PLAYER]) == mover else -found.margin), True)
-    return valued
 
 
 # --- training -----------------------------------------------------------------------------------------------------

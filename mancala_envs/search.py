@@ -32,8 +32,8 @@ starts):
 
 The table is passed in as arrays (its bytes, their binomial coefficients, its ``max_seeds``, the
 game's pit count): this module sits beside :mod:`mancala_envs.solver` and imports nothing of it;
-:func:`_table_index` orders boards as :func:`mancala_envs.solver.board_index` does (a test checks
-they agree).
+a board's place in a table is :func:`mancala_envs.engine.boards.board_index`, the function the
+solver stores its tables by.
 
 Neither search uses numba's global generator: the agents draw from their own seeded numpy
 generator and pass the draws in (a uniform number for alpha-beta's ties, four 32-bit words for
@@ -47,6 +47,7 @@ import math
 import numpy as np
 
 from mancala_envs.engine.arrays import copy_slots
+from mancala_envs.engine.boards import board_index
 from mancala_envs.engine.jit import njit
 from mancala_envs.engine.kernels import game_step, per_game
 from mancala_envs.engine.prng import uniform
@@ -144,23 +145,6 @@ def empty_table() -> tuple[np.ndarray, np.ndarray, int, int]:
 
 
 @njit(cache=True, error_model="numpy")
-def _table_index(state: np.ndarray, n_pits: int, binom: np.ndarray) -> int:
-    """Index of ``state``'s board among the boards of a table: the order of
-    :func:`mancala_envs.solver.board_index` (fewer seeds first, then lexicographic)."""
-    seeds = 0
-    for pit in range(BOARD, BOARD + n_pits):
-        seeds += state[pit]
-    index = binom[seeds + n_pits - 1, n_pits] if seeds > 0 else 0
-    left = seeds
-    for j in range(n_pits - 1):
-        rest = n_pits - 1 - j
-        count = state[BOARD + j]
-        index += binom[left + rest, rest] - binom[left - count + rest, rest]
-        left -= count
-    return index
-
-
-@njit(cache=True, error_model="numpy")
 def _in_table(state: np.ndarray, games: int, table_seeds: int, n_pits: int) -> bool:
     """Whether ``state`` is a running position of the searched game, after its first ply, whose board
     holds at most ``table_seeds`` seeds (always False with ``table_seeds`` -1)."""
@@ -178,7 +162,7 @@ def _table_value(state: np.ndarray, root: int, depth_left: int, table: np.ndarra
     """The value for ``root`` of a position in the table (:func:`_in_table`), scored as a finished
     episode whose score difference is the final margin under perfect play (module docstring)."""
     mover = state[PLAYER]
-    margin = (int(table[2 * _table_index(state, n_pits, binom) + mover]) & _TABLE_BITS) - _TABLE_OFFSET
+    margin = (int(table[2 * board_index(state, BOARD, n_pits, binom) + mover]) & _TABLE_BITS) - _TABLE_OFFSET
     final = state[STORE + root] - state[STORE + 1 - root] + (margin if mover == root else -margin)
     if final > 0:
         return WIN + DEPTH_BONUS * depth_left + final

@@ -86,6 +86,7 @@ from typing import Any
 import numpy as np
 
 from mancala_envs.engine.arrays import copy_slots
+from mancala_envs.engine.boards import binomials, board_index, next_board
 from mancala_envs.engine.jit import njit
 from mancala_envs.engine.kernels import game_legal_bits, game_step, per_game
 from mancala_envs.engine.state import (
@@ -139,55 +140,6 @@ CLASS_PLIES = 256
 
 class TableError(ValueError):
     """A table is missing, damaged, or does not fit the game or the position asked about."""
-
-
-# --- boards and their index --------------------------------------------------------------------------------------
-def binomials(size: int) -> np.ndarray:
-    """``C(n, k)`` for ``0 <= n, k < size`` as an ``int64`` table (0 where ``k > n``)."""
-    table = np.zeros((size, size), dtype=np.int64)
-    for n in range(size):
-        for k in range(n + 1):
-            table[n, k] = math.comb(n, k)
-    return table
-
-
-@njit(cache=True, error_model="numpy")
-def board_index(array: np.ndarray, start: int, n_pits: int, binom: np.ndarray) -> int:
-    """Index of the board held at ``array[start : start + n_pits]`` among all boards of the table.
-
-    The boards are ordered by their seed count, then lexicographically: boards with fewer seeds
-    first (``C(s + n_pits - 1, n_pits)`` boards hold fewer than ``s`` seeds), then the rank of the
-    board among the compositions of its count.
-    """
-    seeds = 0
-    for pit in range(start, start + n_pits):
-        seeds += array[pit]
-    index = binom[seeds + n_pits - 1, n_pits] if seeds > 0 else 0
-    left = seeds
-    for j in range(n_pits - 1):
-        rest = n_pits - 1 - j
-        count = array[start + j]
-        index += binom[left + rest, rest] - binom[left - count + rest, rest]
-        left -= count
-    return index
-
-
-@njit(cache=True, error_model="numpy")
-def _next_board(board: np.ndarray, n_pits: int) -> bool:
-    """Advances ``board`` to the next composition of its seed count in lexicographic order; False after the last."""
-    tail = board[n_pits - 1]
-    j = n_pits - 2
-    while tail == 0:
-        if j <= 0:
-            return False  # every seed is in the first pit: the last board
-        tail += board[j]
-        j -= 1
-    # tail = seeds after pit j, at least one
-    board[j] += 1
-    for pit in range(j + 1, n_pits):
-        board[pit] = 0
-    board[n_pits - 1] = tail - 1
-    return True
 
 
 @njit(cache=True, inline="always", error_model="numpy")
@@ -279,7 +231,7 @@ def solve_layer(template: np.ndarray, params: np.ndarray, seeds: int, n_pits: in
                 exit_low[node] = max(exit_low[node], low)
                 exit_high[node] = max(exit_high[node], high)
         rank += 1
-        if not _next_board(board, n_pits):
+        if not next_board(board, n_pits):
             break
     _components(nodes, n_actions, seeds, exit_best, exit_low, exit_high, settle, child, sign, count, table,
                 2 * first, stats)
@@ -801,6 +753,8 @@ class Table:
         self.table = table
         self.values = table[0]
         self.info = dict(info or {})
+        #: the folder it was loaded from (None: built here, or the default folder)
+        self.folder: str | os.PathLike[str] | None = None
         self.binom = binomials(self.max_seeds + game.n_pits + 2)
         self._work = np.zeros(game.state_size, dtype=np.int64)
         self._trace = np.zeros(0, dtype=np.int64)
@@ -843,8 +797,19 @@ class Table:
         value, low, high = (int(byte & VALUE_BITS) - VALUE_OFFSET for byte in self.table[:, index])
         return TableValue(value, low, high)
 
-    def move_values(self, state: np.ndarray) -> dict[int, TableValue]:
+    def move_values(self, state: np.ndarray, search_budget: int = 0) -> dict[int, TableValue]:
         """Every legal action of ``state`` with the mover's future margin after it under perfect play.
+
+        Each move is played on ``state`` itself, so a move that ends the game (a repetition of its
+        memory, a store threshold) is valued by its result; the others by the table's value of the
+        position reached.
+
+        Args:
+            state: A running position.
+            search_budget: With a positive budget, each move whose table value is not exact is valued
+                instead by :meth:`search` from the position it reaches (the real game with its history),
+                visiting at most this many positions; its value is then exact (``low == high``). A search
+                that runs out of budget leaves the table's value.
 
         Raises:
             TableError: the game is over, or a move leads outside the table.
@@ -860,9 +825,26 @@ class Table:
             raise TableError(f"a move from this position leads outside the table (more than {self.max_seeds} seeds).")
         legal = int(state[LEGAL])
         out = self._out
-        return {
+        values = {
             a: TableValue(int(out[0, a]), int(out[1, a]), int(out[2, a])) for a in range(self.game.n_actions) if legal >> a & 1
         }
+        if search_budget > 0:
+            for action, value in values.items():
+                if not value.exact:
+                    values[action] = self._searched_move(state, action, value, search_budget)
+        return values
+
+    def _searched_move(self, state: np.ndarray, action: int, value: TableValue, budget: int) -> TableValue:
+        """``action``'s value by a search of the real game from the position it reaches (``value`` if it runs out)."""
+        mover = int(state[PLAYER])
+        after = state.copy()
+        self.game.step(after, action, self._trace)
+        found = self.search(after, budget=budget)
+        if found is None:
+            return value
+        gain = int(after[STORE + mover] - after[STORE + 1 - mover] - (state[STORE + mover] - state[STORE + 1 - mover]))
+        margin = gain + (found.margin if int(after[PLAYER]) == mover else -found.margin)
+        return TableValue(margin, margin, margin)
 
     def best_actions(self, state: np.ndarray) -> list[int]:
         """The legal actions of ``state`` that keep its perfect-play value (several when they tie)."""
@@ -912,7 +894,7 @@ class Table:
         if seeds > self.max_seeds:
             raise TableError(
                 f"the board holds {seeds} seeds, more than this {self.game.name} table's {self.max_seeds}; "
-                f"build a larger one with `mancala-envs solve {self.game.name} --max-seeds {seeds}`."
+                f"build a larger one with {_command(self.game, seeds, self.folder)}."
             )
 
 
@@ -1045,6 +1027,9 @@ def load_table(game: Game, max_seeds: int | None = None, folder: str | os.PathLi
     Raises:
         TableError: no such table (with the command that builds it), or a file that fails its checks.
     """
+    reason = solvable(game)
+    if reason is not None:
+        raise TableError(reason + ".")
     if max_seeds == -1:
         found = available_tables(game, folder)
         if not found:
@@ -1076,7 +1061,9 @@ def load_table(game: Game, max_seeds: int | None = None, folder: str | os.PathLi
     expected_shape = (3, 2 * math.comb(top + game.n_pits, game.n_pits))
     if values.dtype != np.uint8 or values.shape != expected_shape:
         raise TableError(f"{values_path} holds {values.shape} {values.dtype} values, not {expected_shape} bytes; {rebuild}.")
-    return Table(game, top, values, description.get("build"))
+    table = Table(game, top, values, description.get("build"))
+    table.folder = folder
+    return table
 
 
 def available_tables(game: Game, folder: str | os.PathLike[str] | None = None) -> list[int]:

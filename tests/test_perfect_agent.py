@@ -17,10 +17,9 @@ import mancala_envs
 from mancala_envs.agents import AGENT_NAMES, AlphaBetaAgent, PerfectAgent, make_agent
 from mancala_envs.agents import search as agent_search
 from mancala_envs.agents.search import alphabeta_search
-from mancala_envs.engine.state import BOARD, PLAYER, RUNNING, STATUS
+from mancala_envs.engine.state import PLAYER, RUNNING, STATUS
 from mancala_envs.registration import make_game, resolve_env_id
-from mancala_envs.search import _table_index
-from mancala_envs.solver import TableError, binomials, board_index, build_table, load_table, save_table
+from mancala_envs.solver import TableError, build_table, load_table, save_table
 
 SMALL = 5  # the seeds of the small table
 
@@ -150,21 +149,6 @@ def _compositions(total: int, parts: int) -> list[list[int]]:
     if parts == 1:
         return [[total]]
     return [[first, *rest] for first in range(total + 1) for rest in _compositions(total - first, parts - 1)]
-
-
-def test_table_index_is_the_solver_order() -> None:
-    # mancala_envs.search cannot import the solver (the same layer): its copy of the index must agree.
-    state = np.zeros(BOARD + 12, dtype=np.int64)
-    for n_pits, most in ((6, SMALL), (12, 3)):
-        binom = binomials(most + n_pits + 2)
-        indices = []
-        for total in range(most + 1):
-            for board in _compositions(total, n_pits):
-                state[BOARD:BOARD + n_pits] = board
-                index = _table_index(state, n_pits, binom)
-                assert index == board_index(np.array(board, dtype=np.int64), 0, n_pits, binom)
-                indices.append(index)
-        assert sorted(indices) == list(range(len(indices)))
 
 
 def test_alphabeta_plays_the_table_best_move_at_its_leaves(small_table: Any) -> None:

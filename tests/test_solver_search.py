@@ -96,7 +96,7 @@ def test_search_agrees_with_the_table_where_it_is_exact_and_stays_within_its_bou
     game = modiar_table.game
     rng = np.random.default_rng(7)
     checked = 0
-    for _ in range(60):
+    for _ in range(100):
         state = game.new_state(int(rng.integers(2)))
         for _ in range(int(rng.integers(1, 40))):
             game.step(state, int(rng.choice(game.legal_actions(state))), NO_TRACE)
@@ -114,4 +114,22 @@ def test_search_agrees_with_the_table_where_it_is_exact_and_stays_within_its_bou
             assert result.margin == value.margin
         moves = modiar_table.move_values(state)
         assert moves[result.action].low <= result.margin <= moves[result.action].high
-    assert checked >= 40
+    assert checked >= 45  # the others ended, or their search ran out of budget
+
+
+@pytest.mark.slow
+def test_search_sees_the_history_the_table_cannot(modiar_table) -> None:
+    """The same position is worth +2 loaded fresh and 0 after a history in which its best move repeats the
+    first position (the repetition ends the game 21-21); the table's bounds hold both."""
+    game = modiar_table.game
+    state = position(game, [2, 7, 1, 2, 7, 1], [11, 11], 0)
+    for action in (0, 0, 1, 0, 2, 1, 2, 0, 1, 1, 0, 0, 2, 2, 0, 0, 2):
+        game.step(state, action, NO_TRACE)
+    assert game.board(state).tolist() == [1, 6, 1, 2, 7, 3] and int(state[0]) == 1
+    value = modiar_table.value(state)
+    assert (value.margin, value.low, value.high) == (2, 0, 2)
+    after_history = modiar_table.search(state)
+    assert (after_history.margin, after_history.action) == (0, 2)
+    assert {a: v.margin for a, v in modiar_table.move_values(state).items()} == {0: -2, 1: -10, 2: 0}
+    fresh = position(game, game.board(state).tolist(), game.stores(state).tolist(), 1)
+    assert modiar_table.search(fresh).margin == 2

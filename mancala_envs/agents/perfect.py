@@ -11,15 +11,18 @@ lower bound over every history (``low``) is highest, then one drawn by its gener
 once is valued by its real result, since every move is played on the actual state, history
 included: a move that repeats a position since the last capture is valued by the repetition rule's
 settlement, and a move that reaches ``max_plies`` by its settlement. After a move that does not end
-the game, the value is the table's. Where it is exact (:attr:`TableValue.exact
-<mancala_envs.solver.TableValue.exact>`: its bounds over every history meet; every position outside
-the cycle classes, e.g. every Modiar position with at most 11 seeds) it holds whatever positions were
-seen before, and ``perfect`` keeps it: from an exact position of value ``v`` its final margin is at
-least its store lead plus ``v`` against any opponent, the ply cap aside (the tiebreak on ``low``
-makes each move lead to an exact position of the same value). Inside a cycle class the table holds
-the value of the class-capped game (see :mod:`mancala_envs.solver`), which the real game with its
-history may not reach: there ``perfect`` is as good as the table's reading of the repetition rule
-and its bounds, no better. :attr:`PerfectAgent.last_values` shows the values it chose from.
+the game, the value is the table's where it is exact (:attr:`TableValue.exact
+<mancala_envs.solver.TableValue.exact>`: its bounds over every history meet; every Modiar position
+with at most 19 seeds, 43% of all): it holds whatever positions were seen before. A move whose table
+value is not exact (inside a cycle class, where the value depends on the history) is valued by a
+search of the real game from the position it reaches, its history included
+(:meth:`~mancala_envs.solver.Table.search`, at most ``search_budget`` positions), which makes its
+value exact too. So ``perfect`` plays perfectly, history and all, wherever its searches finish (in
+Modiar, the start position's takes 1,249 positions); a search that runs out of budget leaves the
+table's class-capped value (see :mod:`mancala_envs.solver`). From an exact position of value ``v``
+its final margin is at least its store lead plus ``v`` against any opponent, the ply cap aside (the
+tiebreak on ``low`` makes each move lead to an exact position of the same value).
+:attr:`PerfectAgent.last_values` shows the values it chose from.
 
 Tables live in a folder (default :func:`mancala_envs.solver.table_dir`, ``$MANCALA_ENVS_TABLES``
 when set); the agent loads the largest table of the game (and config: ``max_plies`` and
@@ -54,6 +57,8 @@ class PerfectAgent(Agent):
     Args:
         seed: Seed of the agent's generator (ties).
         folder: The folder of the tables (default: :func:`mancala_envs.solver.table_dir`).
+        search_budget: Positions a search of a move whose table value is not exact may visit (0: no
+            search, the table's values alone).
 
     Attributes:
         last_values: Each legal action of the last move with its :class:`~mancala_envs.solver.TableValue`
@@ -80,11 +85,15 @@ class PerfectAgent(Agent):
 
     name = "perfect"
 
-    def __init__(self, seed: int | None = None, folder: str | os.PathLike[str] | None = None) -> None:
+    def __init__(self, seed: int | None = None, folder: str | os.PathLike[str] | None = None,
+                 search_budget: int = 200_000) -> None:
         super().__init__(seed)
         if folder is not None and not isinstance(folder, (str, os.PathLike)):
             raise TypeError(f"folder must be a path or None (got {type(folder).__name__}).")
+        if isinstance(search_budget, bool) or not isinstance(search_budget, int) or search_budget < 0:
+            raise ValueError(f"search_budget must be an integer >= 0 (got {search_budget!r}).")
         self.folder = folder
+        self.search_budget = search_budget
         self.last_values: dict[int, TableValue] | None = None
         self._tables: dict[tuple[Any, ...], Table] = {}
 
@@ -126,7 +135,7 @@ class PerfectAgent(Agent):
                 f"with `mancala-envs solve {game.name}{whole}{folder}`, or play alphabeta:D, which reads the "
                 "table at its leaves."
             )
-        values = table.move_values(state)
+        values = table.move_values(state, search_budget=self.search_budget)
         best = max((value.margin, value.low) for value in values.values())
         actions = sorted(action for action, value in values.items() if (value.margin, value.low) == best)
         draw = float(self.rng.random())

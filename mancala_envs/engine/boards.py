@@ -1,0 +1,63 @@
+"""Boards as numbers: the index of a board among all boards with at most some number of seeds.
+
+A perfect-play table (:mod:`mancala_envs.solver`) stores its positions in this order, and the
+compiled searches (:mod:`mancala_envs.search`) read a table at their leaves with the same function.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from mancala_envs.engine.jit import njit
+
+__all__ = ["binomials", "board_index", "next_board"]
+
+
+def binomials(size: int) -> np.ndarray:
+    """``C(n, k)`` for ``0 <= n, k < size`` as an ``int64`` table (0 where ``k > n``)."""
+    table = np.zeros((size, size), dtype=np.int64)
+    for n in range(size):
+        for k in range(n + 1):
+            table[n, k] = math.comb(n, k)
+    return table
+
+
+@njit(cache=True, error_model="numpy")
+def board_index(array: np.ndarray, start: int, n_pits: int, binom: np.ndarray) -> int:
+    """Index of the board held at ``array[start : start + n_pits]`` among all boards (a table's order).
+
+    The boards are ordered by their seed count, then lexicographically: boards with fewer seeds
+    first (``C(s + n_pits - 1, n_pits)`` boards hold fewer than ``s`` seeds), then the rank of the
+    board among the compositions of its count.
+    """
+    seeds = 0
+    for pit in range(start, start + n_pits):
+        seeds += array[pit]
+    index = binom[seeds + n_pits - 1, n_pits] if seeds > 0 else 0
+    left = seeds
+    for j in range(n_pits - 1):
+        rest = n_pits - 1 - j
+        count = array[start + j]
+        index += binom[left + rest, rest] - binom[left - count + rest, rest]
+        left -= count
+    return index
+
+
+@njit(cache=True, error_model="numpy")
+def next_board(board: np.ndarray, n_pits: int) -> bool:
+    """Advances ``board`` to the next composition of its seed count in lexicographic order; False after the last."""
+    tail = board[n_pits - 1]
+    j = n_pits - 2
+    while tail == 0:
+        if j <= 0:
+            return False  # every seed is in the first pit: the last board
+        tail += board[j]
+        j -= 1
+    # tail = seeds after pit j, at least one
+    board[j] += 1
+    for pit in range(j + 1, n_pits):
+        board[pit] = 0
+    board[n_pits - 1] = tail - 1
+    return True
