@@ -254,7 +254,7 @@ def _components(nodes: int, n_actions: int, seeds: int, exit_best: np.ndarray, e
     stack = np.empty(nodes, dtype=np.int32)
     calls = np.empty(nodes, dtype=np.int32)
     edges = np.empty(nodes, dtype=np.int32)
-    scratch = np.zeros((5, nodes), dtype=np.int32)
+    scratch = np.zeros((5, 0), dtype=np.int32)  # the cycle classes' work rows, made at the first class
     depth = 0
     top = 0
     counter = 0
@@ -304,9 +304,20 @@ def _components(nodes: int, n_actions: int, seeds: int, exit_best: np.ndarray, e
                 component[member] = found
                 if member == node:
                     break
+            if scratch.shape[1] == 0 and (end - top > 1 or _loops(node, n_actions, child, count)):
+                scratch = np.zeros((5, nodes), dtype=np.int32)
             _solve_component(stack[top:end], found, n_actions, seeds, exit_best, exit_low, exit_high, settle, child,
                              sign, count, component, scratch, table, offset, stats)
             found += 1
+
+
+@njit(cache=True, error_model="numpy")
+def _loops(node: int, n_actions: int, child: np.ndarray, count: np.ndarray) -> bool:
+    """Whether ``node`` has a seed-keeping move back to itself (a cycle class of one position)."""
+    for slot in range(node * n_actions, node * n_actions + count[node]):
+        if child[slot] == node:
+            return True
+    return False
 
 
 @njit(cache=True, inline="always", error_model="numpy")
@@ -325,12 +336,7 @@ def _solve_component(members: np.ndarray, label: int, n_actions: int, seeds: int
     (3) bounds while they are being narrowed.
     """
     size = members.shape[0]
-    cyclic = size > 1
-    if not cyclic:
-        node = members[0]
-        for slot in range(node * n_actions, node * n_actions + count[node]):
-            if child[slot] == node:
-                cyclic = True
+    cyclic = size > 1 or _loops(members[0], n_actions, child, count)
     if not cyclic:  # no history can matter: the best move, and the bounds of the best move
         node = members[0]
         best = exit_best[node]
