@@ -262,31 +262,28 @@ def _components(nodes: int, n_actions: int, seeds: int, exit_best: np.ndarray, e
     for root in range(nodes):
         if index[root] != -1:
             continue
-        index[root] = counter
-        low[root] = counter
-        counter += 1
-        stack[top] = root
-        top += 1
-        on_stack[root] = True
-        calls[depth] = root
-        edges[depth] = 0
-        depth += 1
-        while depth > 0:
+        opening = root  # the position to open next (-1: none), its moves then followed one by one
+        while True:
+            if opening >= 0:
+                index[opening] = counter
+                low[opening] = counter
+                counter += 1
+                stack[top] = opening
+                top += 1
+                on_stack[opening] = True
+                calls[depth] = opening
+                edges[depth] = 0
+                depth += 1
+                opening = -1
+            if depth == 0:
+                break
             node = calls[depth - 1]
             edge = edges[depth - 1]
             if edge < count[node]:
                 edges[depth - 1] = edge + 1
                 target = child[node * n_actions + edge]
                 if index[target] == -1:
-                    index[target] = counter
-                    low[target] = counter
-                    counter += 1
-                    stack[top] = target
-                    top += 1
-                    on_stack[target] = True
-                    calls[depth] = target
-                    edges[depth] = 0
-                    depth += 1
+                    opening = target
                 elif on_stack[target] and index[target] < low[node]:
                     low[node] = index[target]
                 continue

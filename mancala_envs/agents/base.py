@@ -12,7 +12,7 @@ from mancala_envs.env import MancalaEnv
 from mancala_envs.games.base import Game
 from mancala_envs.validation import check_seed
 
-__all__ = ["Agent"]
+__all__ = ["Agent", "StateAgent"]
 
 
 class Agent(ABC):
@@ -83,3 +83,21 @@ class Agent(ABC):
         if state[STATUS] != RUNNING or state[LEGAL] == 0:
             raise ValueError("the player to move has no legal action: the game is over; call reset().")
         return game.legal_actions(state)
+
+
+class StateAgent(Agent):
+    """An agent that decides from the engine state alone: a subclass writes :meth:`choose`, and both
+    :meth:`act` and :meth:`act_on_state` check their input and call it."""
+
+    def act(self, env: Any) -> int:
+        self.env_legal_actions(env)
+        raw = env.unwrapped
+        return self.choose(raw.game, raw.state_array)
+
+    def act_on_state(self, game: Game, state: np.ndarray) -> int:
+        self.state_legal_actions(game, state)
+        return self.choose(game, state)
+
+    @abstractmethod
+    def choose(self, game: Game, state: np.ndarray) -> int:
+        """The action for the player to move in ``state``, a running state of ``game`` (already checked)."""

@@ -39,7 +39,7 @@ from typing import Any
 
 import numpy as np
 
-from mancala_envs.agents.base import Agent
+from mancala_envs.agents.base import StateAgent
 from mancala_envs.agents.search import load_game_table
 from mancala_envs.games.base import Game
 from mancala_envs.solver import Table, TableError, TableValue, solvable, table_dir
@@ -47,7 +47,7 @@ from mancala_envs.solver import Table, TableError, TableValue, solvable, table_d
 __all__ = ["PerfectAgent"]
 
 
-class PerfectAgent(Agent):
+class PerfectAgent(StateAgent):
     """Plays one of the moves that keep the position's perfect-play value (``"perfect"``).
 
     Among the moves of the best value it prefers those with the highest lower bound over every history;
@@ -113,16 +113,7 @@ class PerfectAgent(Agent):
             table = self._tables[key] = load_game_table(game, self.folder)
         return table
 
-    def act(self, env: Any) -> int:
-        self.env_legal_actions(env)
-        raw = env.unwrapped
-        return self._choose(raw.game, raw.state_array)
-
-    def act_on_state(self, game: Game, state: np.ndarray) -> int:
-        self.state_legal_actions(game, state)
-        return self._choose(game, state)
-
-    def _choose(self, game: Game, state: np.ndarray) -> int:
+    def choose(self, game: Game, state: np.ndarray) -> int:
         table = self.table_for(game)
         seeds = int(np.sum(game.board(state)))
         if seeds > table.max_seeds:

@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from mancala_envs.agents.base import Agent
+from mancala_envs.agents.base import StateAgent
 from mancala_envs.engine.state import PLAYER
 from mancala_envs.env import MancalaEnv, unwrap_env
 from mancala_envs.games.base import Game
@@ -208,7 +208,7 @@ def policy_encoder(game: Any, space: Any, observation: str | dict[str, Any] | No
     )
 
 
-class SB3Agent(Agent):
+class SB3Agent(StateAgent):
     """Plays a saved Stable-Baselines3 model (MaskablePPO or PPO) (``"sb3:path/to/model.zip"``).
 
     The model is loaded as :meth:`PolicyOpponent.load` loads model opponents: on the CPU, by default
@@ -250,16 +250,7 @@ class SB3Agent(Agent):
         self._encoder: Any = None
         self._encoder_game: Game | None = None
 
-    def act(self, env: Any) -> int:
-        self.env_legal_actions(env)
-        raw = env.unwrapped
-        return self._choose(raw.game, raw.state_array)
-
-    def act_on_state(self, game: Game, state: np.ndarray) -> int:
-        self.state_legal_actions(game, state)
-        return self._choose(game, state)
-
-    def _choose(self, game: Game, state: np.ndarray) -> int:
+    def choose(self, game: Game, state: np.ndarray) -> int:
         """The masked policy's action for the player to move (as ``PolicyOpponent.act`` plays it)."""
         import torch
 
