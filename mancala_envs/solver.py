@@ -112,6 +112,7 @@ __all__ = [
     "TableError",
     "TableValue",
     "available_tables",
+    "binomials",
     "board_index",
     "build_table",
     "history_search",
