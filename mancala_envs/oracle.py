@@ -83,7 +83,7 @@ from typing import Any
 import numpy as np
 
 from mancala_envs.agents import Agent, make_agent
-from mancala_envs.engine.state import PLAYER, PLY
+from mancala_envs.engine.state import LEGAL, PLAYER, PLY
 from mancala_envs.registration import make, make_game, resolve_env_id
 from mancala_envs.solver import IGNORED_FIELDS, Table, TableError, load_table, solvable
 from mancala_envs.stats import Tally, wilson_interval
@@ -643,9 +643,9 @@ def _play(env: Any, table: Table, players: dict[int, Any], seat: int, opponent: 
             if not table.covers(state):
                 uncovered += 1
             else:
-                values = table.move_values(state)
-                if search_budget and len(values) >= 2:
-                    values = table.move_values(state, search_budget=search_budget)  # exact with the history
+                # a forced move is no decision: only a choice among several is searched with the history
+                choice = bin(int(state[LEGAL])).count("1") >= 2
+                values = table.move_values(state, search_budget=search_budget if choice else 0)
                 if len(values) < 2:
                     forced += 1
                 else:

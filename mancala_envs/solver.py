@@ -765,6 +765,13 @@ class Table:
         self._out = np.zeros((3, game.n_actions), dtype=np.int64)
         self._search_scratch: tuple[np.ndarray, np.ndarray] | None = None
 
+    def view(self) -> Table:
+        """A Table of its own over the same arrays (and folder): its work buffers are its own, so threads
+        or agents that share a loaded table do not share them."""
+        table = Table(self.game, self.max_seeds, self.table, self.info)
+        table.folder = self.folder
+        return table
+
     @property
     def positions(self) -> int:
         """Number of positions in the table (boards times the two players to move)."""

@@ -92,7 +92,7 @@ def load_game_table(game: Game, folder: str | os.PathLike[str] | None = None) ->
     loaded = _LOADED.get(key)
     if loaded is None:
         loaded = _LOADED[key] = load_table(game, max_seeds=-1, folder=folder)
-    return Table(game, loaded.max_seeds, loaded.table, loaded.info)
+    return loaded.view()
 
 
 def game_table(game: Game, folder: str | os.PathLike[str] | None = None) -> Table | None:
