@@ -47,7 +47,7 @@ import math
 import numpy as np
 
 from mancala_envs.engine.arrays import copy_slots
-from mancala_envs.engine.boards import board_index
+from mancala_envs.engine.boards import board_index, table_margin
 from mancala_envs.engine.jit import njit
 from mancala_envs.engine.kernels import game_step, per_game
 from mancala_envs.engine.prng import uniform
@@ -102,9 +102,6 @@ UCT_C = math.sqrt(2.0)  # UCB1's exploration constant, for results in [0, 1]
 #: whether alpha-beta scores positions in a perfect-play table as known outcomes: bound per compiled copy
 #: (``game.compiled(alphabeta_move, TABLE_LEAVES=1)``), so the copies without a table compile none of it
 TABLE_LEAVES = 0
-#: a table byte is ``margin + _TABLE_OFFSET`` in its low 7 bits (bit 7: exact), as mancala_envs.solver writes it
-_TABLE_OFFSET = 64
-_TABLE_BITS = 127
 
 
 # --- evaluation -------------------------------------------------------------------------------------------
@@ -162,7 +159,7 @@ def _table_value(state: np.ndarray, root: int, depth_left: int, table: np.ndarra
     """The value for ``root`` of a position in the table (:func:`_in_table`), scored as a finished
     episode whose score difference is the final margin under perfect play (module docstring)."""
     mover = state[PLAYER]
-    margin = (int(table[2 * board_index(state, BOARD, n_pits, binom) + mover]) & _TABLE_BITS) - _TABLE_OFFSET
+    margin = table_margin(table[2 * board_index(state, BOARD, n_pits, binom) + mover])
     final = state[STORE + root] - state[STORE + 1 - root] + (margin if mover == root else -margin)
     if final > 0:
         return WIN + DEPTH_BONUS * depth_left + final

@@ -86,7 +86,14 @@ from typing import Any
 import numpy as np
 
 from mancala_envs.engine.arrays import copy_slots
-from mancala_envs.engine.boards import binomials, board_index, next_board
+from mancala_envs.engine.boards import (
+    EXACT_BIT,
+    VALUE_OFFSET,
+    binomials,
+    board_index,
+    next_board,
+    table_margin,
+)
 from mancala_envs.engine.jit import njit
 from mancala_envs.engine.kernels import game_legal_bits, game_step, per_game
 from mancala_envs.engine.state import (
@@ -128,10 +135,6 @@ __all__ = [
 FORMAT = 2
 #: environment variable naming the folder of the tables (default: :func:`table_dir`)
 TABLE_ENV = "MANCALA_ENVS_TABLES"
-#: a stored byte is ``value + VALUE_OFFSET``, with ``EXACT_BIT`` set when the value is exact
-VALUE_OFFSET = 64
-EXACT_BIT = 128
-VALUE_BITS = 127
 #: config fields a table ignores (the tables assume no ply cap and handle repetition themselves)
 IGNORED_FIELDS = ("max_plies", "repetition")
 _NO_VALUE = -1_000
@@ -141,12 +144,6 @@ CLASS_PLIES = 256
 
 class TableError(ValueError):
     """A table is missing, damaged, or does not fit the game or the position asked about."""
-
-
-@njit(cache=True, inline="always", error_model="numpy")
-def _decode(byte: int) -> int:
-    """The value held in a table byte (its low 7 bits, less the offset)."""
-    return (int(byte) & VALUE_BITS) - VALUE_OFFSET
 
 
 # --- the solver ---------------------------------------------------------------------------------------------------
@@ -222,9 +219,9 @@ def solve_layer(template: np.ndarray, params: np.ndarray, seeds: int, n_pits: in
                         sign[slot] = 1 if same else -1
                         count[node] += 1
                         continue
-                    later = _decode(table[0, index])
-                    later_low = _decode(table[1, index])
-                    later_high = _decode(table[2, index])
+                    later = table_margin(table[0, index])
+                    later_low = table_margin(table[1, index])
+                    later_high = table_margin(table[2, index])
                     value = gain + (later if same else -later)
                     low = gain + (later_low if same else -later_high)
                     high = gain + (later_high if same else -later_low)
@@ -342,9 +339,9 @@ def _solve_component(members: np.ndarray, label: int, n_actions: int, seeds: int
         highest = exit_high[node]
         for slot in range(node * n_actions, node * n_actions + count[node]):
             target = offset + child[slot]
-            later = _decode(table[0, target])
-            later_low = _decode(table[1, target])
-            later_high = _decode(table[2, target])
+            later = table_margin(table[0, target])
+            later_low = table_margin(table[1, target])
+            later_high = table_margin(table[2, target])
             if sign[slot] < 0:
                 later, later_low, later_high = -later, -later_high, -later_low
             best = max(best, later)
@@ -399,7 +396,7 @@ def _solve_component(members: np.ndarray, label: int, n_actions: int, seeds: int
             best = exit_best[node]
             for slot in range(node * n_actions, node * n_actions + count[node]):
                 target = child[slot]
-                later = current[target] if component[target] == label else _decode(table[0, offset + target])
+                later = current[target] if component[target] == label else table_margin(table[0, offset + target])
                 best = max(best, sign[slot] * later)
             following[node] = best
             if best != current[node]:
@@ -447,8 +444,8 @@ def _solve_component(members: np.ndarray, label: int, n_actions: int, seeds: int
                 lowest = max(lowest, min(ending, later_low))
                 highest = max(highest, max(ending, later_high))
             else:
-                later_low = _decode(table[1, offset + target])
-                later_high = _decode(table[2, offset + target])
+                later_low = table_margin(table[1, offset + target])
+                later_high = table_margin(table[2, offset + target])
                 if sign[slot] < 0:
                     later_low, later_high = -later_high, -later_low
                 lowest = max(lowest, later_low)
@@ -514,9 +511,9 @@ def move_values(state: np.ndarray, params: np.ndarray, n_pits: int, n_actions: i
             missing += 1
             continue
         index = 2 * board_index(work, BOARD, n_pits, binom) + work[PLAYER]
-        later = _decode(table[0, index])
-        later_low = _decode(table[1, index])
-        later_high = _decode(table[2, index])
+        later = table_margin(table[0, index])
+        later_low = table_margin(table[1, index])
+        later_high = table_margin(table[2, index])
         if work[PLAYER] != mover:
             later, later_low, later_high = -later, -later_high, -later_low
         out[0, action] = gain + later
@@ -607,13 +604,13 @@ def history_search(root: np.ndarray, params: np.ndarray, n_pits: int, n_actions:
                         left += child[BOARD + pit]
                     if left <= max_seeds and child[FIRST_MOVE_DONE] == 1:
                         index = 2 * board_index(child, BOARD, n_pits, binom) + child[PLAYER]
-                        later_low = _decode(table[1, index])
-                        later_high = _decode(table[2, index])
+                        later_low = table_margin(table[1, index])
+                        later_high = table_margin(table[2, index])
                         if kind == 2:
                             later_low, later_high = -later_high, -later_low
                         low = gain + later_low
                         high = gain + later_high
-                        estimate = _decode(table[0, index])
+                        estimate = table_margin(table[0, index])
                         middle = gain + (estimate if kind == 1 else -estimate)
                         if low == high:
                             kind = 0
@@ -805,7 +802,7 @@ class Table:
         self._check_covered(state)
         board = np.asarray(self.game.board(state), dtype=np.int64)
         index = 2 * board_index(board, 0, self.game.n_pits, self.binom) + int(state[PLAYER])
-        value, low, high = (int(byte & VALUE_BITS) - VALUE_OFFSET for byte in self.table[:, index])
+        value, low, high = (table_margin(byte) for byte in self.table[:, index])
         return TableValue(value, low, high)
 
     def move_values(self, state: np.ndarray, search_budget: int = 0) -> dict[int, TableValue]:

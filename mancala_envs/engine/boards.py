@@ -1,7 +1,8 @@
-"""Boards as numbers: the index of a board among all boards with at most some number of seeds.
+"""Boards as numbers, and margins as bytes: how a perfect-play table is laid out.
 
-A perfect-play table (:mod:`mancala_envs.solver`) stores its positions in this order, and the
-compiled searches (:mod:`mancala_envs.search`) read a table at their leaves with the same function.
+A perfect-play table (:mod:`mancala_envs.solver`) stores its positions in the order of
+:func:`board_index`, one byte per value (:func:`table_margin` reads it back); the compiled searches
+(:mod:`mancala_envs.search`) read a table at their leaves with the same two functions.
 """
 
 from __future__ import annotations
@@ -12,7 +13,19 @@ import numpy as np
 
 from mancala_envs.engine.jit import njit
 
-__all__ = ["binomials", "board_index", "next_board"]
+__all__ = ["EXACT_BIT", "VALUE_BITS", "VALUE_OFFSET", "binomials", "board_index", "next_board", "table_margin"]
+
+#: a table byte is ``margin + VALUE_OFFSET`` in its low 7 bits (``VALUE_BITS``), with ``EXACT_BIT`` set
+#: in a value byte when the value holds whatever the history
+VALUE_OFFSET = 64
+EXACT_BIT = 128
+VALUE_BITS = 127
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def table_margin(byte: int) -> int:
+    """The margin held in a table byte (its low 7 bits, less the offset)."""
+    return (int(byte) & VALUE_BITS) - VALUE_OFFSET
 
 
 def binomials(size: int) -> np.ndarray:
