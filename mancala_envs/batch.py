@@ -309,13 +309,14 @@ def _step_all(
     row k of ``final_observation`` and ``facts`` (only the rows written become resident memory).
 
     With ``reset``, every game starts afresh instead. Both are one loop of one kernel, so that the batch
-    compiles one kernel, with one call of each of the game's rules in it.
+    compiles one kernel, with one call of each of the game's rules in it. A game whose action is -1 sits
+    this step out: it is only observed.
     """
     scratch = np.empty(mask.shape[1], np.int8)
     ended = 0
     for game in range(states.shape[0]):
         new_game = reset
-        if not reset:
+        if not reset and actions[game] >= 0:
             pools = _make_room(states, pools, spilled, game, history_start)
             row = _row(states, pools, spilled, game)
             _ply(row, params, actions[game], no_trace)
@@ -883,11 +884,15 @@ class BatchedGames(GameRows):
                          self._final(np.empty(0, np.int64), np.empty((0, 2, self.observation_size), np.int32),
                                      np.empty((0, FACT_COUNT), np.int64)))
 
-    def step(self, actions: Any) -> BatchStep:
-        """Plays one action in every game, for its player to move; ended games start again.
+    def step(self, actions: Any, playing: Any = None) -> BatchStep:
+        """Plays one action in every game (or in the games ``playing`` marks), for its player to move;
+        ended games start again.
 
         Args:
-            actions: ``(n_games,)`` integers, each legal for its game's player to move.
+            actions: ``(n_games,)`` integers, each legal for its game's player to move (the actions of games
+                that ``playing`` leaves out are ignored).
+            playing: ``None`` (every game plays) or ``(n_games,)`` bool: the games that play this step. The
+                others are not changed; their observations, masks and players are returned as they are.
 
         Raises:
             RuntimeError: ``step`` before ``reset``.
@@ -895,7 +900,18 @@ class BatchedGames(GameRows):
             ValueError: wrong shape, or an action out of ``0 .. n_actions - 1``.
             IllegalActionError: an action its game does not allow. Nothing is played then.
         """
-        actions = self.check_actions(actions)
+        if playing is None:
+            actions = self.check_actions(actions)
+        else:
+            playing = np.asarray(playing)
+            if playing.shape != (self.n_games,) or playing.dtype != np.bool_:
+                raise ValueError(
+                    f"playing must be a bool array of shape ({self.n_games},), one flag per game "
+                    f"(got {playing.dtype} {playing.shape})."
+                )
+            actions = np.where(playing, np.asarray(actions), 0) if np.asarray(actions).shape == playing.shape else actions
+            actions = self.check_actions(actions, skip=~playing)
+            actions = np.where(playing, actions, -1)
         n = self.n_games
         observation, mask = self.new_outputs()
         player = np.empty(n, np.int8)

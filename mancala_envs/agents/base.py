@@ -12,7 +12,7 @@ from mancala_envs.env import MancalaEnv
 from mancala_envs.games.base import Game
 from mancala_envs.validation import check_seed
 
-__all__ = ["Agent", "StateAgent"]
+__all__ = ["Agent", "StateAgent", "masked_choice"]
 
 
 class Agent(ABC):
@@ -101,3 +101,30 @@ class StateAgent(Agent):
     @abstractmethod
     def choose(self, game: Game, state: np.ndarray) -> int:
         """The action for the player to move in ``state``, a running state of ``game`` (already checked)."""
+
+
+def masked_choice(
+    logits: np.ndarray, masks: np.ndarray, rng: np.random.Generator, deterministic: bool = False
+) -> np.ndarray:
+    """One legal action per row from a policy's logits: the most likely legal one, or a draw from the
+    softmax over the legal ones (the Gumbel-max trick: one vectorised draw for the whole batch).
+
+    Args:
+        logits: ``(k, n_actions)`` float logits.
+        masks: ``(k, n_actions)`` bool (or 0/1) legal actions; every row needs one.
+        rng: The generator of the draws (not used when ``deterministic``).
+        deterministic: Take the most likely legal action (the first of equals).
+
+    Returns:
+        ``(k,)`` int64 actions.
+
+    Raises:
+        ValueError: a row has no legal action.
+    """
+    legal = np.asarray(masks).astype(bool, copy=False)
+    if legal.shape[0] and not legal.any(axis=1).all():
+        raise ValueError("a row of the masks has no legal action; pass the masks of games still running.")
+    scores = np.where(legal, np.asarray(logits, np.float64), -np.inf)
+    if not deterministic:
+        scores = scores + rng.gumbel(size=scores.shape)
+    return np.argmax(scores, axis=1).astype(np.int64)
