@@ -34,14 +34,18 @@ from mancala_envs.stats import Tally, wilson_interval
 __all__ = [
     "EvalRow",
     "SelfPlayCallback",
+    "SelfPlayPool",
     "StepTimer",
     "TrainConfig",
     "TrainResult",
     "evaluate",
     "format_table",
+    "make_self_play_env",
     "make_training_env",
+    "pool_weights",
     "set_torch_threads",
     "train",
+    "train_command",
     "warm_up",
     "wilson_interval",
 ]
@@ -83,6 +87,18 @@ class TrainConfig:
     eval_opponents: tuple[str, ...] = ("random", "greedy")
     game_options: dict[str, Any] = field(default_factory=dict)
     """Options of the game (e.g. ``{"pits_per_row": 4}``)."""
+    self_play: bool = False
+    """Train against a pool of the learner itself and its snapshots on batched games (the settings below;
+    :func:`make_self_play_env`); ``opponent`` then names the baselines kept in the pool."""
+    baseline_rate: float = 0.2
+    """Self-play: the share of episodes played against the baselines of ``opponent`` (split evenly)."""
+    snapshot_every: int = 50_000
+    """Self-play: timesteps between snapshots of the learner joining the pool."""
+    pool_size: int = 8
+    """Self-play: snapshots kept in the pool (the oldest leaves first)."""
+    export_pretrained: str | None = None
+    """Also export the trained actor as shipped-agent weights (a ``.safetensors`` file; see
+    :func:`mancala_envs.agents.pretrained.export_pretrained`)."""
     trust_remote_code: bool = False
     """Load ``model:`` opponents (training and evaluation) in full with Stable-Baselines3, which unpickles
     objects stored in the file: a crafted file runs arbitrary code. Only for files you trust; models saved
@@ -97,6 +113,12 @@ class TrainConfig:
             raise ValueError(f"eval_games must be an integer >= 0 (got {self.eval_games!r}).")
         if isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0:
             raise ValueError(f"seed must be an integer >= 0 (got {self.seed!r}).")
+        if isinstance(self.snapshot_every, bool) or not isinstance(self.snapshot_every, int) or self.snapshot_every < 1:
+            raise ValueError(f"snapshot_every must be a positive integer (got {self.snapshot_every!r}).")
+        if isinstance(self.pool_size, bool) or not isinstance(self.pool_size, int) or self.pool_size < 1:
+            raise ValueError(f"pool_size must be a positive integer (got {self.pool_size!r}).")
+        if not isinstance(self.baseline_rate, (int, float)) or not 0.0 <= float(self.baseline_rate) <= 1.0:
+            raise ValueError(f"baseline_rate must be a number from 0 to 1 (got {self.baseline_rate!r}).")
         if not isinstance(self.trust_remote_code, bool):
             raise TypeError(f"trust_remote_code must be True or False (got {self.trust_remote_code!r}).")
 
@@ -119,6 +141,10 @@ class TrainResult:
     """Time spent inside the environments and their wrappers (steps and resets)."""
     compile_seconds: float = 0.0
     """The warm-up before training (numba compiling the engine, on a cold cache), not in ``seconds``."""
+    opponent_seconds: float = 0.0
+    """Self-play: the part of ``env_seconds`` spent choosing the opponents' moves (their forward passes)."""
+    curve: list[dict[str, Any]] = field(default_factory=list)
+    """Self-play: after each rollout, the timesteps, seconds, ratings and recent scores (the learning curve)."""
 
     @property
     def steps_per_second(self) -> float:
@@ -205,7 +231,13 @@ def train(config: TrainConfig, callbacks: Sequence[Any] = ()) -> TrainResult:
 
     set_torch_threads(config.torch_threads)
     compile_seconds = warm_up(config)
-    vec_env = make_training_env(config)
+    pool: SelfPlayPool | None = None
+    if config.self_play:
+        vec_env = make_self_play_env(config)
+        pool = SelfPlayPool(config)
+        callbacks = [pool, *callbacks]
+    else:
+        vec_env = make_training_env(config)
     model = MaskablePPO(
         "MlpPolicy",
         vec_env,
@@ -221,20 +253,148 @@ def train(config: TrainConfig, callbacks: Sequence[Any] = ()) -> TrainResult:
         device="cpu",
         verbose=0,
     )
+    if pool is not None:
+        vec_env.set_learner(model)
     start = time.perf_counter()
     model.learn(config.timesteps, callback=list(callbacks) or None, progress_bar=config.progress_bar)
     seconds = time.perf_counter() - start
-    env_seconds = sum(vec_env.get_attr("seconds"))
+    if pool is not None:
+        env_seconds, opponent_seconds = vec_env.seconds, vec_env.opponent_seconds
+    else:
+        env_seconds, opponent_seconds = sum(vec_env.get_attr("seconds")), 0.0
     path = config.model_path
     path.parent.mkdir(parents=True, exist_ok=True)
     save_model(model, path, game=config.game, encoding=config.encoding, game_options=config.game_options)
+    if config.export_pretrained is not None:
+        from mancala_envs.agents.pretrained import export_pretrained
+
+        export_pretrained(
+            model, config.export_pretrained, game=config.game, encoding=config.encoding,
+            metadata={
+                "command": train_command(config),
+                "seed": str(config.seed),
+                "timesteps": str(int(model.num_timesteps)),
+                "seconds": f"{seconds:.0f}",
+            },
+        )
     return TrainResult(
         model=model,
         timesteps=int(model.num_timesteps),
         seconds=seconds,
         env_seconds=env_seconds,
         compile_seconds=compile_seconds,
+        opponent_seconds=opponent_seconds,
+        curve=[] if pool is None else pool.curve,
     )
+
+
+def train_command(config: TrainConfig) -> str:
+    """The ``mancala-envs train`` command line that reproduces ``config`` (its options that differ from the
+    defaults), as the shipped agents' weights record it."""
+    default = TrainConfig()
+    flags = {"n_envs": "--n-envs", "torch_threads": "--torch-threads", "snapshot_every": "--snapshot-every",
+             "pool_size": "--pool-size", "baseline_rate": "--baseline-rate", "timesteps": "--timesteps",
+             "seed": "--seed", "encoding": "--encoding", "n_steps": "--n-steps", "batch_size": "--batch-size",
+             "n_epochs": "--n-epochs", "learning_rate": "--learning-rate", "ent_coef": "--ent-coef",
+             "gamma": "--gamma"}
+    parts = ["mancala-envs train", f"--game {config.game}"]
+    if config.self_play:
+        parts.append("--self-play")
+    opponents = config.opponent if isinstance(config.opponent, list) else [config.opponent]
+    if opponents != default.opponent:
+        parts.append("--opponent " + " ".join(opponents))
+    for name, flag in flags.items():
+        value = getattr(config, name)
+        if value != getattr(default, name):
+            parts.append(f"{flag} {value}")
+    if tuple(config.net_arch) != tuple(default.net_arch):
+        parts.append("--net-arch " + " ".join(str(n) for n in config.net_arch))
+    return " ".join(parts)
+
+
+def make_self_play_env(config: TrainConfig) -> Any:
+    """The batched self-play env of ``config``: ``config.n_envs`` games against a pool of the learner itself
+    and the baselines of ``config.opponent`` (:class:`~mancala_envs.selfplay.SelfPlayVecEnv`)."""
+    from mancala_envs.selfplay import SELF, SelfPlayVecEnv
+
+    baselines = config.opponent if isinstance(config.opponent, list) else [config.opponent]
+    members, weights = [SELF, *baselines], pool_weights(0, len(baselines), config.baseline_rate)
+    return SelfPlayVecEnv(
+        config.game, config.n_envs, opponents=members, weights=weights, encoding=config.encoding, seed=config.seed,
+        **config.game_options,
+    )
+
+
+def pool_weights(snapshots: int, baselines: int, baseline_rate: float) -> list[float]:
+    """Draw weights of a pool ordered ``self``, the snapshots, the baselines: the baselines share
+    ``baseline_rate`` evenly; the rest goes half to the learner itself and half to its snapshots (all to
+    itself while there are none)."""
+    rest = 1.0 - baseline_rate if baselines else 1.0
+    own = rest / 2 if snapshots else rest
+    mine = [(rest - own) / snapshots] * snapshots if snapshots else []
+    return [own, *mine] + ([baseline_rate / baselines] * baselines if baselines else [])
+
+
+class SelfPlayPool(BaseCallback):
+    """Runs the opponent pool of a batched self-play run (:func:`train` with ``self_play``).
+
+    Every ``config.snapshot_every`` timesteps a frozen snapshot of the learner joins the pool (the oldest
+    of ``config.pool_size`` leaves). After every rollout it rates the finished games with
+    :class:`~mancala_envs.selfplay.PoolRatings` (openskill's Bradley-Terry) and logs to the SB3 logger (so
+    to TensorBoard with ``tensorboard_log``): ``selfplay/rating/<player>`` (mu), ``selfplay/score/<opponent>``
+    (the learner's mean score in its last 200 games against it), ``selfplay/env_share`` and
+    ``selfplay/pool``. :attr:`curve` keeps the same figures per rollout.
+
+    Args:
+        config: The training config (its self-play settings and baselines).
+    """
+
+    def __init__(self, config: TrainConfig) -> None:
+        super().__init__()
+        from mancala_envs.selfplay import PoolRatings
+
+        self.config = config
+        self.baselines = config.opponent if isinstance(config.opponent, list) else [config.opponent]
+        self.ratings = PoolRatings()
+        self.snapshots: list[Any] = []
+        self.last_snapshot = 0
+        self.curve: list[dict[str, Any]] = []
+        self._start = time.perf_counter()
+
+    def _on_step(self) -> bool:
+        if self.num_timesteps - self.last_snapshot >= self.config.snapshot_every:
+            self.add_snapshot()
+        return True
+
+    def add_snapshot(self) -> None:
+        """A frozen copy of the learner joins the pool (rated from the learner's rating)."""
+        from mancala_envs.selfplay import SELF
+
+        env = self.training_env
+        name = f"self@{self.num_timesteps}"
+        self.snapshots = [*self.snapshots, env.snapshot(name)][-self.config.pool_size :]
+        self.ratings.add_player(name, like=self.ratings.learner)
+        env.set_pool([SELF, *self.snapshots, *self.baselines],
+                     pool_weights(len(self.snapshots), len(self.baselines), self.config.baseline_rate))
+        self.last_snapshot = self.num_timesteps
+
+    def _on_rollout_end(self) -> None:
+        env = self.training_env
+        for opponent, score in env.pop_results():
+            self.ratings.record(opponent, score)
+        elapsed = time.perf_counter() - self._start
+        point: dict[str, Any] = {"timesteps": int(self.num_timesteps), "seconds": round(elapsed, 1),
+                                 "env_share": env.seconds / elapsed if elapsed > 0 else float("nan")}
+        for name, (mu, sigma) in self.ratings.table().items():
+            self.logger.record(f"selfplay/rating/{name}", mu)
+            point[f"rating/{name}"] = [round(mu, 2), round(sigma, 2)]
+        for name in self.baselines:
+            score = self.ratings.score(name, last=200)
+            self.logger.record(f"selfplay/score/{name}", score)
+            point[f"score/{name}"] = round(score, 4) if score == score else None
+        self.logger.record("selfplay/env_share", point["env_share"])
+        self.logger.record("selfplay/pool", len(self.snapshots))
+        self.curve.append(point)
 
 
 def warm_up(config: TrainConfig) -> float:
@@ -250,6 +410,15 @@ def warm_up(config: TrainConfig) -> float:
     notice_was_on = compile_notice(False)  # the command reports this time itself
     try:
         opponents = config.opponent if isinstance(config.opponent, list) else [config.opponent]
+        if config.self_play:  # the batched loop and the pool's agents
+            from mancala_envs.selfplay import SelfPlayVecEnv
+
+            env = SelfPlayVecEnv(config.game, 2, opponents=opponents, encoding=config.encoding, seed=0,
+                                 **config.game_options)
+            env.reset()
+            for _ in range(4):
+                env.step(np.argmax(env.action_masks(), axis=1))
+            env.close()
         for opponent in opponents:
             env = _single_env(config.game, opponent, config.encoding, config.game_options, config.trust_remote_code)
             _, info = env.reset(seed=0)

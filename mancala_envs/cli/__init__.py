@@ -216,6 +216,18 @@ def run_train(args: argparse.Namespace, out=None) -> dict:
         eval_games=args.eval_games,
         eval_opponents=tuple(args.eval_opponents),
         trust_remote_code=args.trust_remote_code,
+        self_play=args.self_play,
+        baseline_rate=args.baseline_rate,
+        snapshot_every=args.snapshot_every,
+        pool_size=args.pool_size,
+        export_pretrained=args.export_pretrained,
+        n_steps=args.n_steps,
+        batch_size=args.batch_size,
+        n_epochs=args.n_epochs,
+        learning_rate=args.learning_rate,
+        ent_coef=args.ent_coef,
+        gamma=args.gamma,
+        net_arch=tuple(args.net_arch),
     )
     # A bad opponent fails here, in one line, before the command prints that training starts.
     from mancala_envs.agents import make_agent
@@ -225,6 +237,10 @@ def run_train(args: argparse.Namespace, out=None) -> dict:
     for name in args.eval_opponents:
         make_agent(name, trust_remote_code=args.trust_remote_code)
     against = opponent if isinstance(opponent, str) else " / ".join(opponent) + " (one drawn per episode)"
+    if config.self_play:
+        against = (f"itself (batched self-play: snapshots every {config.snapshot_every} steps, {config.pool_size} "
+                   f"kept) and {' / '.join(config.opponent if isinstance(config.opponent, list) else [opponent])} "
+                   f"in {100 * config.baseline_rate:.0f}% of the episodes")
     print(
         f"Training MaskablePPO on {game} against {against}: {config.timesteps} steps, {config.n_envs} envs, "
         f"seed {config.seed}, {config.encoding} observations, {config.torch_threads} torch thread(s)",
@@ -238,6 +254,19 @@ def run_train(args: argparse.Namespace, out=None) -> dict:
         f"{100 * result.env_share:.1f}% of the time inside the environments and wrappers (timed)",
         file=out,
     )
+    if config.self_play:
+        print(
+            f"Of that, {100 * result.opponent_seconds / result.seconds:.1f}% choosing the opponents' moves "
+            "(one batched forward pass per pool member and step)",
+            file=out,
+        )
+        if result.curve:
+            last = result.curve[-1]
+            ratings = ", ".join(f"{key.split('/', 1)[1]} {value[0]:.1f}" for key, value in last.items()
+                                if key.startswith("rating/") and "@" not in key)
+            print(f"Ratings (openskill Bradley-Terry, mu): {ratings}", file=out)
+    if config.export_pretrained is not None:
+        print(f"Exported the policy as shipped-agent weights to {config.export_pretrained}", file=out)
     print(f"Saved the model to {config.model_path}", file=out)
     rows = []
     if config.eval_games > 0:
@@ -257,7 +286,11 @@ def run_train(args: argparse.Namespace, out=None) -> dict:
         "compile_seconds": result.compile_seconds,
         "model": str(config.model_path),
         "evaluation": [row.as_dict() for row in rows],
+        "command": training.train_command(config),
     }
+    if config.self_play:
+        figures["opponent_seconds"] = result.opponent_seconds
+        figures["curve"] = result.curve
     if args.json:
         with open(args.json, "w", encoding="utf-8") as handle:
             json.dump(figures, handle, indent=2)
@@ -382,6 +415,26 @@ def _parser() -> argparse.ArgumentParser:
     train.add_argument(
         "--eval-opponents", nargs="+", default=["random", "greedy"], help="evaluation opponents (default: random greedy)"
     )
+    train.add_argument(
+        "--self-play", action="store_true",
+        help="batched self-play: the learner against itself, its snapshots, and the --opponent baselines in "
+        "--baseline-rate of the episodes, with live Bradley-Terry ratings (use --n-envs 64)",
+    )
+    train.add_argument("--baseline-rate", type=float, default=0.2,
+                       help="self-play: share of episodes against the --opponent baselines (default: 0.2)")
+    train.add_argument("--snapshot-every", type=POSITIVE, default=50_000,
+                       help="self-play: timesteps between snapshots joining the pool (default: 50000)")
+    train.add_argument("--pool-size", type=POSITIVE, default=8, help="self-play: snapshots kept (default: 8)")
+    train.add_argument("--export-pretrained", default=None, metavar="PATH",
+                       help="also export the actor as shipped-agent weights (.safetensors) to PATH")
+    train.add_argument("--n-steps", type=POSITIVE, default=256, help="steps per env between updates (default: 256)")
+    train.add_argument("--batch-size", type=POSITIVE, default=256, help="minibatch size (default: 256)")
+    train.add_argument("--n-epochs", type=POSITIVE, default=4, help="epochs per update (default: 4)")
+    train.add_argument("--learning-rate", type=float, default=3e-4, help="Adam's learning rate (default: 3e-4)")
+    train.add_argument("--ent-coef", type=float, default=0.01, help="entropy bonus (default: 0.01)")
+    train.add_argument("--gamma", type=float, default=0.99, help="discount (default: 0.99)")
+    train.add_argument("--net-arch", type=POSITIVE, nargs="+", default=[64, 64],
+                       help="hidden layer sizes of the policy and value MLPs (default: 64 64)")
     train.add_argument("--json", default=None, metavar="PATH", help="also write the figures as JSON to PATH")
     train.add_argument("--no-progress", action="store_true", help="no progress bar")
     add_trust_remote_code(train)
