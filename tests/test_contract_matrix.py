@@ -1088,7 +1088,7 @@ case(door, TRAINING, row, "train --eval-opponents wizard",
 
 # agents
 door = "agents"
-CHOICES = "choose one of ['greedy', 'perfect', 'random'] or 'alphabeta:D', 'mcts:N', 'sb3:PATH'"
+CHOICES = "choose one of ['greedy', 'perfect', 'pretrained', 'random'] or 'alphabeta:D', 'mcts:N', 'sb3:PATH'"
 for name in ("minimax", "Random", "", " greedy", "random_v0"):
     case(door, AGENT, "an unknown name (`\"minimax\"`, `\"Random\"`)", f"make_agent({name!r})",
          lambda _, n=name: make_agent(n), ValueError, f"unknown agent {name!r}; {CHOICES}")

@@ -73,7 +73,7 @@ def test_greedy_takes_the_biggest_capture() -> None:
 
 
 def test_unknown_name_lists_the_choices() -> None:
-    with pytest.raises(ValueError, match=r"unknown agent 'nobody'; choose one of \['greedy', 'perfect', 'random'\]"):
+    with pytest.raises(ValueError, match=r"unknown agent 'nobody'; choose one of \['greedy', 'perfect', 'pretrained', 'random'\]"):
         make_opponent("nobody")
 
 

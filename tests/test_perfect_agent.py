@@ -61,7 +61,7 @@ def test_perfect_is_an_agent_name(tmp_path: Path) -> None:
     assert AGENT_NAMES["perfect"] is PerfectAgent
     agent = make_agent("perfect", seed=3)
     assert isinstance(agent, PerfectAgent) and agent.name == "perfect" and agent.folder is None
-    with pytest.raises(ValueError, match=r"choose one of \['greedy', 'perfect', 'random'\]"):
+    with pytest.raises(ValueError, match=r"choose one of \['greedy', 'perfect', 'pretrained', 'random'\]"):
         make_agent("perfection")
     from mancala_envs.opponents import make_opponent
 

@@ -32,6 +32,7 @@ from mancala_envs.agents import (
     GreedyAgent,
     MCTSAgent,
     PerfectAgent,
+    PretrainedAgent,
     RandomAgent,
     SB3Agent,
     make_agent,
@@ -399,7 +400,9 @@ def test_wilson_bound() -> None:
 
 # --- names, seeds, determinism --------------------------------------------------------------------------------------
 def test_names_build_the_agents() -> None:
-    assert AGENT_NAMES == {"random": RandomAgent, "greedy": GreedyAgent, "perfect": PerfectAgent}
+    assert AGENT_NAMES == {
+        "random": RandomAgent, "greedy": GreedyAgent, "perfect": PerfectAgent, "pretrained": PretrainedAgent,
+    }
     assert AGENT_FORMS == {"alphabeta:D": AlphaBetaAgent, "mcts:N": MCTSAgent, "sb3:PATH": SB3Agent}
     agent = make_agent("alphabeta:6", seed=0)
     assert isinstance(agent, AlphaBetaAgent) and agent.depth == 6 and agent.name == "alphabeta:6"
@@ -430,7 +433,7 @@ def test_names_build_the_agents() -> None:
         (
             "minimax:3",
             (
-                r"unknown agent 'minimax:3'; choose one of \['greedy', 'perfect', 'random'\] or "
+                r"unknown agent 'minimax:3'; choose one of \['greedy', 'perfect', 'pretrained', 'random'\] or "
                 r"'alphabeta:D', 'mcts:N', 'sb3:PATH'\.$"
             ),
         ),
@@ -444,7 +447,7 @@ def test_bad_names(name: str, message: str) -> None:
 
 
 def test_bad_types_and_seeds() -> None:
-    with pytest.raises(TypeError, match=r"agent name must be a string, one of \['greedy', 'perfect', 'random'\] or 'alphabeta:D'"):
+    with pytest.raises(TypeError, match=r"agent name must be a string, one of \['greedy', 'perfect', 'pretrained', 'random'\] or 'alphabeta:D'"):
         make_agent(4)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="agent seed must be None or an integer >= 0"):
         make_agent("alphabeta:2", seed=-1)

@@ -1,4 +1,5 @@
-"""Agents, named by strings: ``"random"``, ``"greedy"``, ``"perfect"``, ``"alphabeta:D"``, ``"mcts:N"``, ``"sb3:path"``.
+"""Agents, named by strings: ``"random"``, ``"greedy"``, ``"perfect"``, ``"pretrained"``, ``"alphabeta:D"``,
+``"mcts:N"``, ``"sb3:path"``.
 
 The protocol is small: an agent returns a legal action for the player to move, either from an
 environment (``act(env)``: a mancala_envs AEC environment, wrapped or raw, whose turn it is) or
@@ -12,6 +13,8 @@ takes are the ones the CLI, configs and the single-agent env's ``opponent=`` acc
 ``"greedy"``                  :class:`GreedyAgent`: the most seeds won by the move itself
 ``"perfect"``                 :class:`~mancala_envs.agents.perfect.PerfectAgent`: a best move
                               of the game's perfect-play table (``mancala-envs solve``)
+``"pretrained"``              :class:`~mancala_envs.agents.pretrained.PretrainedAgent`: the
+                              game's shipped policy (safetensors weights, numpy inference)
 ``"alphabeta:D"``             :class:`~mancala_envs.agents.search.AlphaBetaAgent`: minimax
                               with alpha-beta pruning to ``D`` plies (1 to 64)
 ``"mcts:N"``                  :class:`~mancala_envs.agents.search.MCTSAgent`: UCT with ``N``
@@ -42,6 +45,7 @@ from __future__ import annotations
 from mancala_envs.agents.base import Agent
 from mancala_envs.agents.baselines import GreedyAgent, RandomAgent
 from mancala_envs.agents.perfect import PerfectAgent
+from mancala_envs.agents.pretrained import MissingWeightsError, PretrainedAgent, PretrainedWeightsError
 from mancala_envs.agents.sb3 import SB3Agent, UntrustedModelError
 from mancala_envs.agents.search import MAX_DEPTH, MAX_SIMULATIONS, AlphaBetaAgent, MCTSAgent
 
@@ -52,7 +56,10 @@ __all__ = [
     "AlphaBetaAgent",
     "GreedyAgent",
     "MCTSAgent",
+    "MissingWeightsError",
     "PerfectAgent",
+    "PretrainedAgent",
+    "PretrainedWeightsError",
     "RandomAgent",
     "SB3Agent",
     "UntrustedModelError",
@@ -60,7 +67,9 @@ __all__ = [
 ]
 
 #: The agents whose name is complete as it stands, by name (each built as ``AGENT_NAMES[name](seed)``).
-AGENT_NAMES: dict[str, type[Agent]] = {"random": RandomAgent, "greedy": GreedyAgent, "perfect": PerfectAgent}
+AGENT_NAMES: dict[str, type[Agent]] = {
+    "random": RandomAgent, "greedy": GreedyAgent, "perfect": PerfectAgent, "pretrained": PretrainedAgent,
+}
 
 #: The agents named with a parameter, by the form of the name: ``D`` plies, ``N`` simulations, the
 #: ``PATH`` of a saved model (``"alphabeta:4"``, ``"mcts:400"``, ``"sb3:models/ppo.zip"``).
@@ -76,9 +85,9 @@ def make_agent(name: str, seed: int | None = None, *, trust_remote_code: bool = 
     """Builds an agent from its name.
 
     Args:
-        name: ``"random"``, ``"greedy"``, ``"perfect"`` (``AGENT_NAMES``), ``"alphabeta:D"`` (``D`` plies, 1 to 64),
-            ``"mcts:N"`` (``N`` simulations, 1 to 1,000,000) or ``"sb3:path/to/model.zip"``
-            (``AGENT_FORMS``).
+        name: ``"random"``, ``"greedy"``, ``"perfect"``, ``"pretrained"`` (``AGENT_NAMES``), ``"alphabeta:D"``
+            (``D`` plies, 1 to 64), ``"mcts:N"`` (``N`` simulations, 1 to 1,000,000) or
+            ``"sb3:path/to/model.zip"`` (``AGENT_FORMS``).
         seed: ``None`` (fresh entropy) or a non-negative integer.
         trust_remote_code: For ``"sb3:"`` agents: load the file in full with Stable-Baselines3, which
             unpickles objects stored in it, so **a crafted file runs arbitrary code**. Only for files you
@@ -92,6 +101,10 @@ def make_agent(name: str, seed: int | None = None, *, trust_remote_code: bool = 
         ImportError: an ``sb3:`` agent without stable-baselines3 (``pip install 'mancala-envs[train]'``).
         UntrustedModelError: (a ``ValueError``) an ``sb3:`` file that can only be loaded by unpickling it,
             without ``trust_remote_code``; the message says how to opt in.
+
+    ``"perfect"`` and ``"pretrained"`` load their table or weights at their first move in a game, so a
+    missing table (``TableError``) or missing weights
+    (:class:`~mancala_envs.agents.pretrained.MissingWeightsError`) are raised then, not here.
 
     Example:
         >>> make_agent("alphabeta:6", seed=1).depth

@@ -1,0 +1,680 @@
+"""The ``"pretrained"`` agent: the small policy shipped with the package for each game, played in numpy.
+
+Each game's policy is the actor of a MaskablePPO self-play model (an MLP: the hidden layers of
+``policy.mlp_extractor.policy_net`` and the ``policy.action_net`` layer), exported by
+:func:`export_pretrained` to a `safetensors <https://huggingface.co/docs/safetensors>`_ file. Loading it
+reads only tensors and string metadata (``safetensors.numpy``): nothing is unpickled, and neither torch
+nor Stable-Baselines3 is needed, so ``"pretrained"`` works in a core install.
+
+**The weights folder.** One file per game, named after the game's short name
+(:attr:`Game.name <mancala_envs.games.base.Game.name>`): ``ouril.safetensors``, ``rio_kadalis.safetensors``.
+Beside them, ``manifest.json`` maps each file name to its SHA-256 (hex). The folder is, in order: the
+``folder=`` argument, ``$MANCALA_ENVS_WEIGHTS`` when set, else the package's own
+``mancala_envs/agents/weights/`` (:func:`weights_dir`). :func:`export_pretrained` writes both the file and
+its manifest entry, so a folder of exported weights is ready to use.
+
+**What a load checks**, refusing with :class:`PretrainedWeightsError` (a ``ValueError``) and the fix:
+the file's SHA-256 is the manifest's (checked before anything in the file is parsed); it is a safetensors
+file of this format (:data:`FORMAT`) and version (:data:`VERSION`); it was trained on this game with this
+config (a variant such as ``pits_per_row=4`` is refused when the weights are the default config's); its
+tensors chain into an MLP from the encoded observation to the game's actions. A game without a file
+raises :class:`MissingWeightsError` (also a ``FileNotFoundError``), which lists the games that have
+weights and names the command that trains some. A loaded policy is cached per folder, file and SHA-256,
+so agents are cheap to build (a tournament builds two per game).
+
+**The metadata** of a file (all strings): ``format``, ``version``, ``game`` (the env name, ``"ouril_v0"``),
+``game_config`` (JSON of the game's config), ``encoding`` (JSON of the observation encoding, ``"flat"``
+or ``{"name": "one_hot", "cap": 8}``), ``activation`` (the torch.nn class between hidden layers,
+``"Tanh"``), ``observation_size`` (of the encoded observation), ``n_actions``, and any entries the
+exporter added (the training command, seed, steps...).
+
+Example:
+    >>> from mancala_envs.agents.pretrained import weights_file_name
+    >>> weights_file_name("ouril_v0")
+    'ouril.safetensors'
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import math
+import os
+import struct
+import tempfile
+import threading
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from mancala_envs.agents.base import StateAgent, masked_choice
+from mancala_envs.engine.state import PLAYER
+from mancala_envs.games.base import Game
+
+__all__ = [
+    "ACTIVATIONS",
+    "FORMAT",
+    "MANIFEST",
+    "VERSION",
+    "WEIGHTS_ENV",
+    "MissingWeightsError",
+    "PretrainedAgent",
+    "PretrainedPolicy",
+    "PretrainedWeightsError",
+    "export_pretrained",
+    "load_pretrained",
+    "weights_dir",
+    "weights_file_name",
+]
+
+#: The ``format`` metadata entry of an exported file.
+FORMAT = "mancala-envs pretrained"
+#: The ``version`` metadata entry this library writes and reads.
+VERSION = "1"
+#: The SHA-256 manifest beside the weights: ``{"ouril.safetensors": "<sha256 hex>", ...}``.
+MANIFEST = "manifest.json"
+#: The environment variable that names the weights folder.
+WEIGHTS_ENV = "MANCALA_ENVS_WEIGHTS"
+
+_SUFFIX = ".safetensors"
+_TRAIN_COMMAND = "mancala-envs train --self-play --game {game} --export-pretrained {path}"
+_RESERVED = ("format", "version", "game", "game_config", "encoding", "activation", "observation_size", "n_actions")
+_MAX_HEADER_BYTES = 16 * 2**20
+
+
+def _gelu(x: np.ndarray) -> np.ndarray:
+    erf = np.vectorize(math.erf, otypes=[np.float64])
+    return (0.5 * x * (1.0 + erf(x / math.sqrt(2.0)))).astype(x.dtype)
+
+
+def _sigmoid(x: np.ndarray) -> np.ndarray:
+    return 1.0 / (1.0 + np.exp(-x))
+
+
+#: The activations between hidden layers, by torch.nn class name (torch's default parameters).
+ACTIVATIONS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
+    "Tanh": np.tanh,
+    "ReLU": lambda x: np.maximum(x, 0),
+    "LeakyReLU": lambda x: np.where(x >= 0, x, x * np.float32(0.01)),
+    "ELU": lambda x: np.where(x > 0, x, np.expm1(np.minimum(x, 0))),
+    "GELU": _gelu,
+    "SiLU": lambda x: x * _sigmoid(x),
+    "Sigmoid": _sigmoid,
+}
+
+
+class PretrainedWeightsError(ValueError):
+    """Pretrained weights that cannot be used: changed since export, of another format, game or config,
+    or of shapes that do not make an MLP for the game. The message names the problem and the fix."""
+
+
+class MissingWeightsError(PretrainedWeightsError, FileNotFoundError):
+    """No pretrained weights for a game in the weights folder (the message lists the games that have
+    some and names the command that trains them)."""
+
+
+def weights_dir(folder: str | os.PathLike[str] | None = None) -> Path:
+    """The folder of the pretrained weights: ``folder`` when given, else ``$MANCALA_ENVS_WEIGHTS`` when set,
+    else the package's ``mancala_envs/agents/weights/``.
+
+    Raises:
+        TypeError: ``folder`` is neither a path nor ``None``.
+    """
+    if folder is not None:
+        if not isinstance(folder, (str, os.PathLike)):
+            raise TypeError(f"folder must be a path or None (got {type(folder).__name__}).")
+        return Path(folder)
+    from_env = os.environ.get(WEIGHTS_ENV)
+    if from_env:
+        return Path(from_env)
+    return Path(__file__).resolve().parent / "weights"
+
+
+def weights_file_name(game: Game | str) -> str:
+    """The file of ``game``'s weights in a weights folder: its short name, ``"ouril.safetensors"``.
+
+    Example:
+        >>> weights_file_name("rio_kadalis_v0")
+        'rio_kadalis.safetensors'
+    """
+    return _as_game(game).name + _SUFFIX
+
+
+def _as_game(game: Game | str) -> Game:
+    if isinstance(game, Game):
+        return game
+    if isinstance(game, str):
+        from mancala_envs.registration import make_game
+
+        return make_game(game)
+    raise TypeError(f"game must be a mancala_envs Game or an env id such as 'ouril_v0' (got {type(game).__name__}).")
+
+
+def _config_json(game: Game) -> str:
+    return json.dumps(dataclasses.asdict(game.config), sort_keys=True)
+
+
+def _encoding_json(encoding: str | Mapping[str, Any]) -> str:
+    return json.dumps(encoding if isinstance(encoding, str) else dict(encoding), sort_keys=True)
+
+
+def _encoder(encoding: str | Mapping[str, Any], game: Game) -> Any:
+    """The encoder of ``encoding`` for ``game`` (``None`` for the raw observation)."""
+    from mancala_envs.wrappers.encodings import env_encoder
+
+    return env_encoder(encoding, game)
+
+
+def _encoded_size(encoding: str | Mapping[str, Any], game: Game) -> tuple[int, ...]:
+    encoder = _encoder(encoding, game)
+    return (game.observation_size,) if encoder is None else tuple(encoder.space.shape)
+
+
+def _sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _write_atomically(path: Path, data: bytes) -> None:
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "wb") as file:
+            file.write(data)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def _read_manifest(folder: Path) -> dict[str, str]:
+    path = folder / MANIFEST
+    if not path.exists():
+        return {}
+    try:
+        manifest = json.loads(path.read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise PretrainedWeightsError(
+            f"{path} is not a JSON manifest ({error}); restore it, or re-export the weights of the folder with "
+            "mancala_envs.agents.pretrained.export_pretrained, which rewrites it."
+        ) from None
+    if not isinstance(manifest, dict) or not all(
+        isinstance(k, str) and isinstance(v, str) for k, v in manifest.items()
+    ):
+        raise PretrainedWeightsError(
+            f'{path} must map weight file names to SHA-256 hex strings, as {{"ouril.safetensors": "<sha256>"}}; '
+            "restore it, or re-export the weights of the folder with export_pretrained, which rewrites it."
+        )
+    return manifest
+
+
+# --- export -----------------------------------------------------------------------------------------------------------
+def export_pretrained(
+    policy: Any,
+    path: str | os.PathLike[str],
+    *,
+    game: Game | str,
+    encoding: str | Mapping[str, Any],
+    metadata: Mapping[str, str] | None = None,
+) -> Path:
+    """Writes the actor of a Stable-Baselines3 policy as pretrained weights, and its manifest entry.
+
+    Only the actor is kept: the hidden layers ``policy.mlp_extractor.policy_net`` and ``policy.action_net``
+    (float32 tensors ``policy_net.0.weight``, ``policy_net.0.bias``, ``policy_net.2.weight``, ...,
+    ``action_net.weight``, ``action_net.bias``), with the metadata the module docstring lists. The folder's
+    ``manifest.json`` gets the file's SHA-256 (it is created, or updated keeping its other entries).
+
+    Args:
+        policy: A MaskablePPO or PPO model, or its policy: the MLP policy with the flatten features extractor
+            on a vector observation.
+        path: The file to write (a name ending in ``.safetensors``), or a folder (created if needed) that gets
+            :func:`weights_file_name` (``ouril.safetensors``), the name :func:`load_pretrained` looks for.
+        game: The game the policy was trained on (a ``Game``, or an env id such as ``"ouril_v0"``).
+        encoding: The observation encoding it was trained on, as ``encoding=`` takes it (``"raw"``, ``"flat"``,
+            ``{"name": "one_hot", "cap": 8}``).
+        metadata: Extra string entries to store (the training command, seed, steps, seconds...).
+
+    Returns:
+        The path of the written file.
+
+    Raises:
+        TypeError: ``policy`` is not an SB3 actor-critic policy, or ``metadata`` is not a mapping of strings.
+        ValueError: the policy is not an MLP of this kind, its spaces are not the encoding's and the game's,
+            or ``metadata`` uses a reserved key.
+    """
+    from safetensors.numpy import save
+
+    game = _as_game(game)
+    policy = getattr(policy, "policy", policy)
+    extractor = getattr(policy, "mlp_extractor", None)
+    action_net = getattr(policy, "action_net", None)
+    if extractor is None or action_net is None or not hasattr(extractor, "policy_net"):
+        raise TypeError(
+            "export_pretrained needs a Stable-Baselines3 MaskablePPO or PPO model (or its policy) with an MLP policy "
+            f'("MlpPolicy"); got {type(policy).__name__}.'
+        )
+    if type(getattr(policy, "features_extractor", None)).__name__ != "FlattenExtractor":
+        raise ValueError(
+            "export_pretrained exports MLP policies on the flattened observation (the default FlattenExtractor); this "
+            f'policy uses {type(getattr(policy, "features_extractor", None)).__name__}. Train with "MlpPolicy".'
+        )
+    activation = getattr(policy, "activation_fn", None)
+    activation_name = getattr(activation, "__name__", repr(activation))
+    if activation_name not in ACTIVATIONS:
+        raise ValueError(
+            f"the policy's activation {activation_name} is not one the pretrained agent plays; use one of "
+            f"{list(ACTIVATIONS)} (policy_kwargs={{'activation_fn': torch.nn.Tanh}})."
+        )
+    expected = _encoded_size(encoding, game)
+    space_shape = tuple(getattr(policy.observation_space, "shape", ()) or ())
+    if space_shape != expected:
+        raise ValueError(
+            f"the policy's observation space {policy.observation_space} does not have the shape {expected} of the "
+            f"{encoding!r} encoding of {game.env_name}; pass the encoding it was trained with."
+        )
+    n_actions = int(getattr(policy.action_space, "n", -1))
+    if n_actions != game.n_actions:
+        raise ValueError(
+            f"the policy has {n_actions} actions and {game.env_name} has {game.n_actions}; "
+            "pass the game it was trained on."
+        )
+
+    tensors: dict[str, np.ndarray] = {}
+    for index, layer in enumerate(extractor.policy_net):
+        kind = type(layer).__name__
+        if kind == "Linear":
+            tensors[f"policy_net.{index}.weight"] = _array(layer.weight)
+            tensors[f"policy_net.{index}.bias"] = _array(layer.bias)
+        elif kind != activation_name:
+            raise ValueError(
+                f"policy_net layer {index} is a {kind}; only Linear layers and the {activation_name} activation are "
+                'exported. Train with "MlpPolicy".'
+            )
+    tensors["action_net.weight"] = _array(action_net.weight)
+    tensors["action_net.bias"] = _array(action_net.bias)
+
+    extra = dict(metadata or {})
+    if not all(isinstance(key, str) and isinstance(value, str) for key, value in extra.items()):
+        raise TypeError(
+            "metadata must map strings to strings, as {'seed': '0', 'steps': '1000000'}; convert the values with str()."
+        )
+    clashes = sorted(set(extra) & set(_RESERVED))
+    if clashes:
+        raise ValueError(f"metadata keys {clashes} are written by export_pretrained itself; rename them.")
+    header = {
+        "format": FORMAT,
+        "version": VERSION,
+        "game": game.env_name,
+        "game_config": _config_json(game),
+        "encoding": _encoding_json(encoding),
+        "activation": activation_name,
+        "observation_size": str(int(np.prod(expected))),
+        "n_actions": str(n_actions),
+        **extra,
+    }
+    _check_layers(_layer_list(tensors, "the exported policy"), int(np.prod(expected)), n_actions, "the exported policy")
+
+    target = Path(path)
+    if target.suffix != _SUFFIX:
+        target = target / weights_file_name(game)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    data = save(tensors, metadata=header)
+    manifest = _read_manifest(target.parent)
+    _write_atomically(target, data)
+    manifest[target.name] = _sha256(data)
+    _write_atomically(target.parent / MANIFEST, (json.dumps(manifest, indent=2, sort_keys=True) + "\n").encode())
+    return target
+
+
+def _array(parameter: Any) -> np.ndarray:
+    return np.ascontiguousarray(parameter.detach().cpu().numpy(), dtype=np.float32)
+
+
+# --- the numpy policy -------------------------------------------------------------------------------------------------
+def _layer_list(tensors: Mapping[str, np.ndarray], where: str) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The ``(weight, bias)`` pairs of the MLP in order (hidden layers, then the action layer)."""
+    indices: set[int] = set()
+    for name in tensors:
+        parts = name.split(".")
+        if name in ("action_net.weight", "action_net.bias"):
+            continue
+        if len(parts) == 3 and parts[0] == "policy_net" and parts[1].isdigit() and parts[2] in ("weight", "bias"):
+            indices.add(int(parts[1]))
+            continue
+        raise PretrainedWeightsError(
+            f"{where} holds a tensor {name!r}; a pretrained policy holds only policy_net.N.weight/bias and "
+            "action_net.weight/bias. Re-export it with export_pretrained."
+        )
+    names = [(f"policy_net.{i}.weight", f"policy_net.{i}.bias") for i in sorted(indices)]
+    names.append(("action_net.weight", "action_net.bias"))
+    layers = []
+    for weight_name, bias_name in names:
+        if weight_name not in tensors or bias_name not in tensors:
+            missing = weight_name if weight_name not in tensors else bias_name
+            raise PretrainedWeightsError(f"{where} has no tensor {missing!r}; re-export it with export_pretrained.")
+        layers.append((tensors[weight_name], tensors[bias_name]))
+    return layers
+
+
+def _check_layers(layers: list[tuple[np.ndarray, np.ndarray]], inputs: int, n_actions: int, where: str) -> None:
+    """Checks that the layers chain from ``inputs`` features to ``n_actions`` logits."""
+    width = inputs
+    for number, (weight, bias) in enumerate(layers):
+        if weight.ndim != 2 or bias.shape != weight.shape[:1] or weight.shape[1] != width:
+            raise PretrainedWeightsError(
+                f"{where}: layer {number} has weight {weight.shape} and bias {bias.shape}, which do not take the "
+                f"{width} values before it (weights of another game or encoding?); re-export it with export_pretrained."
+            )
+        width = weight.shape[0]
+    if width != n_actions:
+        raise PretrainedWeightsError(
+            f"{where} ends in {width} logits but the game has {n_actions} actions; re-export it with export_pretrained."
+        )
+
+
+class PretrainedPolicy:
+    """A pretrained actor as numpy arrays: encodes a raw observation, runs the MLP, picks a legal action.
+
+    Built by :func:`load_pretrained` (which checks the file); the arrays are read-only.
+
+    Args:
+        layers: ``(weight, bias)`` per linear layer, the hidden layers then the action layer (``weight`` is
+            ``(out, in)`` as torch keeps it).
+        activation: The activation between hidden layers, a name in :data:`ACTIVATIONS`.
+        game: The game (and config) it plays.
+        encoding: The observation encoding it reads (``"flat"``, ``{"name": "one_hot", "cap": 8}``...).
+        metadata: The file's metadata (strings).
+
+    Attributes:
+        observation_size: The length of the raw observation (``game.observation_size``).
+        n_actions: The number of actions (``game.n_actions``).
+    """
+
+    def __init__(
+        self,
+        layers: list[tuple[np.ndarray, np.ndarray]],
+        activation: str,
+        game: Game,
+        encoding: str | Mapping[str, Any],
+        metadata: Mapping[str, str] | None = None,
+    ) -> None:
+        if activation not in ACTIVATIONS:
+            raise PretrainedWeightsError(
+                f"activation {activation!r} is not one the pretrained agent plays ({list(ACTIVATIONS)}); "
+                "re-export the policy with one of them."
+            )
+        self.game = game
+        self.encoding = encoding
+        self.activation = activation
+        self.metadata = dict(metadata or {})
+        self.observation_size = game.observation_size
+        self.n_actions = game.n_actions
+        self._encoder = _encoder(encoding, game)
+        inputs = int(np.prod(_encoded_size(encoding, game)))
+        _check_layers(layers, inputs, self.n_actions, "the pretrained policy")
+        self.layers = []
+        for weight, bias in layers:
+            weight = np.array(weight, dtype=np.float32)
+            bias = np.array(bias, dtype=np.float32)
+            weight.flags.writeable = bias.flags.writeable = False
+            self.layers.append((weight, bias))
+        self._activate = ACTIVATIONS[activation]
+
+    def encode(self, observations: np.ndarray) -> np.ndarray:
+        """The ``(k, features)`` float32 features of ``(k, observation_size)`` raw int32 observations."""
+        observations = np.asarray(observations)
+        if observations.ndim != 2 or observations.shape[1] != self.observation_size:
+            raise ValueError(
+                f"observations must have shape (k, {self.observation_size}), raw observations of "
+                f"{self.game.env_name} (got {observations.shape}); stack single ones with observation[None]."
+            )
+        encoded = observations if self._encoder is None else self._encoder.encode(observations)
+        return np.asarray(encoded, dtype=np.float32).reshape(len(observations), -1)
+
+    def logits(self, features: np.ndarray) -> np.ndarray:
+        """The ``(k, n_actions)`` float32 logits of ``(k, features)`` encoded observations, before any mask.
+
+        They are normalised as torch's ``Categorical`` normalises them (log-probabilities: the action layer's
+        output minus its log-sum-exp per row), so they equal the SB3 policy's
+        ``policy.get_distribution(obs).distribution.logits``; the choice of actions is the same either way.
+        """
+        hidden = np.asarray(features, dtype=np.float32)
+        for weight, bias in self.layers[:-1]:
+            hidden = self._activate(hidden @ weight.T + bias)
+        weight, bias = self.layers[-1]
+        scores = hidden @ weight.T + bias
+        top = scores.max(axis=1, keepdims=True)
+        return scores - (top + np.log(np.exp(scores - top).sum(axis=1, keepdims=True)))
+
+    def act_batch(
+        self,
+        observations: np.ndarray,
+        masks: np.ndarray,
+        rng: np.random.Generator | None = None,
+        deterministic: bool = True,
+    ) -> np.ndarray:
+        """One legal action per row.
+
+        Args:
+            observations: ``(k, observation_size)`` raw int32 observations (``game.observe_with_mask``).
+            masks: ``(k, n_actions)`` bool (or 0/1) legal actions.
+            rng: The generator of the draws (needed unless ``deterministic``).
+            deterministic: Play the most likely legal action; else draw one from the masked softmax.
+
+        Returns:
+            ``(k,)`` int64 actions.
+
+        Raises:
+            ValueError: wrong shapes, a row without a legal action, or no ``rng`` to sample with.
+        """
+        masks = np.asarray(masks)
+        if masks.shape != (len(np.asarray(observations)), self.n_actions):
+            raise ValueError(
+                f"masks must have shape (k, {self.n_actions}), one row per observation (got {masks.shape})."
+            )
+        if rng is None and not deterministic:
+            raise ValueError("sampling needs a generator: pass rng=np.random.default_rng(seed), or deterministic=True.")
+        logits = self.logits(self.encode(observations))
+        return masked_choice(logits, masks, rng if rng is not None else np.random.default_rng(0), deterministic)
+
+    def __repr__(self) -> str:
+        hidden = [weight.shape[0] for weight, _ in self.layers[:-1]]
+        return f"PretrainedPolicy({self.game.env_name}, encoding={self.encoding!r}, hidden={hidden}, {self.activation})"
+
+
+# --- load -------------------------------------------------------------------------------------------------------------
+_CACHE: dict[tuple[str, str, str], PretrainedPolicy] = {}
+_CACHE_LOCK = threading.Lock()
+
+
+def _header(data: bytes, where: str) -> dict[str, Any]:
+    """The JSON header of a safetensors file (its ``__metadata__`` included), before any tensor is read."""
+    not_one = (
+        f"{where} is not a safetensors file of pretrained weights; restore the file or re-export it with "
+        "export_pretrained."
+    )
+    if len(data) < 8:
+        raise PretrainedWeightsError(not_one)
+    (size,) = struct.unpack("<Q", data[:8])
+    if size > min(_MAX_HEADER_BYTES, len(data) - 8):
+        raise PretrainedWeightsError(not_one)
+    try:
+        header = json.loads(data[8 : 8 + size].decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        raise PretrainedWeightsError(not_one) from None
+    if not isinstance(header, dict):
+        raise PretrainedWeightsError(not_one)
+    return header
+
+
+def _parse(data: bytes, game: Game, where: str) -> PretrainedPolicy:
+    from safetensors import SafetensorError
+    from safetensors.numpy import load
+
+    metadata = _header(data, where).get("__metadata__") or {}
+    if metadata.get("format") != FORMAT:
+        raise PretrainedWeightsError(
+            f"{where} is a safetensors file but not pretrained weights of mancala-envs (format "
+            f"{metadata.get('format')!r}, expected {FORMAT!r}); re-export it with export_pretrained."
+        )
+    if metadata.get("version") != VERSION:
+        raise PretrainedWeightsError(
+            f"{where} holds pretrained weights of version {metadata.get('version')!r}; this mancala-envs reads version "
+            f"{VERSION!r}. Re-export them with this version's export_pretrained, or install the mancala-envs that "
+            "wrote them."
+        )
+    missing = [key for key in _RESERVED if key not in metadata]
+    if missing:
+        raise PretrainedWeightsError(f"{where} lacks the metadata {missing}; re-export it with export_pretrained.")
+    _check_game(metadata, game, where)
+    try:
+        encoding = json.loads(metadata["encoding"])
+        _encoded_size(encoding, game)
+    except (json.JSONDecodeError, TypeError, ValueError) as error:
+        raise PretrainedWeightsError(
+            f"{where} names an observation encoding this mancala-envs cannot build ({error}); re-export it."
+        ) from None
+    try:
+        tensors = load(data)
+    except (SafetensorError, ValueError) as error:
+        raise PretrainedWeightsError(
+            f"{where} is not a readable safetensors file ({error}); restore the file or re-export it with "
+            "export_pretrained."
+        ) from None
+    for name, tensor in tensors.items():
+        if tensor.dtype != np.float32:
+            raise PretrainedWeightsError(f"{where}: tensor {name!r} is {tensor.dtype}, not float32; re-export it.")
+    layers = _layer_list(tensors, where)
+    _check_layers(layers, int(np.prod(_encoded_size(encoding, game))), game.n_actions, where)
+    return PretrainedPolicy(layers, metadata["activation"], game, encoding, metadata)
+
+
+def _check_game(metadata: Mapping[str, str], game: Game, where: str) -> None:
+    train = _TRAIN_COMMAND.format(game=game.name, path="FOLDER")
+    if metadata["game"] != game.env_name:
+        raise PretrainedWeightsError(
+            f"{where} holds weights trained on {metadata['game']}, not {game.env_name}; restore the file of "
+            f"{game.name}, or train one with `{train}`."
+        )
+    try:
+        trained = json.loads(metadata["game_config"])
+    except json.JSONDecodeError:
+        raise PretrainedWeightsError(f"{where} has a damaged game_config entry; re-export it.") from None
+    wanted = json.loads(_config_json(game))
+    if trained != wanted:
+        changed = ", ".join(
+            f"{key}={wanted.get(key)!r} (the weights': {trained.get(key)!r})"
+            for key in sorted(set(trained) | set(wanted))
+            if trained.get(key) != wanted.get(key)
+        )
+        raise PretrainedWeightsError(
+            f"the pretrained {game.name} weights in {where} exist only for the config they were trained on, and this "
+            f"game differs: {changed}. Play that config, or train weights for this one with `{train}` plus its options "
+            f"and pass their folder (folder=, or ${WEIGHTS_ENV})."
+        )
+
+
+def load_pretrained(game: Game | str, folder: str | os.PathLike[str] | None = None) -> PretrainedPolicy:
+    """Loads ``game``'s pretrained policy from a weights folder, checking it first (see the module docstring).
+
+    Args:
+        game: The game (with its config), or an env id such as ``"ouril_v0"``.
+        folder: The weights folder (default: :func:`weights_dir`: ``$MANCALA_ENVS_WEIGHTS``, else the package's).
+
+    Returns:
+        The policy, cached per folder, file and SHA-256 (a later call returns the same object).
+
+    Raises:
+        MissingWeightsError: (a ``FileNotFoundError`` and a ``PretrainedWeightsError``) no file for the game; the
+            message lists the games that have weights and the command that trains them.
+        PretrainedWeightsError: (a ``ValueError``) the file is not in the manifest or its SHA-256 differs, it is not
+            pretrained weights of this format and version, it was trained on another game or config, or its
+            tensors do not make an MLP for the game.
+    """
+    game = _as_game(game)
+    where_dir = weights_dir(folder)
+    path = where_dir / weights_file_name(game)
+    if not path.is_file():
+        available = sorted(p.name[: -len(_SUFFIX)] for p in where_dir.glob(f"*{_SUFFIX}")) if where_dir.is_dir() else []
+        have = ", ".join(available) if available else "none"
+        raise MissingWeightsError(
+            f"no pretrained weights for {game.name} in {where_dir} (looked for {path.name}; games with weights there: "
+            f"{have}). Train and export some with `{_TRAIN_COMMAND.format(game=game.name, path=where_dir)}`, or point "
+            f"${WEIGHTS_ENV} (or folder=) at a folder that holds {path.name}."
+        )
+    data = path.read_bytes()
+    digest = _sha256(data)
+    recorded = _read_manifest(where_dir).get(path.name)
+    if recorded is None:
+        raise PretrainedWeightsError(
+            f"{path} is not listed in {where_dir / MANIFEST}, so it cannot be checked; export it with "
+            "mancala_envs.agents.pretrained.export_pretrained (which records its SHA-256), or restore the manifest."
+        )
+    if recorded.lower() != digest:
+        raise PretrainedWeightsError(
+            f"{path} has SHA-256 {digest}, not the {recorded} of {MANIFEST}: it was changed or damaged since it was "
+            "exported; re-export it or restore the file."
+        )
+    key = (str(where_dir.resolve()), path.name, digest)
+    with _CACHE_LOCK:
+        policy = _CACHE.get(key)
+    if policy is None:
+        policy = _parse(data, game, str(path))
+        with _CACHE_LOCK:
+            policy = _CACHE.setdefault(key, policy)
+    else:
+        _check_game(policy.metadata, game, str(path))
+    return policy
+
+
+# --- the agent --------------------------------------------------------------------------------------------------------
+class PretrainedAgent(StateAgent):
+    """Plays the game's pretrained policy for the player to move (``"pretrained"``).
+
+    The policy of a game is loaded (:func:`load_pretrained`) at the agent's first move in that game and
+    config. The agent plays the most likely legal action, or with ``deterministic=False`` draws one from the
+    masked policy with its generator (so a seed gives the same moves).
+
+    Args:
+        seed: Seed of the agent's generator (sampling).
+        deterministic: Play the most likely legal action (the default).
+        folder: The weights folder (default: :func:`weights_dir`, ``$MANCALA_ENVS_WEIGHTS`` when set).
+
+    Raises (at a move, not when built):
+        MissingWeightsError: no weights for the game in the folder (the message names the training command).
+        PretrainedWeightsError: weights that fail the checks of :func:`load_pretrained`.
+    """
+
+    name = "pretrained"
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        deterministic: bool = True,
+        folder: str | os.PathLike[str] | None = None,
+    ) -> None:
+        super().__init__(seed)
+        if folder is not None and not isinstance(folder, (str, os.PathLike)):
+            raise TypeError(f"folder must be a path or None (got {type(folder).__name__}).")
+        if not isinstance(deterministic, (bool, np.bool_)):
+            raise TypeError(f"deterministic must be True or False (got {deterministic!r}).")
+        self.folder = folder
+        self.deterministic = bool(deterministic)
+        self._policies: dict[tuple[Any, ...], PretrainedPolicy] = {}
+
+    def policy_for(self, game: Game) -> PretrainedPolicy:
+        """The policy this agent plays ``game`` with (loaded at the first call per game and config)."""
+        key = (type(game), game.config)
+        policy = self._policies.get(key)
+        if policy is None:
+            policy = self._policies[key] = load_pretrained(game, self.folder)
+        return policy
+
+    def choose(self, game: Game, state: np.ndarray) -> int:
+        policy = self.policy_for(game)
+        observation, mask = game.observe_with_mask(state, int(state[PLAYER]))
+        return int(policy.act_batch(observation[None], mask[None], self.rng, self.deterministic)[0])
+
+    def __repr__(self) -> str:
+        return "PretrainedAgent()" if self.folder is None else f"PretrainedAgent(folder={str(self.folder)!r})"
