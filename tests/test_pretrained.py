@@ -20,6 +20,7 @@ import pytest
 import mancala_envs
 from mancala_envs.agents import AGENT_NAMES, make_agent
 from mancala_envs.agents.pretrained import (
+    ACTIVATIONS,
     FORMAT,
     MANIFEST,
     VERSION,
@@ -217,6 +218,27 @@ def test_logits_equal_the_torch_policy(env_id: str, models: dict[str, Any], weig
     np.testing.assert_allclose(got, expected, rtol=0, atol=1e-5)
 
 
+@pytest.mark.parametrize("activation", sorted(ACTIVATIONS))
+def test_every_activation_matches_torch(activation: str, tmp_path: Path) -> None:
+    sb3_contrib = pytest.importorskip("sb3_contrib")
+    import torch
+
+    from mancala_envs.vector_sb3 import MancalaSB3VecEnv
+
+    env = MancalaSB3VecEnv("ouril_v0", n_envs=2, encoding="flat")
+    kwargs = {"net_arch": [8], "activation_fn": getattr(torch.nn, activation)}
+    model = sb3_contrib.MaskablePPO("MlpPolicy", env, policy_kwargs=kwargs, seed=0, device="cpu")
+    export_pretrained(model, tmp_path, game="ouril_v0", encoding="flat")
+    policy = load_pretrained("ouril_v0", tmp_path)
+    assert policy.activation == activation
+    game = make_game("ouril_v0")
+    raw, _ = observations(game, positions("ouril_v0", 20, seed=6))
+    features = policy.encode(raw)
+    with torch.no_grad():
+        expected = model.policy.get_distribution(torch.as_tensor(features)).distribution.logits.numpy()
+    np.testing.assert_allclose(policy.logits(features), expected, rtol=0, atol=1e-5)
+
+
 @pytest.mark.parametrize("env_id", sorted(EXPORTED))
 def test_batched_moves_equal_one_at_a_time(env_id: str, weights: Path) -> None:
     game = make_game(env_id)
@@ -342,6 +364,16 @@ def test_another_format_and_shapes_that_do_not_chain_are_refused(weights: Path) 
     with pytest.raises(PretrainedWeightsError, match=r"of version '99'; this mancala-envs reads version '1'"):
         load_pretrained("ouril_v0")
 
+    save_file(tensors, path, metadata={**metadata, "n_actions": "7"})
+    rewrite_manifest(weights, **{"ouril.safetensors": sha256(path)})
+    with pytest.raises(PretrainedWeightsError, match=r"states observation_size 17 and n_actions 7, but its encoding"):
+        load_pretrained("ouril_v0")
+
+    save_file({**tensors, "value_net.weight": tensors["action_net.weight"]}, path, metadata=metadata)
+    rewrite_manifest(weights, **{"ouril.safetensors": sha256(path)})
+    with pytest.raises(PretrainedWeightsError, match=r"holds a tensor 'value_net.weight'; a pretrained policy holds"):
+        load_pretrained("ouril_v0")
+
     bad = {**tensors, "policy_net.2.weight": np.zeros((16, 15), np.float32)}
     save_file(bad, path, metadata=metadata)
     rewrite_manifest(weights, **{"ouril.safetensors": sha256(path)})
@@ -371,7 +403,8 @@ def test_the_default_folder_is_the_packages(monkeypatch: pytest.MonkeyPatch, tmp
     monkeypatch.delenv("MANCALA_ENVS_WEIGHTS", raising=False)
     package = Path(pretrained.__file__).parent / "weights"
     assert weights_dir() == package
-    assert json.loads((package / MANIFEST).read_text()) is not None
+    manifest = json.loads((package / MANIFEST).read_text())
+    assert isinstance(manifest, dict) and all(name.endswith(".safetensors") for name in manifest)
     monkeypatch.setenv("MANCALA_ENVS_WEIGHTS", str(tmp_path))
     assert weights_dir() == tmp_path
     assert weights_dir("elsewhere") == Path("elsewhere")

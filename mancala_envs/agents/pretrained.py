@@ -98,7 +98,7 @@ def _sigmoid(x: np.ndarray) -> np.ndarray:
 ACTIVATIONS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
     "Tanh": np.tanh,
     "ReLU": lambda x: np.maximum(x, 0),
-    "LeakyReLU": lambda x: np.where(x >= 0, x, x * np.float32(0.01)),
+    "LeakyReLU": lambda x: np.where(x >= 0, x, x * 0.01),
     "ELU": lambda x: np.where(x > 0, x, np.expm1(np.minimum(x, 0))),
     "GELU": _gelu,
     "SiLU": lambda x: x * _sigmoid(x),
@@ -419,6 +419,9 @@ class PretrainedPolicy:
             bias = np.array(bias, dtype=np.float32)
             weight.flags.writeable = bias.flags.writeable = False
             self.layers.append((weight, bias))
+        # The forward pass runs in float64, so that a batch and its rows one at a time round alike (float32
+        # rounding differs with the batch size, enough to flip an argmax between near-equal logits).
+        self._layers64 = [(weight.astype(np.float64), bias.astype(np.float64)) for weight, bias in self.layers]
         self._activate = ACTIVATIONS[activation]
 
     def encode(self, observations: np.ndarray) -> np.ndarray:
@@ -439,10 +442,13 @@ class PretrainedPolicy:
         output minus its log-sum-exp per row), so they equal the SB3 policy's
         ``policy.get_distribution(obs).distribution.logits``; the choice of actions is the same either way.
         """
-        hidden = np.asarray(features, dtype=np.float32)
-        for weight, bias in self.layers[:-1]:
+        return self._log_probabilities(features).astype(np.float32)
+
+    def _log_probabilities(self, features: np.ndarray) -> np.ndarray:
+        hidden = np.asarray(features, dtype=np.float64)
+        for weight, bias in self._layers64[:-1]:
             hidden = self._activate(hidden @ weight.T + bias)
-        weight, bias = self.layers[-1]
+        weight, bias = self._layers64[-1]
         scores = hidden @ weight.T + bias
         top = scores.max(axis=1, keepdims=True)
         return scores - (top + np.log(np.exp(scores - top).sum(axis=1, keepdims=True)))
@@ -475,7 +481,7 @@ class PretrainedPolicy:
             )
         if rng is None and not deterministic:
             raise ValueError("sampling needs a generator: pass rng=np.random.default_rng(seed), or deterministic=True.")
-        logits = self.logits(self.encode(observations))
+        logits = self._log_probabilities(self.encode(observations))
         return masked_choice(logits, masks, rng if rng is not None else np.random.default_rng(0), deterministic)
 
     def __repr__(self) -> str:
@@ -512,7 +518,9 @@ def _parse(data: bytes, game: Game, where: str) -> PretrainedPolicy:
     from safetensors import SafetensorError
     from safetensors.numpy import load
 
-    metadata = _header(data, where).get("__metadata__") or {}
+    metadata = _header(data, where).get("__metadata__")
+    if not isinstance(metadata, dict):
+        metadata = {}
     if metadata.get("format") != FORMAT:
         raise PretrainedWeightsError(
             f"{where} is a safetensors file but not pretrained weights of mancala-envs (format "
@@ -546,7 +554,15 @@ def _parse(data: bytes, game: Game, where: str) -> PretrainedPolicy:
         if tensor.dtype != np.float32:
             raise PretrainedWeightsError(f"{where}: tensor {name!r} is {tensor.dtype}, not float32; re-export it.")
     layers = _layer_list(tensors, where)
-    _check_layers(layers, int(np.prod(_encoded_size(encoding, game))), game.n_actions, where)
+    inputs = int(np.prod(_encoded_size(encoding, game)))
+    _check_layers(layers, inputs, game.n_actions, where)
+    stated = (metadata["observation_size"], metadata["n_actions"])
+    if stated != (str(inputs), str(game.n_actions)):
+        raise PretrainedWeightsError(
+            f"{where} states observation_size {stated[0]} and n_actions {stated[1]}, but its encoding of "
+            f"{game.env_name} gives {inputs} and the game has {game.n_actions} actions; re-export it with "
+            "export_pretrained."
+        )
     return PretrainedPolicy(layers, metadata["activation"], game, encoding, metadata)
 
 
