@@ -183,6 +183,10 @@ def test_export_to_a_file_path_and_the_file_name_rule(models: dict[str, Any], tm
     assert path == tmp_path / "sub" / "mine.safetensors"
     assert json.loads((tmp_path / "sub" / MANIFEST).read_text()) == {"mine.safetensors": sha256(path)}
     assert weights_file_name("ouril_v0") == "ouril.safetensors"
+    path = export_pretrained(models["modiar_v0"], tmp_path / "raw", game="modiar", encoding=None)  # a name; None: raw
+    assert path == tmp_path / "raw" / "modiar.safetensors"
+    policy = load_pretrained("modiar", tmp_path / "raw")
+    assert policy.encoding == "raw" and policy.metadata["game"] == "modiar_v0"
     assert weights_file_name(make_game("rio_kadalis_v0")) == "rio_kadalis.safetensors"
 
 

@@ -147,28 +147,40 @@ def _as_game(game: Game | str) -> Game:
     if isinstance(game, Game):
         return game
     if isinstance(game, str):
-        from mancala_envs.registration import make_game
+        from mancala_envs.registration import make_game, resolve_env_id
 
-        return make_game(game)
-    raise TypeError(f"game must be a mancala_envs Game or an env id such as 'ouril_v0' (got {type(game).__name__}).")
+        return make_game(resolve_env_id(game))
+    raise TypeError(
+        f"game must be a mancala_envs Game, or a game name or env id such as 'ouril' or 'ouril_v0' "
+        f"(got {type(game).__name__})."
+    )
 
 
 def _config_json(game: Game) -> str:
     return json.dumps(dataclasses.asdict(game.config), sort_keys=True)
 
 
-def _encoding_json(encoding: str | Mapping[str, Any]) -> str:
-    return json.dumps(encoding if isinstance(encoding, str) else dict(encoding), sort_keys=True)
+def _encoding_json(encoding: str | Mapping[str, Any] | None) -> str:
+    if encoding is None:
+        return json.dumps("raw")
+    if isinstance(encoding, str):
+        return json.dumps(encoding)
+    if isinstance(encoding, Mapping):
+        return json.dumps(dict(encoding), sort_keys=True)
+    raise TypeError(
+        f"encoding must be a name such as 'flat' or a dict such as {{'name': 'one_hot', 'cap': 8}} "
+        f"(got {type(encoding).__name__})."
+    )
 
 
-def _encoder(encoding: str | Mapping[str, Any], game: Game) -> Any:
+def _encoder(encoding: str | Mapping[str, Any] | None, game: Game) -> Any:
     """The encoder of ``encoding`` for ``game`` (``None`` for the raw observation)."""
     from mancala_envs.wrappers.encodings import env_encoder
 
     return env_encoder(encoding, game)
 
 
-def _encoded_size(encoding: str | Mapping[str, Any], game: Game) -> tuple[int, ...]:
+def _encoded_size(encoding: str | Mapping[str, Any] | None, game: Game) -> tuple[int, ...]:
     encoder = _encoder(encoding, game)
     return (game.observation_size,) if encoder is None else tuple(encoder.space.shape)
 
@@ -215,7 +227,7 @@ def export_pretrained(
     path: str | os.PathLike[str],
     *,
     game: Game | str,
-    encoding: str | Mapping[str, Any],
+    encoding: str | Mapping[str, Any] | None,
     metadata: Mapping[str, str] | None = None,
 ) -> Path:
     """Writes the actor of a Stable-Baselines3 policy as pretrained weights, and its manifest entry.
@@ -230,9 +242,10 @@ def export_pretrained(
             on a vector observation.
         path: The file to write (a name ending in ``.safetensors``), or a folder (created if needed) that gets
             :func:`weights_file_name` (``ouril.safetensors``), the name :func:`load_pretrained` looks for.
-        game: The game the policy was trained on (a ``Game``, or an env id such as ``"ouril_v0"``).
-        encoding: The observation encoding it was trained on, as ``encoding=`` takes it (``"raw"``, ``"flat"``,
-            ``{"name": "one_hot", "cap": 8}``).
+        game: The game the policy was trained on: a ``Game`` (with its config), or a game name or registered
+            id (``"ouril"``, ``"ouril_v0"``, ``"ouril-mini-v0"``).
+        encoding: The observation encoding it was trained on, as ``encoding=`` takes it (``None`` or ``"raw"``,
+            ``"flat"``, ``{"name": "one_hot", "cap": 8}``).
         metadata: Extra string entries to store (the training command, seed, steps, seconds...).
 
     Returns:
@@ -595,7 +608,7 @@ def load_pretrained(game: Game | str, folder: str | os.PathLike[str] | None = No
     """Loads ``game``'s pretrained policy from a weights folder, checking it first (see the module docstring).
 
     Args:
-        game: The game (with its config), or an env id such as ``"ouril_v0"``.
+        game: The game (with its config), or a game name or registered id (``"ouril"``, ``"ouril_v0"``).
         folder: The weights folder (default: :func:`weights_dir`: ``$MANCALA_ENVS_WEIGHTS``, else the package's).
 
     Returns:
