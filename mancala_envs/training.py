@@ -15,6 +15,7 @@ sb3-contrib, torch, tqdm, rich). The pieces are importable on their own:
 from __future__ import annotations
 
 import dataclasses
+import math
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -267,9 +268,10 @@ def train(config: TrainConfig, callbacks: Sequence[Any] = ()) -> TrainResult:
     save_model(model, path, game=config.game, encoding=config.encoding, game_options=config.game_options)
     if config.export_pretrained is not None:
         from mancala_envs.agents.pretrained import export_pretrained
+        from mancala_envs.registration import make_game
 
         export_pretrained(
-            model, config.export_pretrained, game=config.game, encoding=config.encoding,
+            model, config.export_pretrained, game=make_game(config.game, **config.game_options), encoding=config.encoding,
             metadata={
                 "command": train_command(config),
                 "seed": str(config.seed),
@@ -391,7 +393,7 @@ class SelfPlayPool(BaseCallback):
         for name in self.baselines:
             score = self.ratings.score(name, last=200)
             self.logger.record(f"selfplay/score/{name}", score)
-            point[f"score/{name}"] = round(score, 4) if score == score else None
+            point[f"score/{name}"] = round(score, 4) if not math.isnan(score) else None
         self.logger.record("selfplay/env_share", point["env_share"])
         self.logger.record("selfplay/pool", len(self.snapshots))
         self.curve.append(point)

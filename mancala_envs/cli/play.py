@@ -35,7 +35,7 @@ def add_play_arguments(parser: argparse.ArgumentParser) -> None:
     """Adds the arguments of ``mancala-envs play`` to ``parser`` (a subcommand's parser, say)."""
     parser.add_argument("game", help="game name or registry id: ouril, omweso, ouril_v0, mancala/urim7-v0 ...")
     parser.add_argument(
-        "--opponent", default="greedy", help="the agent you play against: random, greedy, alphabeta:3, perfect (needs a table) ... (default: greedy)"
+        "--opponent", default="greedy", help="the agent you play against: random, greedy, alphabeta:3, perfect (needs a table), pretrained (the shipped policy) ... (default: greedy)"
     )
     parser.add_argument(
         "--seat", type=_seat, default=0, metavar="{0,1,random}",
