@@ -64,12 +64,10 @@ from gymnasium.vector.utils import batch_space
 
 from mancala_envs.batch import DEFAULT_HISTORY_CAPACITY, BatchedGames, FinalInfo
 from mancala_envs.validation import check_integer
+from mancala_envs.vector import AUTORESET_MODES, RAW
 
 __all__ = ["AUTORESET_MODES", "PER_GAME", "RAW", "TwoSeatVectorEnv"]
 
-AUTORESET_MODES = {"next_step": AutoresetMode.NEXT_STEP, "same_step": AutoresetMode.SAME_STEP}
-#: the ``encoding`` that leaves the observations as the raw int32 vectors (the default, also ``None``)
-RAW = "raw"
 #: the attributes and methods whose value has one row per game: ``call``/``get_attr`` give each game its row;
 #: every other attribute is shared by the whole batch (each game gets the same value)
 PER_GAME = frozenset({"action_masks", "to_play"})
