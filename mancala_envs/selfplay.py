@@ -49,6 +49,8 @@ from mancala_envs.agents.base import Agent, masked_choice
 from mancala_envs.agents.sb3 import policy_encoder
 from mancala_envs.batch import BatchedGames, BatchStep
 from mancala_envs.validation import check_integer, check_seed
+from mancala_envs.vector import encoded_space
+from mancala_envs.vector_sb3 import vec_env_indices
 
 __all__ = [
     "SELF",
@@ -271,8 +273,6 @@ class SelfPlayVecEnv(VecEnv):
     ) -> None:
         from gymnasium import spaces
 
-        from mancala_envs.wrappers.encodings import env_encoder
-
         check_integer("n_envs", n_envs, 1)
         if learner_seat not in (None, 0, 1) or isinstance(learner_seat, bool):
             raise ValueError(f"learner_seat must be 0, 1 or None (drawn for each episode); got {learner_seat!r}.")
@@ -281,12 +281,7 @@ class SelfPlayVecEnv(VecEnv):
         self.env_id = env_id
         self.game = self.games.game
         self.encoding = encoding
-        self.encoder = env_encoder(encoding, self.game)
-        if self.encoder is None:
-            low, high = self.game.observation_bounds()
-            observation_space = spaces.Box(low=low, high=high, dtype=np.int32)
-        else:
-            observation_space = self.encoder.space
+        self.encoder, observation_space = encoded_space(encoding, self.game)
         self.render_mode = None
         super().__init__(n_envs, observation_space, spaces.Discrete(self.game.n_actions))
         self.learner_seat = learner_seat
@@ -525,11 +520,7 @@ class SelfPlayVecEnv(VecEnv):
         return observation if self.encoder is None else self.encoder.encode(observation)
 
     def _indices(self, indices: VecEnvIndices) -> Iterable[int]:
-        if indices is None:
-            return range(self.num_envs)
-        if isinstance(indices, (int, np.integer)):
-            return [int(indices)]
-        return indices
+        return vec_env_indices(indices, self.num_envs)
 
     def __repr__(self) -> str:
         return f"SelfPlayVecEnv({self.env_id!r}, n_envs={self.num_envs}, opponents={self.member_names()})"

@@ -64,7 +64,7 @@ from gymnasium.vector.utils import batch_space
 
 from mancala_envs.batch import DEFAULT_HISTORY_CAPACITY, BatchedGames, FinalInfo
 from mancala_envs.validation import check_integer
-from mancala_envs.vector import AUTORESET_MODES, RAW
+from mancala_envs.vector import AUTORESET_MODES, RAW, encoded_space, parse_autoreset_mode
 
 __all__ = ["AUTORESET_MODES", "PER_GAME", "RAW", "TwoSeatVectorEnv"]
 
@@ -114,27 +114,18 @@ class TwoSeatVectorEnv(gymnasium.vector.VectorEnv):
         **options: Any,
     ) -> None:
         check_integer("num_envs", num_envs, 1)  # named as this class takes it, before the batch checks it again
-        modes = {**AUTORESET_MODES, **{mode: mode for mode in AUTORESET_MODES.values()}}
-        if autoreset_mode not in modes:
-            raise ValueError(f"autoreset_mode must be one of {list(AUTORESET_MODES)} (got {autoreset_mode!r}).")
+        mode = parse_autoreset_mode(autoreset_mode)
         self._games = games = BatchedGames(
             env_id, num_envs, history_capacity=history_capacity, threads=threads, **options
         )
         self.env_id = env_id
         self.num_envs = games.n_games
-        self.autoreset_mode = modes[autoreset_mode]
+        self.autoreset_mode = mode
         self.metadata = {"autoreset_mode": self.autoreset_mode}
         self.render_mode = None
         self.game = games.game
         self.encoding: str | Mapping[str, Any] = RAW if encoding is None else encoding
-        from mancala_envs.wrappers.encodings import env_encoder  # the encoders load only when asked for
-
-        self.encoder = env_encoder(self.encoding, games.game)
-        if self.encoder is None:
-            low, high = games.game.observation_bounds()
-            self.single_observation_space = spaces.Box(low=low, high=high, dtype=np.int32)
-        else:
-            self.single_observation_space = self.encoder.space
+        self.encoder, self.single_observation_space = encoded_space(self.encoding, games.game)
         self.single_action_space = spaces.Discrete(games.n_actions)
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)

@@ -68,7 +68,7 @@ from mancala_envs.batch import FACT_COUNT, GameRows
 from mancala_envs.search import parse_compiled_opponent
 from mancala_envs.validation import check_integer
 
-__all__ = ["AUTORESET_MODES", "PER_GAME", "RAW", "SETTABLE", "MancalaVectorEnv"]
+__all__ = ["AUTORESET_MODES", "PER_GAME", "RAW", "SETTABLE", "MancalaVectorEnv", "encoded_space", "parse_autoreset_mode"]
 
 AUTORESET_MODES = {"next_step": AutoresetMode.NEXT_STEP, "same_step": AutoresetMode.SAME_STEP}
 #: the ``encoding`` that leaves the observations as the raw int32 vectors (the default, also ``None``)
@@ -130,9 +130,7 @@ class MancalaVectorEnv(gymnasium.vector.VectorEnv):
         check_integer("num_envs", num_envs, 1)  # named as this class takes it, before the rows check it again
         compiled_opponent = _compiled_opponent(opponent)
         seat_rule = _seat_rule(learner_seat)
-        modes = {**AUTORESET_MODES, **{mode: mode for mode in AUTORESET_MODES.values()}}
-        if autoreset_mode not in modes:
-            raise ValueError(f"autoreset_mode must be one of {list(AUTORESET_MODES)} (got {autoreset_mode!r}).")
+        mode = parse_autoreset_mode(autoreset_mode)
         self._rows = rows = GameRows(env_id, num_envs, history_capacity, dict(options), threads=threads)
         self.env_id = env_id
         self.num_envs = rows.n_games
@@ -140,19 +138,12 @@ class MancalaVectorEnv(gymnasium.vector.VectorEnv):
         self._opponent = compiled_opponent
         self._learner_seat = learner_seat
         self._seat_rule = seat_rule
-        self.autoreset_mode = modes[autoreset_mode]
+        self.autoreset_mode = mode
         self.metadata = {"autoreset_mode": self.autoreset_mode}
         self.render_mode = None
         self.game = rows.game
         self.encoding: str | Mapping[str, Any] = RAW if encoding is None else encoding
-        from mancala_envs.wrappers.encodings import env_encoder  # the encoders load only when asked for
-
-        self.encoder = env_encoder(self.encoding, rows.game)
-        if self.encoder is None:
-            low, high = rows.game.observation_bounds()
-            self.single_observation_space = spaces.Box(low=low, high=high, dtype=np.int32)
-        else:
-            self.single_observation_space = self.encoder.space
+        self.encoder, self.single_observation_space = encoded_space(self.encoding, rows.game)
         self.single_action_space = spaces.Discrete(rows.n_actions)
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
@@ -391,6 +382,35 @@ class MancalaVectorEnv(gymnasium.vector.VectorEnv):
     def __repr__(self) -> str:
         encoding = "" if self.encoder is None else f", encoding={self.encoding!r}"
         return f"MancalaVectorEnv({self.env_id!r}, num_envs={self.num_envs}, opponent={self.opponent!r}{encoding})"
+
+
+def parse_autoreset_mode(autoreset_mode: str | AutoresetMode) -> AutoresetMode:
+    """The :class:`~gymnasium.vector.AutoresetMode` that a vector env's ``autoreset_mode=`` names
+    (``"next_step"``, ``"same_step"`` or one of those modes).
+
+    Raises:
+        ValueError: any other value; the message lists the names.
+    """
+    modes = {**AUTORESET_MODES, **{mode: mode for mode in AUTORESET_MODES.values()}}
+    if autoreset_mode not in modes:
+        raise ValueError(f"autoreset_mode must be one of {list(AUTORESET_MODES)} (got {autoreset_mode!r}).")
+    return modes[autoreset_mode]
+
+
+def encoded_space(encoding: str | Mapping[str, Any] | None, game: Any) -> tuple[Any, spaces.Box]:
+    """The encoder that a vector env's ``encoding=`` names (``None`` for the raw observation) and the space of one
+    game's observation: the raw int32 vector's bounds, or the encoder's space.
+
+    Raises:
+        ValueError / TypeError: an unknown encoding or option (:func:`~mancala_envs.wrappers.encodings.env_encoder`).
+    """
+    from mancala_envs.wrappers.encodings import env_encoder  # the encoders load only when asked for
+
+    encoder = env_encoder(encoding, game)
+    if encoder is None:
+        low, high = game.observation_bounds()
+        return None, spaces.Box(low=low, high=high, dtype=np.int32)
+    return encoder, encoder.space
 
 
 def _compiled_opponent(opponent: Any) -> tuple[int, int]:

@@ -35,7 +35,7 @@ from stable_baselines3.common.vec_env.base_vec_env import VecEnv, VecEnvIndices,
 from mancala_envs.validation import check_integer
 from mancala_envs.vector import PER_GAME, MancalaVectorEnv
 
-__all__ = ["MancalaSB3VecEnv"]
+__all__ = ["MancalaSB3VecEnv", "vec_env_indices"]
 
 
 class MancalaSB3VecEnv(VecEnv):
@@ -156,12 +156,18 @@ class MancalaSB3VecEnv(VecEnv):
         return [None for _ in range(self.num_envs)]
 
     def _indices(self, indices: VecEnvIndices) -> Iterable[int]:
-        if indices is None:
-            return range(self.num_envs)
-        if isinstance(indices, (int, np.integer)):
-            return [int(indices)]
-        return indices
+        return vec_env_indices(indices, self.num_envs)
 
     def __repr__(self) -> str:
         encoding = "" if self.venv.encoder is None else f", encoding={self.venv.encoding!r}"
         return f"MancalaSB3VecEnv({self.venv.env_id!r}, n_envs={self.num_envs}, opponent={self.venv.opponent!r}{encoding})"
+
+
+def vec_env_indices(indices: VecEnvIndices, n_envs: int) -> Iterable[int]:
+    """The env indices that SB3's ``indices`` argument names: all of them for ``None``, one for an int, else
+    the given ones."""
+    if indices is None:
+        return range(n_envs)
+    if isinstance(indices, (int, np.integer)):
+        return [int(indices)]
+    return indices
