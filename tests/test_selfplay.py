@@ -4,6 +4,7 @@ short ``train(self_play=True)`` run that is reproducible under its seed."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import numpy as np
@@ -275,3 +276,60 @@ def test_a_short_self_play_run_is_reproducible(tmp_path: Any) -> None:
         "--pool-size 2 --baseline-rate 0.5 --timesteps 1024 --seed 3 --n-steps 32 --batch-size 128 --n-epochs 1 "
         "--net-arch 16 16"
     )
+
+
+def test_cli_self_play_logs_ratings_and_exports_the_shipped_weights(
+    tmp_path: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+
+    from mancala_envs.agents.pretrained import PretrainedAgent, load_pretrained
+    from mancala_envs.cli import main
+
+    status = main([
+        "train", "--game", "kalah", "--self-play", "--opponent", "greedy", "--baseline-rate", "0.5",
+        "--timesteps", "1024", "--n-envs", "16", "--n-steps", "32", "--batch-size", "128", "--n-epochs", "1",
+        "--snapshot-every", "512", "--net-arch", "16", "16", "--encoding", "one_hot", "--eval-games", "0",
+        "--no-progress", "--save", str(tmp_path / "m.zip"), "--json", str(tmp_path / "f.json"),
+        "--tensorboard", str(tmp_path / "tb"), "--export-pretrained", str(tmp_path / "weights"),
+    ])
+    out = capsys.readouterr().out
+    assert status == 0
+    assert out.startswith("Training MaskablePPO on kalah_v0 against itself (batched self-play: snapshots every 512 "
+                          "steps, 8 kept) and greedy in 50% of the episodes: 1024 steps, 16 envs, seed 0")
+    assert "Ratings (openskill Bradley-Terry, mu): learner " in out and "greedy " in out
+    assert f"Exported the policy as shipped-agent weights to {tmp_path / 'weights'}" in out
+    figures = json.loads((tmp_path / "f.json").read_text())
+    assert figures["command"] == (
+        "mancala-envs train --game kalah_v0 --self-play --opponent greedy --n-envs 16 --snapshot-every 512 "
+        "--baseline-rate 0.5 --timesteps 1024 --encoding one_hot --n-steps 32 --batch-size 128 --n-epochs 1 "
+        "--net-arch 16 16"
+    )
+    assert [point["timesteps"] for point in figures["curve"]] == [512, 1024]
+    events = EventAccumulator(str(next((tmp_path / "tb").glob("MaskablePPO_1")))).Reload()
+    tags = set(events.Tags()["scalars"])
+    assert {"selfplay/rating/learner", "selfplay/rating/greedy", "selfplay/score/greedy", "selfplay/env_share",
+            "selfplay/pool"} <= tags
+    # The exported actor plays the saved model's own deterministic moves, without torch, from its metadata.
+    policy = load_pretrained("kalah", tmp_path / "weights")
+    assert policy.metadata["command"] == figures["command"] and policy.metadata["seed"] == "0"
+    model = MaskablePPO.load(tmp_path / "m.zip", device="cpu")
+    games = BatchedGames("kalah_v0", 32)
+    step = games.reset(seed=1)
+    rng = np.random.default_rng(2)
+    for _ in range(10):
+        step = games.step(np.array([rng.choice(np.flatnonzero(m)) for m in step.action_mask]))
+    agent = PretrainedAgent(folder=tmp_path / "weights")
+    encoder = env_encoder("one_hot", games.game)
+    for game in range(32):
+        expected, _ = model.predict(encoder.encode(step.observation[[game]])[0], action_masks=step.action_mask[game],
+                                    deterministic=True)
+        assert agent.act_on_state(games.game, games.state(game)) == int(expected)
+
+
+def test_cli_self_play_bad_settings_are_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    from mancala_envs.cli import main
+
+    assert main(["train", "--self-play", "--baseline-rate", "1.5", "--timesteps", "64", "--eval-games", "0"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("mancala-envs: error: ") and "baseline_rate must be a number from 0 to 1" in err
