@@ -256,8 +256,8 @@ def run_train(args: argparse.Namespace, out=None) -> dict:
     )
     if config.self_play:
         print(
-            f"Of that, {100 * result.opponent_seconds / result.seconds:.1f}% choosing the opponents' moves "
-            "(one batched forward pass per pool member and step)",
+            f"{100 * result.opponent_seconds / result.seconds:.1f}% of the time choosing the opponents' moves (part of "
+            "the environments' share; one batched call per pool member and round of plies)",
             file=out,
         )
         if result.curve:
