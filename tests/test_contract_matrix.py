@@ -80,6 +80,7 @@ WRAPPER = "`mancala_envs.wrappers.FlattenObservation"
 SINGLE = "The single-agent view"
 CONFIG = "Experiment configs"
 TRAINING = "Training:"
+SELF_PLAY = "Self-play:"
 AGENT = "Agents:"
 RECORDS = "Game records"
 TABLES = "Perfect-play tables"
@@ -1085,6 +1086,79 @@ case(door, TRAINING, row, "train --opponent wizard",
 case(door, TRAINING, row, "train --eval-opponents wizard",
      lambda _: main(["train", "--eval-opponents", "wizard", "--timesteps", "16", "--no-progress"]),
      EXIT_2, "mancala-envs: error: ", "unknown agent 'wizard'")
+
+row = "self-play: `snapshot_every` or `pool_size` not a positive integer; `baseline_rate` outside 0..1"
+for name, value, words in (("snapshot_every", 0, "snapshot_every must be a positive integer"),
+                           ("pool_size", True, "pool_size must be a positive integer"),
+                           ("baseline_rate", 1.5, "baseline_rate must be a number from 0 to 1 (got 1.5)"),
+                           ("baseline_rate", "0.2", "baseline_rate must be a number from 0 to 1 (got '0.2')")):
+    case(door, TRAINING, row, f"TrainConfig {name}={value!r}", lambda _, n=name, v=value: train_config(**{n: v}),
+         ValueError, words)
+case(door, TRAINING, "`mancala-envs train --timesteps 0`", "train --self-play --baseline-rate 1.5",
+     lambda _: main(["train", "--self-play", "--baseline-rate", "1.5", "--timesteps", "16", "--no-progress"]),
+     EXIT_2, "mancala-envs: error: ", "baseline_rate must be a number from 0 to 1")
+
+
+def self_play_env(**arguments: Any) -> Any:
+    from mancala_envs.selfplay import SelfPlayVecEnv
+
+    return SelfPlayVecEnv("kalah_v0", 4, **arguments)
+
+
+def two_seat_env(reset: bool = True) -> Any:
+    from mancala_envs.two_seat import TwoSeatVectorEnv
+
+    env = TwoSeatVectorEnv("kalah_v0", 4, first_player=0)
+    if reset:
+        env.reset(seed=0)
+    return env
+
+
+def two_seat_frozen(env: Any) -> Any:
+    return plain({"states": [env.state(game) for game in range(env.num_envs)], "mask": env.action_masks(),
+                  "to_play": env.to_play})
+
+
+row = "an empty pool; `weights` of another length, negative or all zero"
+case(door, SELF_PLAY, row, "SelfPlayVecEnv opponents=[]", lambda _: self_play_env(opponents=[]), ValueError,
+     "opponents must be a non-empty list of pool members, e.g. ['self', 'greedy']")
+for weights in ([1.0], [1.0, -1.0], [0, 0]):
+    case(door, SELF_PLAY, row, f"SelfPlayVecEnv weights={weights!r}",
+         lambda _, w=weights: self_play_env(opponents=["random", "greedy"], weights=w), ValueError,
+         "weights must be 2 non-negative numbers, not all zero")
+row = "an unknown agent name in the pool; a member that cannot play batched games"
+case(door, SELF_PLAY, row, "SelfPlayVecEnv opponents=['wizard']", lambda _: self_play_env(opponents=["wizard"]),
+     ValueError, "unknown agent 'wizard'")
+case(door, SELF_PLAY, row, "SelfPlayVecEnv opponents=[3.5]", lambda _: self_play_env(opponents=[3.5]), TypeError,
+     "opponent 3.5 cannot play batched games; pass an agent name ('greedy', 'alphabeta:2', 'pretrained'), 'self'")
+case(door, SELF_PLAY, "`\"self\"` in the pool before `set_learner(model)`", "SelfPlayVecEnv reset with 'self' unset",
+     lambda _: self_play_env(opponents=["self"], learner_seat=1, seed=0).reset(), RuntimeError,
+     "the pool holds 'self' (the learner) but no learner is set; call set_learner(model)")
+case(door, SELF_PLAY, "`learner_seat` other than 0, 1, `None`", "SelfPlayVecEnv learner_seat=2",
+     lambda _: self_play_env(learner_seat=2), ValueError, "learner_seat must be 0, 1 or None (drawn for each episode); got 2.")
+row = "`step` before `reset`; an illegal, out-of-range or non-integer action"
+case(door, SELF_PLAY, row, "SelfPlayVecEnv.step before reset",
+     lambda _: self_play_env(opponents=["random"]).step(np.zeros(4, np.int64)), RuntimeError, "call reset() first")
+case(door, SELF_PLAY, row, "TwoSeatVectorEnv.step before reset", lambda env: env.step(np.zeros(4, np.int64)),
+     RuntimeError, "call reset() first", subject=lambda: two_seat_env(reset=False))
+for actions, error, words in ((np.array([6, 0, 0, 0]), ValueError, "out of range in games [0]"),
+                              (np.zeros(4), TypeError, "dtype float64"),
+                              (np.array([2, 2, 2, 2]), IllegalActionError, "game 0 got 2, its legal actions are")):
+    case(door, SELF_PLAY, row, f"TwoSeatVectorEnv.step({actions.tolist()!r}, {actions.dtype})",
+         lambda env, a=actions: env.step(a), error, words,
+         subject=lambda: _two_seat_after_a_move(), frozen=two_seat_frozen)
+case(door, SELF_PLAY, "`BatchedGames.step(actions, playing=...)` with `playing` not a bool array",
+     "BatchedGames.step playing=float", lambda games: games.step(np.zeros(4, np.int64), playing=np.ones(4)), ValueError,
+     "playing must be a bool array of shape (4,), one flag per game (got float64 (4,))", **on_batch)
+
+
+def _two_seat_after_a_move() -> Any:
+    """Four Kalah games after pit 2 in each: its seeds ended in the store, so player 0 moves again, and pit 2 is
+    empty (action 2 illegal)."""
+    env = two_seat_env()
+    env.step(np.full(4, 2, np.int64))  # pit 2 ends in the store: player 0 moves again
+    return env
+
 
 # agents
 door = "agents"
