@@ -414,6 +414,38 @@ def test_the_default_folder_is_the_packages(monkeypatch: pytest.MonkeyPatch, tmp
     assert weights_dir("elsewhere") == Path("elsewhere")
 
 
+SHIPPED = ["ouril", "urim", "modiar", "rio_kadalis", "omweso", "kalah"]
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_every_game_ships_weights_that_load_and_play(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The package's own weights: listed with their SHA-256, trained on the game's default config by the
+    recorded command, and played by ``pretrained`` to the end of a game against random, legally."""
+    from mancala_envs.agents import pretrained
+
+    monkeypatch.delenv("MANCALA_ENVS_WEIGHTS", raising=False)
+    package = Path(pretrained.__file__).parent / "weights"
+    manifest = json.loads((package / MANIFEST).read_text())
+    data = (package / f"{name}.safetensors").read_bytes()
+    assert manifest[f"{name}.safetensors"] == hashlib.sha256(data).hexdigest()
+    assert len(data) < 400_000  # small: an MLP's weights
+    policy = load_pretrained(name)
+    assert policy.game.config == make_game(f"{name}_v0").config
+    assert policy.metadata["command"].startswith(f"mancala-envs train --game {name}_v0 --self-play ")
+    assert policy.metadata["seed"] == "0" and int(policy.metadata["timesteps"]) >= 1_000_000
+    env = mancala_envs.make(f"{name}_v0", first_player=0, illegal_action="raise")
+    env.reset(seed=3)
+    agent, opponent = make_agent("pretrained", seed=0), make_agent("random", seed=1)
+    plies = 0
+    while not (env.terminations[env.agent_selection] or env.truncations[env.agent_selection]):
+        mover = agent if env.agent_selection == "player_0" else opponent
+        action = mover.act(env)
+        assert env.observe(env.agent_selection)["action_mask"][action] == 1
+        env.step(action)
+        plies += 1
+    assert plies > 0
+
+
 # --- the agent name, wherever agents are named ------------------------------------------------------------------------
 def test_pretrained_is_an_agent_name() -> None:
     assert AGENT_NAMES["pretrained"] is PretrainedAgent
