@@ -57,7 +57,7 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # connect_four imports
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_machine import machine_info, write_report  # a sibling script module
+from bench_machine import machine_info, rate, write_report  # a sibling script module
 
 __all__ = [
     "GAMES",
@@ -607,14 +607,6 @@ def run_all(args: Args) -> dict[str, Any]:
     return results
 
 
-def _rate(value: float) -> str:
-    if value >= 1e6:
-        return f"{value / 1e6:.2f}M"
-    if value >= 1e3:
-        return f"{value / 1e3:.1f}k"
-    return f"{value:.0f}"
-
-
 def _loads(loads: list[float] | None) -> str:
     return "n/a" if loads is None else " ".join(f"{load:.2f}" for load in loads)
 
@@ -624,7 +616,7 @@ def _met(flag: bool) -> str:
 
 
 def _turns(entry: dict[str, Any]) -> str:
-    return _rate(entry["turns_per_s"]) if "turns_per_s" in entry else ""
+    return rate(entry["turns_per_s"]) if "turns_per_s" in entry else ""
 
 
 def format_table(results: dict[str, Any]) -> str:
@@ -654,13 +646,13 @@ def format_table(results: dict[str, Any]) -> str:
         target = f">={entry['target_ratio']:.0f}x" if "target_ratio" in entry else ""
         met = _met(entry["target_met"]) if "target_met" in entry else ""
         lines.append(
-            f"   {name:<18}{_rate(entry['steps_per_s']):>10}{entry['us_per_step']:>9.1f}"
-            f"{_rate(entry['plies_per_s']):>10}{_turns(entry):>10}{entry['steps_per_episode']:>10.1f}"
+            f"   {name:<18}{rate(entry['steps_per_s']):>10}{entry['us_per_step']:>9.1f}"
+            f"{rate(entry['plies_per_s']):>10}{_turns(entry):>10}{entry['steps_per_episode']:>10.1f}"
             f"{ratio:>8}{target:>8}{met:>5}"
         )
     loop_only = loop["loop_only"]
     lines.append(
-        f"   {'(loop + sampler)':<18}{_rate(loop_only['steps_per_s']):>10}{loop_only['us_per_step']:>9.1f}"
+        f"   {'(loop + sampler)':<18}{rate(loop_only['steps_per_s']):>10}{loop_only['us_per_step']:>9.1f}"
         f"{'':>10}{'':>10}{'':>10}{loop_only['max_ratio_vs_peer']:>7.1f}x  = the ceiling of any env's ratio in "
         "this loop"
     )
@@ -674,15 +666,15 @@ def format_table(results: dict[str, Any]) -> str:
               f"   {'game':<18}{'plies/s':>10}{'turns/s':>10}{'target':>10}{'met':>5}"]
     for name, entry in results["engine"]["games"].items():
         lines.append(
-            f"   {name:<18}{_rate(entry['plies_per_s']):>10}{_turns(entry):>10}"
-            f"{'>=' + _rate(entry['target_plies_per_s']):>10}{_met(entry['target_met']):>5}"
+            f"   {name:<18}{rate(entry['plies_per_s']):>10}{_turns(entry):>10}"
+            f"{'>=' + rate(entry['target_plies_per_s']):>10}{_met(entry['target_met']):>5}"
         )
     lines += ["", "3. Compiled random games: batch.play_random (first call excluded)",
               f"   {'game':<18}{'plies/s':>10}{'turns/s':>10}{'games/call':>12}{'target':>10}{'met':>5}"]
     for name, entry in results["rollout"]["games"].items():
         lines.append(
-            f"   {name:<18}{_rate(entry['plies_per_s']):>10}{_turns(entry):>10}{entry['games_per_call']:>12}"
-            f"{'>=' + _rate(entry['target_plies_per_s']):>10}{_met(entry['target_met']):>5}"
+            f"   {name:<18}{rate(entry['plies_per_s']):>10}{_turns(entry):>10}{entry['games_per_call']:>12}"
+            f"{'>=' + rate(entry['target_plies_per_s']):>10}{_met(entry['target_met']):>5}"
         )
     lines.append("   (turns/s: Omweso only; in the other games a ply is a turn)")
     lines += [

@@ -12,7 +12,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-__all__ = ["machine_info"]
+__all__ = ["machine_info", "rate"]
 
 
 def _version(distribution: str) -> str | None:
@@ -86,3 +86,12 @@ def write_report(results: dict[str, Any], json_path: Path, table: str) -> None:
     json_path.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
     print(table)
     print(f"results written to {json_path}")
+
+
+def rate(value: float) -> str:
+    """A rate for the report tables: ``1.23M``, ``45.6k`` or ``789``."""
+    if value >= 1e6:
+        return f"{value / 1e6:.2f}M"
+    if value >= 1e3:
+        return f"{value / 1e3:.1f}k"
+    return f"{value:.0f}"

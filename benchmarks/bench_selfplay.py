@@ -61,7 +61,7 @@ from typing import Any
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_machine import machine_info, write_report  # a sibling script module
+from bench_machine import machine_info, rate, write_report  # a sibling script module
 
 from mancala_envs.opponents import PolicyOpponent
 from mancala_envs.selfplay import SelfPlayVecEnv, TorchPolicyOpponent
@@ -320,14 +320,6 @@ def run_all(args: Args, log: Callable[[str], None] = print) -> dict[str, Any]:
 # --- report ------------------------------------------------------------------------------------------------
 
 
-def _rate(value: float) -> str:
-    if value >= 1e6:
-        return f"{value / 1e6:.2f}M"
-    if value >= 1e3:
-        return f"{value / 1e3:.1f}k"
-    return f"{value:.0f}"
-
-
 def _share(entry: dict[str, Any], field: str) -> str:
     return f"{100 * entry[field]:.0f}%" if field in entry else "-"
 
@@ -352,7 +344,7 @@ def format_table(results: dict[str, Any]) -> str:
         f"   {'n_envs':>6}{'per-env steps/s':>17}{'batched steps/s':>17}{'ratio':>9}{'batched: opponents':>20}",
     ]
     for n, entry in results["env_only"].items():
-        lines.append(f"   {n:>6}{_rate(entry['per_env']['steps_per_s']):>17}{_rate(entry['batched']['steps_per_s']):>17}"
+        lines.append(f"   {n:>6}{rate(entry['per_env']['steps_per_s']):>17}{rate(entry['batched']['steps_per_s']):>17}"
                      f"{entry['ratio']:>8.2f}x{_share(entry['batched'], 'opponent_share'):>20}")
     lines += [
         "",
@@ -364,8 +356,8 @@ def format_table(results: dict[str, Any]) -> str:
     ]
     for n, entry in results["training"].items():
         per_env, batched = entry["per_env"], entry["batched"]
-        lines.append(f"   {n:>6}{_rate(per_env['steps_per_s']):>17}{_share(per_env, 'env_share'):>11}"
-                     f"{_rate(batched['steps_per_s']):>17}{_share(batched, 'env_share'):>11}"
+        lines.append(f"   {n:>6}{rate(per_env['steps_per_s']):>17}{_share(per_env, 'env_share'):>11}"
+                     f"{rate(batched['steps_per_s']):>17}{_share(batched, 'env_share'):>11}"
                      f"{_share(batched, 'opponent_share'):>11}{entry['ratio']:>8.2f}x")
     lines += [
         "",

@@ -62,7 +62,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_env import GAMES, aec_random_play, engine_random_play, make_env  # sibling script modules
 from bench_env import PEER as CONNECT_FOUR
-from bench_machine import machine_info, write_report
+from bench_machine import machine_info, rate, write_report
 
 __all__ = [
     "ENGINE_GAME",
@@ -697,14 +697,6 @@ def run_all(args: Args) -> dict[str, Any]:
     return results
 
 
-def _rate(value: float) -> str:
-    if value >= 1e6:
-        return f"{value / 1e6:.2f}M"
-    if value >= 1e3:
-        return f"{value / 1e3:.1f}k"
-    return f"{value:.0f}"
-
-
 def _megabytes(value: float) -> str:
     return f"{value / 1e6:,.0f} MB"
 
@@ -748,21 +740,21 @@ def format_table(results: dict[str, Any]) -> str:
     for key, entry in engine["contenders"].items():
         summary = contenders[entry["contender"]]
         ratio = f"{entry['ratio_vs_openspiel']:.2f}x" if "ratio_vs_openspiel" in entry else "peer"
-        lines.append(f"   {names[key]:<32}{_rate(entry['plies_per_s']):>10}{summary['plies_per_game']:>12.1f}"
+        lines.append(f"   {names[key]:<32}{rate(entry['plies_per_s']):>10}{summary['plies_per_game']:>12.1f}"
                      f"{summary['cpu_share']:>6.2f}{ratio:>10}")
     lines += [
         (f"   batched / OpenSpiel: {engine['ratio_batched_vs_openspiel']:.2f}x, "
          f"target >= {engine['target_ratio']:.0f}x: {_met(engine['target_ratio_met'])}"),
-        (f"   batched plies/s (one process): {_rate(engine['batched_plies_per_s'])}, target >= "
-         f"{_rate(engine['target_plies_per_s'])}: {_met(engine['target_plies_met'])}"),
+        (f"   batched plies/s (one process): {rate(engine['batched_plies_per_s'])}, target >= "
+         f"{rate(engine['target_plies_per_s'])}: {_met(engine['target_plies_met'])}"),
         "",
         "2. Every game: batched random play vs the game's own PettingZoo AEC loop, plies/s",
         f"   {'game':<18}{'batched':>10}{'cpu':>6}{'AEC loop':>10}{'cpu':>6}{'ratio':>9}{'target':>8}{'met':>5}",
     ]
     for name, entry in results["games"].items():
         lines.append(
-            f"   {name:<18}{_rate(entry['batched_plies_per_s']):>10}{contenders[_batched(name)]['cpu_share']:>6.2f}"
-            f"{_rate(entry['loop_plies_per_s']):>10}{contenders[_loop(name)]['cpu_share']:>6.2f}"
+            f"   {name:<18}{rate(entry['batched_plies_per_s']):>10}{contenders[_batched(name)]['cpu_share']:>6.2f}"
+            f"{rate(entry['loop_plies_per_s']):>10}{contenders[_loop(name)]['cpu_share']:>6.2f}"
             f"{entry['ratio']:>8.1f}x{'>=' + format(entry['target_ratio'], '.0f') + 'x':>8}"
             f"{_met(entry['target_met']):>5}"
         )
@@ -777,7 +769,7 @@ def format_table(results: dict[str, Any]) -> str:
         cells = [f"{entry[f'ratio_vs_{peer}']:.2f}x" if name not in peers else "peer" if name == peer else ""
                  for peer in peers]
         ratios = "".join(f"{cell:>17}" for cell in cells)
-        lines.append(f"   {name:<18}{_rate(entry['steps_per_s']):>10}{entry['us_per_step']:>9.1f}"
+        lines.append(f"   {name:<18}{rate(entry['steps_per_s']):>10}{entry['us_per_step']:>9.1f}"
                      f"{entry['steps_per_game']:>10.1f}{entry['cpu_share']:>6.2f}{ratios}")
     vector = results["vector"]
     lines += [
@@ -788,8 +780,8 @@ def format_table(results: dict[str, Any]) -> str:
     ]
     for name, entry in vector["games"].items():
         lines.append(
-            f"   {name:<18}{_rate(entry['vector']['steps_per_s']):>17}{entry['vector']['cpu_share']:>6.2f}"
-            f"{_rate(entry['make_vec']['steps_per_s']):>15}{entry['make_vec']['cpu_share']:>6.2f}"
+            f"   {name:<18}{rate(entry['vector']['steps_per_s']):>17}{entry['vector']['cpu_share']:>6.2f}"
+            f"{rate(entry['make_vec']['steps_per_s']):>15}{entry['make_vec']['cpu_share']:>6.2f}"
             f"{entry['ratio']:>8.1f}x"
         )
     memory = results["memory"]

@@ -62,7 +62,7 @@ import numpy as np
 from stable_baselines3.common.vec_env import VecEnvWrapper
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_machine import machine_info, write_report  # a sibling script module
+from bench_machine import machine_info, rate, write_report  # a sibling script module
 
 from mancala_envs.single_agent import SingleAgentEnv
 from mancala_envs.training import TrainConfig, set_torch_threads
@@ -392,14 +392,6 @@ def run_all(args: Args, log: Callable[[str], None] = print) -> dict[str, Any]:
 # --- report ------------------------------------------------------------------------------------------------
 
 
-def _rate(value: float) -> str:
-    if value >= 1e6:
-        return f"{value / 1e6:.2f}M"
-    if value >= 1e3:
-        return f"{value / 1e3:.1f}k"
-    return f"{value:.0f}"
-
-
 def _loads(loads: list[float] | None) -> str:
     return "n/a" if loads is None else " ".join(f"{load:.2f}" for load in loads)
 
@@ -433,8 +425,8 @@ def format_table(results: dict[str, Any]) -> str:
     for entry in kinds.values():
         learn, raw = entry["training"], entry["env_only"]
         lines.append(
-            f"   {entry['label']:<28}{entry['n_envs']:>7}{entry['n_steps']:>8}{_rate(learn['steps_per_s']):>15}"
-            f"{learn['steps_per_s'] / subproc['training']['steps_per_s']:>10.2f}x{_rate(raw['steps_per_s']):>18}"
+            f"   {entry['label']:<28}{entry['n_envs']:>7}{entry['n_steps']:>8}{rate(learn['steps_per_s']):>15}"
+            f"{learn['steps_per_s'] / subproc['training']['steps_per_s']:>10.2f}x{rate(raw['steps_per_s']):>18}"
             f"{raw['us_per_step']:>12.1f}{100 * entry['env_share_timed']:>9.0f}%"
             f"{100 * entry['env_share_estimate']:>6.0f}%"
         )
