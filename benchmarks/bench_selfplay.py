@@ -161,7 +161,7 @@ def per_env_env(args: Args, n_envs: int, model: Any) -> Any:
     """``n_envs`` encoded single-agent envs in a ``DummyVecEnv`` (``make_training_env``), playing a pool of
     ``args.snapshots`` frozen :class:`PolicyOpponent` snapshots sent as ``SelfPlayCallback.refresh`` sends
     them."""
-    vec_env = make_training_env(_config(args, n_envs))
+    vec_env = make_training_env(_config(args, n_envs), batched=False)
     pool = [PolicyOpponent(model.policy, observation=args.encoding, name=f"snapshot{i}").frozen()
             for i in range(args.snapshots)]
     vec_env.env_method("set_opponent", pool)

@@ -44,7 +44,7 @@ Example:
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor, wait
 from typing import Any, NamedTuple, TypeVar
 
@@ -73,7 +73,7 @@ from mancala_envs.engine.views import borrowed_view
 from mancala_envs.errors import IllegalActionError
 from mancala_envs.games.base import Game
 from mancala_envs.rollout import RolloutStats, legal_action_at
-from mancala_envs.search import ALPHABETA, MCTS, OPPONENT_KIND, choose_move
+from mancala_envs.search import ALPHABETA, MCTS, OPPONENT_KINDS, choose_move, opponent_kinds
 from mancala_envs.validation import check_integer, check_seed
 
 __all__ = [
@@ -101,7 +101,11 @@ _WIN_LOSS, _MATCH_POINTS = 0, 1
 _REWARD_MODES = {"win_loss": _WIN_LOSS, "match_points": _MATCH_POINTS}
 #: the trace array of a ply whose trace nobody reads (an argument of the kernels, so they may borrow it)
 _NO_TRACE = np.empty(0, np.int64)
-FACT_COUNT = 9  # final facts per game: winner, end reason, scores (2), points (2), plies, turns, learner seat
+#: final facts per game: winner, end reason, scores (2), points (2), plies, turns, learner seat, opponent (the
+#: learners' loop: the index of the pool member the episode was played against)
+FACT_COUNT = 10
+#: the kinds of compiled opponent that look ahead on a copy of the row (``OPPONENT_KINDS`` bits)
+_SEARCH_BITS = opponent_kinds([ALPHABETA, MCTS])
 #: games per thread at least when the thread count is left to the batch (``threads=None``): a smaller part
 #: costs more to hand to a thread (tens of microseconds) than it saves
 ROWS_PER_DEFAULT_THREAD = 64
@@ -408,13 +412,16 @@ def _play_random(
 @per_game(inline="always")
 def _start_episode(
     params: np.ndarray, states: np.ndarray, pools: tuple, spilled: np.ndarray, words: np.ndarray, game: int,
-    first_player: int, learner_seat: int, seats: np.ndarray,
+    first_player: int, learner_seat: int, seats: np.ndarray, members: int, drawn: np.ndarray,
 ) -> int:
-    """A new game in row ``game`` with the learner's seat drawn (or ``learner_seat``); returns the seat."""
+    """A new game in row ``game`` with the learner's seat drawn (or ``learner_seat``) and, from a pool of
+    ``members`` opponents, the one it plays drawn into ``drawn`` (one opponent: no draw); returns the seat."""
     if learner_seat < 0:
         seats[game] = 1 if uniform(words[game]) < 0.5 else 0
     else:
         seats[game] = learner_seat
+    if members > 1:
+        drawn[game] = min(int(uniform(words[game]) * members), members - 1)
     _new_game(params, states, pools, spilled, game, words, first_player)
     return seats[game]
 
@@ -423,7 +430,7 @@ def _start_episode(
 def _step_learners(
     params: np.ndarray, history_start: int, states: np.ndarray, pools: tuple,
     spilled: np.ndarray, words: np.ndarray, first_player: int, learner_seat: int, seats: np.ndarray,
-    opponent: np.ndarray, reward_mode: int, points_slot: int, same_step: bool, actions: np.ndarray,
+    opponents: np.ndarray, drawn: np.ndarray, reward_mode: int, points_slot: int, same_step: bool, actions: np.ndarray,
     observation: np.ndarray, mask: np.ndarray, rewards: np.ndarray, terminated: np.ndarray,
     truncated: np.ndarray, final_observation: np.ndarray, facts: np.ndarray, waiting: np.ndarray,
     lengths: np.ndarray, returns: np.ndarray, episode_lengths: np.ndarray, episode_returns: np.ndarray,
@@ -432,13 +439,14 @@ def _step_learners(
     """One learner step in every game: the learner's action, then the opponent's plies until the learner
     is to move again or the game ends. A game that ends is reset at once (``same_step``) or at the next
     step (Gymnasium's next-step auto-reset: that step's action is ignored; ``waiting`` marks it). A new
-    episode draws the learner's seat (or takes ``learner_seat``) and lets the opponent open; it starts
-    again if the opening ends it.
+    episode draws the learner's seat (or takes ``learner_seat``) and its opponent, and lets the opponent
+    open; it starts again if the opening ends it.
 
-    The opponent is the compiled agent ``OPPONENT_KIND`` (:func:`~mancala_envs.search.choose_move`);
-    ``opponent`` holds its strength (search depth or simulations), its rollout cap and the number of
-    actions. A search looks ahead on a full-size copy of the row (``trial``), whose repetition memory
-    has room for every ply it tries.
+    The opponents are compiled agents (:func:`~mancala_envs.search.choose_move`; the copy is bound to the
+    kinds they use, ``OPPONENT_KINDS``): row ``i`` of ``opponents`` holds member ``i``'s kind, strength
+    (search depth or simulations) and rollout cap. Each episode plays the member ``drawn[game]``, drawn
+    uniformly from the game's generator when there are several. A search looks ahead on a full-size copy
+    of the row (``trial``), whose repetition memory has room for every ply it tries.
 
     Every ply of a game, the learner's and the opponent's, goes through one call of the game's ``step``
     (a loop per game that picks the mover's action, then plays it), so this kernel compiles no copy of
@@ -446,6 +454,8 @@ def _step_learners(
     """
     trial = np.empty(pools[3].shape[1], np.int64)
     scratch = np.empty(mask.shape[1], np.int8)
+    n_actions = mask.shape[1]
+    members = opponents.shape[0]
     for game in range(states.shape[0]):
         # A game waiting for its reset starts a new episode; the learner's action is ignored then.
         fresh = waiting[game] != 0
@@ -458,7 +468,8 @@ def _step_learners(
             returns[game] = 0.0
         while True:
             if start:
-                seat = _start_episode(params, states, pools, spilled, words, game, first_player, learner_seat, seats)
+                seat = _start_episode(params, states, pools, spilled, words, game, first_player, learner_seat, seats,
+                                      members, drawn)
                 start = False
             row = _row(states, pools, spilled, game)
             if not learner_to_play and (row[STATUS] != RUNNING or row[PLAYER] == seat):
@@ -480,6 +491,7 @@ def _step_learners(
                 episode_returns[game] = returns[game]
                 _keep_final(row, game, points_slot, facts)
                 facts[game, 8] = seat
+                facts[game, 9] = drawn[game]
                 game_observe(row, params, seat, final_observation[game], scratch)
                 if not same_step:
                     waiting[game] = 1
@@ -493,13 +505,15 @@ def _step_learners(
             if learner_to_play:
                 action = actions[game]
                 learner_to_play = False
-            elif OPPONENT_KIND == ALPHABETA or OPPONENT_KIND == MCTS:
-                width = row.shape[0]
-                copy_slots(trial, row, width)
-                fill_slots(trial, width, trial.shape[0], 0)
-                action = choose_move(history_start, trial, params, opponent[2], opponent[0], opponent[1], words[game], trial)
             else:
-                action = choose_move(history_start, row, params, opponent[2], opponent[0], opponent[1], words[game], trial)
+                kind, strength, cap = opponents[drawn[game], 0], opponents[drawn[game], 1], opponents[drawn[game], 2]
+                if OPPONENT_KINDS & _SEARCH_BITS and (kind == ALPHABETA or kind == MCTS):
+                    width = row.shape[0]
+                    copy_slots(trial, row, width)
+                    fill_slots(trial, width, trial.shape[0], 0)
+                    action = choose_move(kind, history_start, trial, params, n_actions, strength, cap, words[game], trial)
+                else:
+                    action = choose_move(kind, history_start, row, params, n_actions, strength, cap, words[game], trial)
             _ply(row, params, action, no_trace)
             if row[STATUS] == RUNNING:
                 _settle_row(states, pools, spilled, game, history_start)
@@ -623,7 +637,8 @@ class GameRows:
         self._history_start = history
         self._step_all = game.compiled(_step_all)
         self._play_random = game.compiled(_play_random)
-        self._learner_kernels: dict[int, tuple[Any, Any]] = {}
+        self._learner_kernels: dict[int, Any] = {}
+        self._last_opponents: tuple[np.ndarray | None, Any] = (None, None)  # the table a step used, and its kernel
         full = game.state_size
         width = min(full, history + history_capacity) if history else full
         self.history_capacity = width - history if history else 0
@@ -638,6 +653,7 @@ class GameRows:
         self._pools = [(*_new_pool(rows, spill_width), *_new_pool(rows, full)) for _part in self._parts]
         self._workers: ThreadPoolExecutor | None = None
         self._spilled = np.full(self.n_games, -1, np.int64)
+        self._game_index = np.arange(self.n_games)
         self._words = new_words(np.random.default_rng(), self.n_games)
         self._has_reset = False
         self._cursor = 0  # the row where play_random goes on
@@ -668,11 +684,8 @@ class GameRows:
     def _column(self, slot: int) -> np.ndarray:
         """One header slot of every game (spilled games read from their spill rows)."""
         values = self._states[:, slot].copy()
-        for (start, _stop), pools in zip(self._parts, self._pools):
-            for pool, owner in (pools[_SPILL : _SPILL + 2], pools[_VAULT : _VAULT + 2]):
-                used = owner >= 0
-                if used.any():
-                    values[start + owner[used]] = pool[used, slot]
+        for game in np.flatnonzero(self._spilled != -1):  # most steps: none
+            values[game] = self._row_of(int(game))[slot]
         return values
 
     def _row_of(self, game: int) -> np.ndarray:
@@ -709,27 +722,40 @@ class GameRows:
             self._workers = None
 
     # --- the learners' loop (the vector envs) ------------------------------------------------------------------
-    def _learner_kernel(self, opponent: tuple[int, int]) -> tuple[Any, np.ndarray]:
-        """The compiled learners' loop for an opponent ``(kind, strength)`` (kinds:
-        :data:`mancala_envs.search.COMPILED_OPPONENTS`), compiled for that kind only, and its settings."""
-        kind, strength = opponent
-        kernel = self._learner_kernels.get(kind)
+    def learner_opponents(self, opponents: Sequence[tuple[int, int]]) -> np.ndarray:
+        """The table of compiled opponents that :meth:`step_learners` takes: one row ``[kind, strength, rollout
+        cap]`` per ``(kind, strength)`` of ``opponents`` (kinds: :data:`mancala_envs.search.COMPILED_OPPONENTS`;
+        :func:`mancala_envs.search.parse_compiled_opponent` gives the pair of an agent's name). Make a new table
+        to change the opponents, rather than writing into one in use (its compiled loop is looked up once)."""
+        if not opponents:
+            raise ValueError("the learners need at least one opponent.")
+        cap = self.game.max_episode_plies
+        return np.array([[kind, strength, cap] for kind, strength in opponents], np.int64)
+
+    def _learner_kernel(self, opponents: np.ndarray) -> Any:
+        """The compiled learners' loop for the kinds of ``opponents`` (compiled for those kinds only)."""
+        table, kernel = self._last_opponents
+        if table is opponents:  # the same table as the last step (a vector env keeps its own)
+            return kernel
+        kinds = opponent_kinds(int(kind) for kind in opponents[:, 0])
+        kernel = self._learner_kernels.get(kinds)
         if kernel is None:
-            kernel = self._learner_kernels[kind] = self.game.compiled(_step_learners, OPPONENT_KIND=kind)
-        settings = np.array([strength, self.game.max_episode_plies, self.n_actions], np.int64)
-        return kernel, settings
+            kernel = self._learner_kernels[kinds] = self.game.compiled(_step_learners, OPPONENT_KINDS=kinds)
+        self._last_opponents = (opponents, kernel)
+        return kernel
 
     def reset_learners(
-        self, seat_rule: int, seats: np.ndarray, opponent: tuple[int, int], waiting: np.ndarray,
+        self, seat_rule: int, seats: np.ndarray, opponents: np.ndarray, drawn: np.ndarray, waiting: np.ndarray,
         lengths: np.ndarray, returns: np.ndarray,
     ) -> tuple[np.ndarray, np.ndarray]:
-        """Starts an episode in every game, played by the opponent until its learner is to move.
+        """Starts an episode in every game, played by its opponent until its learner is to move.
 
         Args:
             seat_rule: The learner's seat, or -1 to draw it for each episode.
             seats: ``(n_games,)`` int8, written: each game's learner seat.
-            opponent: ``(kind, strength)`` of the compiled opponent
-                (:func:`mancala_envs.search.parse_compiled_opponent`).
+            opponents: The compiled opponents (:meth:`learner_opponents`); each episode draws one of them
+                uniformly from its game's generator (one opponent: no draw).
+            drawn: ``(n_games,)`` int64, written: the opponent (row of ``opponents``) of each game's episode.
             waiting, lengths, returns: ``(n_games,)`` per-episode counters, cleared.
 
         Returns:
@@ -740,13 +766,14 @@ class GameRows:
         waiting[:] = 1
         self._has_reset = True
         return self.step_learners(
-            np.zeros(n, np.int64), seat_rule, seats, opponent, False, np.zeros(n, np.float64), np.zeros(n, bool),
+            np.zeros(n, np.int64), seat_rule, seats, opponents, drawn, False, np.zeros(n, np.float64), np.zeros(n, bool),
             np.zeros(n, bool), np.zeros((n, self.observation_size), np.int32), np.zeros((n, FACT_COUNT), np.int64),
             waiting, lengths, returns, np.zeros(n, np.int64), np.zeros(n, np.float64),
         )
 
     def step_learners(
-        self, actions: np.ndarray, seat_rule: int, seats: np.ndarray, opponent: tuple[int, int], same_step: bool,
+        self, actions: np.ndarray, seat_rule: int, seats: np.ndarray, opponents: np.ndarray, drawn: np.ndarray,
+        same_step: bool,
         rewards: np.ndarray, terminated: np.ndarray, truncated: np.ndarray, final_observation: np.ndarray,
         facts: np.ndarray, waiting: np.ndarray, lengths: np.ndarray, returns: np.ndarray,
         episode_lengths: np.ndarray, episode_returns: np.ndarray,
@@ -761,13 +788,13 @@ class GameRows:
         Returns:
             The learners' observations and masks, as :meth:`reset_learners`.
         """
-        step, settings = self._learner_kernel(opponent)
+        step = self._learner_kernel(opponents)
         observation, mask = self.new_outputs()
 
         def play(part: int, rows: slice) -> None:
             self._pools[part] = step(
                 self._params, self._history_start, self._states[rows], self._pools[part], self._spilled[rows],
-                self._words[rows], self._first, seat_rule, seats[rows], settings, self._reward_mode,
+                self._words[rows], self._first, seat_rule, seats[rows], opponents, drawn[rows], self._reward_mode,
                 self._points_slot, same_step, actions[rows], observation[rows], mask[rows], rewards[rows],
                 terminated[rows], truncated[rows], final_observation[rows], facts[rows], waiting[rows],
                 lengths[rows], returns[rows], episode_lengths[rows], episode_returns[rows], _NO_TRACE,
@@ -797,31 +824,39 @@ class GameRows:
             seed = check_seed(seed)
             self._words = new_words(np.random.default_rng(int(seed)), self.n_games)
 
-    def check_actions(self, actions: Any, skip: np.ndarray | None = None) -> np.ndarray:
+    def check_actions(self, actions: Any, skip: np.ndarray | None = None, masks: np.ndarray | None = None) -> np.ndarray:
         """The actions as an int64 array, after checking type, shape, range and legality (not in the
-        games that ``skip`` marks, whose actions are ignored)."""
+        games that ``skip`` marks, whose actions are ignored).
+
+        ``masks`` (``(n_games, n_actions)``, non-zero where legal), when the caller holds the masks of the
+        players to move, saves reading the legal moves from the games' states.
+        """
         if not self._has_reset:
             raise RuntimeError("step() was called before reset(); call reset() first.")
         array = np.asarray(actions)
         if array.shape != (self.n_games,):
             raise ValueError(f"actions must have shape ({self.n_games},), one per game (got {array.shape}).")
-        if not np.issubdtype(array.dtype, np.integer):
+        if array.dtype.kind not in "iu":
             raise TypeError(f"actions must be integers (got dtype {array.dtype}); pass an int array such as "
                             f"np.zeros({self.n_games}, dtype=np.int64).")
         array = array.astype(np.int64, copy=False)
-        bad = np.flatnonzero((array < 0) | (array >= self.n_actions))
-        if bad.size:
+        if array.min() < 0 or array.max() >= self.n_actions:
+            bad = np.flatnonzero((array < 0) | (array >= self.n_actions))
             raise ValueError(
                 f"actions out of range in games {bad[:5].tolist()} (e.g. {int(array[bad[0]])}); "
                 f"actions are 0..{self.n_actions - 1}."
             )
-        legal = self._column(LEGAL)
-        illegal = ((legal >> array) & 1) == 0
+        if masks is None:
+            legal = self._column(LEGAL)
+            illegal = ((legal >> array) & 1) == 0
+        else:
+            illegal = masks[self._game_index, array] == 0
         if skip is not None:
             illegal &= ~skip
-        bad = np.flatnonzero(illegal)
-        if bad.size:
+        if illegal.any():
+            bad = np.flatnonzero(illegal)
             first = int(bad[0])
+            legal = self._column(LEGAL)
             moves = [a for a in range(self.n_actions) if (int(legal[first]) >> a) & 1]
             raise IllegalActionError(
                 f"illegal actions in games {bad[:5].tolist()}{' ...' if bad.size > 5 else ''}: game {first} "

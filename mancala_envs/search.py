@@ -43,6 +43,7 @@ the MCTS generator, a small xorshift128 that runs without integer overflow).
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 
 import numpy as np
 
@@ -77,7 +78,7 @@ __all__ = [
     "MAX_DEPTH",
     "MAX_SIMULATIONS",
     "MCTS",
-    "OPPONENT_KIND",
+    "OPPONENT_KINDS",
     "RANDOM",
     "TABLE_LEAVES",
     "UCT_C",
@@ -88,6 +89,7 @@ __all__ = [
     "empty_table",
     "mcts_move",
     "mcts_root",
+    "opponent_kinds",
     "opponent_turn",
     "parse_compiled_opponent",
 ]
@@ -578,13 +580,27 @@ def mcts_root(
 
 
 # --- the move of a compiled agent (the opponents of the single-agent and vector envs) ------------------------
-#: the kinds of compiled agent, each compiled into a copy of its own
+#: the kinds of compiled agent
 RANDOM, GREEDY, ALPHABETA, MCTS = 0, 1, 2, 3
 #: the compiled agents that can play the opponent's seat inside compiled code, by kind
 COMPILED_OPPONENTS = {"random": RANDOM, "greedy": GREEDY, "alphabeta": ALPHABETA, "mcts": MCTS}
-#: which agent :func:`choose_move` plays: bound per compiled copy (``game.compiled(template, OPPONENT_KIND=k)``),
-#: so that a copy compiles only its own agent's search (the greedy rule alone costs seconds of compiling)
-OPPONENT_KIND = RANDOM
+#: the kinds a compiled copy of :func:`choose_move` can play, as a bit set (bit ``k`` for kind ``k``; see
+#: :func:`opponent_kinds`): bound per copy (``game.compiled(template, OPPONENT_KINDS=bits)``), so that a copy
+#: compiles only the agents it may be asked for (the greedy rule alone costs seconds of compiling). The random
+#: agent is always there: it is what a kind outside the set plays.
+OPPONENT_KINDS = 1 << RANDOM
+_GREEDY_BIT, _ALPHABETA_BIT, _MCTS_BIT = 1 << GREEDY, 1 << ALPHABETA, 1 << MCTS
+
+
+def opponent_kinds(kinds: Iterable[int]) -> int:
+    """The bit set of ``kinds`` (the :data:`OPPONENT_KINDS` a compiled copy is bound to), e.g.
+    ``opponent_kinds([RANDOM, GREEDY]) == 0b11``."""
+    bits = 0
+    for kind in kinds:
+        if kind not in COMPILED_OPPONENTS.values():
+            raise ValueError(f"unknown compiled agent kind {kind!r}; the kinds are {COMPILED_OPPONENTS}.")
+        bits |= 1 << kind
+    return bits
 
 
 def parse_compiled_opponent(name: str) -> tuple[int, int] | None:
@@ -650,25 +666,27 @@ def mcts_move(history_start: int, state: np.ndarray, params: np.ndarray, n_actio
 
 
 @per_game(inline="always")
-def choose_move(history_start: int, state: np.ndarray, params: np.ndarray, n_actions: int, strength: int,
-                cap: int, words: np.ndarray, trial: np.ndarray) -> int:
-    """The move of the compiled agent ``OPPONENT_KIND`` for the player to move in ``state`` (running).
+def choose_move(kind: int, history_start: int, state: np.ndarray, params: np.ndarray, n_actions: int,
+                strength: int, cap: int, words: np.ndarray, trial: np.ndarray) -> int:
+    """The move of the compiled agent ``kind`` (one of the copy's :data:`OPPONENT_KINDS`) for the player to
+    move in ``state`` (running).
 
     ``strength`` is the search's depth or simulations; ``cap`` the MCTS rollout cap; ``words`` the
     xorshift128 generator the agent draws from (ties, random moves, rollouts); ``trial`` scratch space
     at least the size of ``state`` (the greedy rule's). A search with one legal move searches nothing.
     """
     draw = uniform(words)
-    if OPPONENT_KIND == GREEDY:
+    # Each test of the bit set is a constant of the copy: numba drops the agents the copy cannot play.
+    if OPPONENT_KINDS & _GREEDY_BIT and kind == GREEDY:
         return greedy_action(state, params, trial[: state.shape[0]], draw)
-    if OPPONENT_KIND == ALPHABETA:
+    if OPPONENT_KINDS & _ALPHABETA_BIT and kind == ALPHABETA:
         only = _only_action(state[LEGAL])
         if only >= 0:
             return only
         no_table = np.zeros(0, np.uint8)
         no_binom = np.zeros((1, 1), np.int64)
         return alphabeta_move(history_start, state, params, n_actions, strength, draw, no_table, no_binom, -1, 0)[0]
-    if OPPONENT_KIND == MCTS:
+    if OPPONENT_KINDS & _MCTS_BIT and kind == MCTS:
         only = _only_action(state[LEGAL])
         if only >= 0:
             return only
@@ -683,14 +701,15 @@ def opponent_turn(state: np.ndarray, params: np.ndarray, action: int, settings: 
     (:func:`choose_move`) for the other player while that player is to move; with ``action`` -1 the
     player to move is the one the agent plays.
 
-    ``settings`` is ``[history_start, n_actions, strength, rollout cap]``; ``words`` the agent's
+    ``settings`` is ``[history_start, n_actions, strength, rollout cap, kind]`` (the kind one of the copy's
+    :data:`OPPONENT_KINDS`); ``words`` the agent's
     xorshift128 generator (advanced in place); ``trial`` scratch space the size of the state.
 
     Returns:
         The step code of ``action`` (nothing else is played unless it is ``OK``), the number of the
         agent's plies and its last action (-1 if none). ``trace`` holds the record of the last ply.
     """
-    history_start, n_actions, strength, cap = settings[0], settings[1], settings[2], settings[3]
+    history_start, n_actions, strength, cap, kind = settings[0], settings[1], settings[2], settings[3], settings[4]
     mover = state[PLAYER]
     agent = mover
     if action >= 0:
@@ -701,7 +720,7 @@ def opponent_turn(state: np.ndarray, params: np.ndarray, action: int, settings: 
     plies = 0
     last = -1
     while state[STATUS] == RUNNING and state[PLAYER] == agent:
-        last = choose_move(history_start, state, params, n_actions, strength, cap, words, trial)
+        last = choose_move(kind, history_start, state, params, n_actions, strength, cap, words, trial)
         game_step(state, params, last, trace)
         plies += 1
     return OK, plies, last

@@ -297,9 +297,9 @@ class SingleAgentEnv(gymnasium.Env):
         else:
             return None
         game = self.game
-        settings = np.array([game.history_start, game.n_actions, found[1], game.max_episode_plies], np.int64)
+        settings = np.array([game.history_start, game.n_actions, found[1], game.max_episode_plies, found[0]], np.int64)
         self._words = agent.rng.integers(1, 1 << 32, size=4, dtype=np.int64)
-        return self.game.compiled(opponent_turn, OPPONENT_KIND=found[0]), settings
+        return self.game.compiled(opponent_turn, OPPONENT_KINDS=1 << found[0]), settings
 
     def _run_compiled(self, action: int) -> tuple[int, int, int]:
         """``action`` (-1: none) and the compiled opponent's replies."""

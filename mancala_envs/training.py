@@ -3,7 +3,9 @@
 Needs the ``train`` extra (``pip install 'mancala-envs[train]'``: stable-baselines3,
 sb3-contrib, torch, tqdm, rich). The pieces are importable on their own:
 
-- :func:`make_training_env`: ``n_envs`` single-agent views, encoded for an MLP, in an SB3 VecEnv;
+- :func:`make_training_env`: ``n_envs`` games, encoded for an MLP, in an SB3 VecEnv: against compiled opponents
+  (``random``, ``greedy``, ``alphabeta:D``, ``mcts:N``, or a list of them) the batched
+  :class:`~mancala_envs.vector_sb3.MancalaSB3VecEnv` (one compiled call a step), else single-agent views;
 - :func:`train`: MaskablePPO against the chosen opponent(s), timing the environment; the model is saved
   with :func:`~mancala_envs.agents.sb3.save_model`, so ``"sb3:PATH"`` / ``"model:PATH"`` load it without
   unpickling (and without ``trust_remote_code``);
@@ -25,10 +27,12 @@ from typing import Any
 import gymnasium
 import numpy as np
 from stable_baselines3.common.callbacks import BaseCallback
+from stable_baselines3.common.vec_env import VecEnv, VecEnvWrapper
 
 from mancala_envs.agents.sb3 import save_model
 from mancala_envs.engine.jit import compile_notice
 from mancala_envs.opponents import PolicyOpponent, make_opponent
+from mancala_envs.search import parse_compiled_opponent
 from mancala_envs.single_agent import SingleAgentEnv
 from mancala_envs.stats import Tally, wilson_interval
 
@@ -39,6 +43,9 @@ __all__ = [
     "StepTimer",
     "TrainConfig",
     "TrainResult",
+    "VecStepTimer",
+    "batched_opponents",
+    "env_seconds_of",
     "evaluate",
     "format_table",
     "make_self_play_env",
@@ -62,15 +69,16 @@ class TrainConfig:
     """Training opponent: a baseline name, ``model:path.zip``, or a list (one drawn per episode)."""
     timesteps: int = 100_000
     """Learner decisions to train for (all envs together)."""
-    n_envs: int = 8
-    """Environments stepped together (SB3 DummyVecEnv)."""
+    n_envs: int = 64
+    """Games stepped together (one compiled call a step against compiled opponents, else SB3's DummyVecEnv of
+    single-agent views; :func:`make_training_env`)."""
     seed: int = 0
     """Seeds the envs, the opponents, the policy and the evaluation."""
     encoding: str = "flat"
     """Observation encoding for the policy (``flat``, ``one_hot``, ``thermometer``)."""
     learning_rate: float = 3e-4
-    n_steps: int = 256
-    """Steps per env between updates (the rollout is ``n_steps * n_envs``)."""
+    n_steps: int = 32
+    """Steps per env between updates (the rollout is ``n_steps * n_envs``: 2,048 by default)."""
     batch_size: int = 256
     n_epochs: int = 4
     gamma: float = 0.99
@@ -206,8 +214,82 @@ def _single_env(
     return apply_wrappers(SingleAgentEnv(game, opponent=opponent, **kwargs, **game_options), [encoding])
 
 
-def make_training_env(config: TrainConfig) -> Any:
-    """``config.n_envs`` encoded single-agent views in an SB3 ``DummyVecEnv``, each timed and monitored."""
+class VecStepTimer(VecEnvWrapper):
+    """Adds up the wall time spent in ``reset``, ``step_wait`` and ``env_method`` (the action masks) of the
+    SB3 ``VecEnv`` it wraps, in ``seconds``: the environment's share of training, as :class:`StepTimer`
+    counts it for one env."""
+
+    def __init__(self, venv: VecEnv) -> None:
+        super().__init__(venv)
+        self.seconds = 0.0
+
+    def reset(self) -> Any:
+        start = time.perf_counter()
+        observation = self.venv.reset()
+        self.seconds += time.perf_counter() - start
+        return observation
+
+    def step_async(self, actions: np.ndarray) -> None:
+        self.venv.step_async(actions)
+
+    def step_wait(self) -> Any:
+        start = time.perf_counter()
+        result = self.venv.step_wait()
+        self.seconds += time.perf_counter() - start
+        return result
+
+    def env_method(self, method_name: str, *method_args: Any, indices: Any = None, **method_kwargs: Any) -> list:
+        start = time.perf_counter()
+        result = self.venv.env_method(method_name, *method_args, indices=indices, **method_kwargs)
+        self.seconds += time.perf_counter() - start
+        return result
+
+
+def env_seconds_of(vec_env: Any) -> float:
+    """The wall time spent inside the environments of a VecEnv from :func:`make_training_env` (or any VecEnv
+    with a ``seconds`` attribute, or whose envs have one): the numerator of the environment's share."""
+    seconds = getattr(vec_env, "seconds", None)
+    if seconds is not None:
+        return float(seconds)
+    return float(sum(vec_env.get_attr("seconds")))
+
+
+def batched_opponents(config: TrainConfig) -> list[str] | None:
+    """The training opponents as a list of names when every one is a compiled agent (``"random"``,
+    ``"greedy"``, ``"alphabeta:D"``, ``"mcts:N"``), so that :func:`make_training_env` steps all the games in one
+    compiled call; ``None`` otherwise (saved models, objects, self-play)."""
+    opponents = config.opponent if isinstance(config.opponent, list) else [config.opponent]
+    if config.self_play or not opponents or any(parse_compiled_opponent(name) is None for name in opponents):
+        return None
+    return list(opponents)
+
+
+def make_training_env(config: TrainConfig, batched: bool | None = None) -> Any:
+    """The SB3 ``VecEnv`` of ``config.n_envs`` encoded games, timed (``seconds``) and monitored.
+
+    Against compiled opponents (:func:`batched_opponents`; unless ``batched=False``) it is the batched
+    :class:`~mancala_envs.vector_sb3.MancalaSB3VecEnv`: one compiled call plays every learner's action and the
+    opponents' replies, each episode against an opponent drawn from the list (as the single-agent views draw
+    theirs), game ``i`` seeded with ``seed + i``. Other opponents (``model:PATH``), and ``batched=False`` (envs
+    whose opponents a callback changes one by one, as :class:`SelfPlayCallback` does), play in single-agent views
+    in SB3's ``DummyVecEnv`` (env ``i`` seeded with ``seed + i``), each timed by a :class:`StepTimer`.
+
+    Raises:
+        ValueError: ``batched=True`` with an opponent that is not a compiled agent.
+    """
+    opponents = batched_opponents(config)
+    if batched and opponents is None:
+        raise ValueError(
+            f"batched=True needs compiled opponents ('random', 'greedy', 'alphabeta:D', 'mcts:N'); got "
+            f"{config.opponent!r}. Leave batched=None to choose the single-agent envs for other opponents."
+        )
+    if opponents is not None and batched is not False:
+        from mancala_envs.vector_sb3 import MancalaSB3VecEnv
+
+        return VecStepTimer(MancalaSB3VecEnv(
+            config.game, config.n_envs, opponent=opponents, seed=config.seed, encoding=config.encoding,
+            **config.game_options,
+        ))
     from stable_baselines3.common.env_util import make_vec_env
 
     def build() -> gymnasium.Env:
@@ -231,14 +313,16 @@ def train(config: TrainConfig, callbacks: Sequence[Any] = ()) -> TrainResult:
     from sb3_contrib import MaskablePPO
 
     set_torch_threads(config.torch_threads)
-    compile_seconds = warm_up(config)
+    # A SelfPlayCallback sends its pool to the envs one by one: it needs single-agent views.
+    batched = False if any(isinstance(callback, SelfPlayCallback) for callback in callbacks) else None
+    compile_seconds = warm_up(config, batched)
     pool: SelfPlayPool | None = None
     if config.self_play:
         vec_env = make_self_play_env(config)
         pool = SelfPlayPool(config)
         callbacks = [pool, *callbacks]
     else:
-        vec_env = make_training_env(config)
+        vec_env = make_training_env(config, batched)
     model = MaskablePPO(
         "MlpPolicy",
         vec_env,
@@ -262,7 +346,7 @@ def train(config: TrainConfig, callbacks: Sequence[Any] = ()) -> TrainResult:
     if pool is not None:
         env_seconds, opponent_seconds = vec_env.seconds, vec_env.opponent_seconds
     else:
-        env_seconds, opponent_seconds = sum(vec_env.get_attr("seconds")), 0.0
+        env_seconds, opponent_seconds = env_seconds_of(vec_env), 0.0
     path = config.model_path
     path.parent.mkdir(parents=True, exist_ok=True)
     save_model(model, path, game=config.game, encoding=config.encoding, game_options=config.game_options)
@@ -399,9 +483,11 @@ class SelfPlayPool(BaseCallback):
         self.curve.append(point)
 
 
-def warm_up(config: TrainConfig) -> float:
+def warm_up(config: TrainConfig, batched: bool | None = None) -> float:
     """Plays one game against each training opponent on a throwaway env, so that numba compiles
-    (or loads from its cache) every engine function before training is timed.
+    (or loads from its cache) every engine function before training is timed: the batched learners' loop
+    when :func:`make_training_env` would batch the games (``batched`` as it takes it), else the single-agent
+    views.
 
     The training envs, their generators and the policy are not touched.
 
@@ -421,15 +507,22 @@ def warm_up(config: TrainConfig) -> float:
             for _ in range(4):
                 env.step(np.argmax(env.action_masks(), axis=1))
             env.close()
-        for opponent in opponents:
-            env = _single_env(config.game, opponent, config.encoding, config.game_options, config.trust_remote_code)
-            _, info = env.reset(seed=0)
-            rng = np.random.default_rng(0)
-            while True:
-                action = int(rng.choice(np.flatnonzero(info["action_mask"])))
-                _, _, terminated, truncated, info = env.step(action)
-                if terminated or truncated:
-                    break
+        if batched is not False and batched_opponents(config) is not None:  # the learners' loop for these kinds
+            env = make_training_env(dataclasses.replace(config, n_envs=2, seed=0))
+            env.reset()
+            for _ in range(8):
+                env.step(np.argmax(env.env_method("action_masks"), axis=1))
+            env.close()
+        else:
+            for opponent in opponents:
+                env = _single_env(config.game, opponent, config.encoding, config.game_options, config.trust_remote_code)
+                _, info = env.reset(seed=0)
+                rng = np.random.default_rng(0)
+                while True:
+                    action = int(rng.choice(np.flatnonzero(info["action_mask"])))
+                    _, _, terminated, truncated, info = env.step(action)
+                    if terminated or truncated:
+                        break
     finally:
         compile_notice(notice_was_on)
     return time.perf_counter() - start

@@ -55,7 +55,7 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 import gymnasium
@@ -75,7 +75,7 @@ AUTORESET_MODES = {"next_step": AutoresetMode.NEXT_STEP, "same_step": AutoresetM
 RAW = "raw"
 #: the attributes and methods whose value has one row per game: ``call``/``get_attr`` give each game its row;
 #: every other attribute is shared by the whole batch (each game gets the same value)
-PER_GAME = frozenset({"action_masks", "learner_seats"})
+PER_GAME = frozenset({"action_masks", "learner_seats", "learner_opponents"})
 #: the batch's settings that ``set_attr`` changes (the others are fixed when the env is built)
 SETTABLE = ("learner_seat", "opponent")
 
@@ -88,7 +88,8 @@ class MancalaVectorEnv(gymnasium.vector.VectorEnv):
         num_envs: Games in the vector.
         opponent: The compiled agent that plays the other seat, inside the compiled loop: ``"random"``
             (default), ``"greedy"``, ``"alphabeta:D"`` or ``"mcts:N"`` (each game draws from its own
-            generator). Other opponents (saved models, callables, pools): one
+            generator); or a list of them, one drawn uniformly for each episode from the game's generator
+            (``["random", "greedy"]``: still one compiled call a step). Other opponents (saved models, callables, pools): one
             :class:`~mancala_envs.single_agent.SingleAgentEnv` per game, with
             ``gymnasium.make_vec(id, num_envs, vectorization_mode="sync", opponent=...)`` or SB3's
             ``SubprocVecEnv``.
@@ -119,7 +120,7 @@ class MancalaVectorEnv(gymnasium.vector.VectorEnv):
         self,
         env_id: str = "ouril_v0",
         num_envs: int = 64,
-        opponent: str = "random",
+        opponent: str | Sequence[str] = "random",
         learner_seat: int | None = None,
         autoreset_mode: str | AutoresetMode = "next_step",
         history_capacity: int = 24,
@@ -128,14 +129,14 @@ class MancalaVectorEnv(gymnasium.vector.VectorEnv):
         **options: Any,
     ) -> None:
         check_integer("num_envs", num_envs, 1)  # named as this class takes it, before the rows check it again
-        compiled_opponent = _compiled_opponent(opponent)
+        compiled = _compiled_opponents(opponent)
         seat_rule = _seat_rule(learner_seat)
         mode = parse_autoreset_mode(autoreset_mode)
         self._rows = rows = GameRows(env_id, num_envs, history_capacity, dict(options), threads=threads)
         self.env_id = env_id
         self.num_envs = rows.n_games
-        self._opponent_name = opponent
-        self._opponent = compiled_opponent
+        self._opponent_name = _opponent_names(opponent)
+        self._opponents = rows.learner_opponents(compiled)
         self._learner_seat = learner_seat
         self._seat_rule = seat_rule
         self.autoreset_mode = mode
@@ -149,6 +150,7 @@ class MancalaVectorEnv(gymnasium.vector.VectorEnv):
         self.action_space = batch_space(self.single_action_space, self.num_envs)
         n = self.num_envs
         self._seats = np.zeros(n, np.int8)
+        self._drawn = np.zeros(n, np.int64)
         self._waiting = np.zeros(n, np.int8)
         self._lengths = np.zeros(n, np.int64)
         self._returns = np.zeros(n, np.float64)
@@ -173,7 +175,7 @@ class MancalaVectorEnv(gymnasium.vector.VectorEnv):
         rows = self._rows
         rows.seed(seed)
         observation, mask = rows.reset_learners(
-            self._seat_rule, self._seats, self._opponent, self._waiting, self._lengths, self._returns
+            self._seat_rule, self._seats, self._opponents, self._drawn, self._waiting, self._lengths, self._returns
         )
         self._has_reset = True
         self._mask = mask
@@ -192,32 +194,50 @@ class MancalaVectorEnv(gymnasium.vector.VectorEnv):
             TypeError / ValueError: not integers, wrong shape, out of range.
             IllegalActionError: an action its game does not allow; nothing is played.
         """
-        rows = self._rows
-        actions = rows.check_actions(actions, skip=self._waiting.astype(bool))
-        n = self.num_envs
-        rewards = np.zeros(n, np.float64)
-        terminated = np.zeros(n, bool)
-        truncated = np.zeros(n, bool)
-        observation, mask = rows.step_learners(
-            actions, self._seat_rule, self._seats, self._opponent, self.autoreset_mode == AutoresetMode.SAME_STEP,
-            rewards, terminated, truncated, self._final_observation, self._facts, self._waiting, self._lengths,
-            self._returns, self._episode_lengths, self._episode_returns,
-        )
-        if self._waiting.any():  # any action is accepted (and ignored) by a game waiting for its reset
-            mask[self._waiting.astype(bool)] = 1
-        self._mask = mask
-        infos = self._infos(mask)
+        observation, rewards, terminated, truncated = self.step_arrays(actions)
+        infos = self._infos(self._mask)
         ended = terminated | truncated
         if self.autoreset_mode == AutoresetMode.SAME_STEP and ended.any():
             games = np.flatnonzero(ended)
-            final_obs = np.empty(n, dtype=object)
-            for game, final_observation in zip(games, self._encode(self._final_observation[games])):
+            final_obs = np.empty(self.num_envs, dtype=object)
+            for game, final_observation in zip(games, self.final_observations(games)):
                 final_obs[game] = final_observation
             infos["final_obs"] = final_obs
             infos["_final_obs"] = ended.copy()
             infos["final_info"] = self.final_info(ended)
             infos["_final_info"] = ended.copy()
-        return self._encode(observation), rewards, terminated, truncated, infos
+        return observation, rewards, terminated, truncated, infos
+
+    def step_arrays(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """:meth:`step` without its ``infos``: the observations, rewards, terminated and truncated flags. For
+        adapters that build infos of their own (:class:`~mancala_envs.vector_sb3.MancalaSB3VecEnv`); the ended
+        episodes' results are then read with :meth:`final_observations` and :meth:`final_info`.
+
+        Raises:
+            As :meth:`step`.
+        """
+        rows = self._rows
+        waiting = self._waiting.view(bool)  # 0/1 int8, read as bool without a copy
+        actions = rows.check_actions(actions, skip=waiting if waiting.any() else None, masks=self._mask)
+        n = self.num_envs
+        rewards = np.zeros(n, np.float64)
+        terminated = np.zeros(n, bool)
+        truncated = np.zeros(n, bool)
+        observation, mask = rows.step_learners(
+            actions, self._seat_rule, self._seats, self._opponents, self._drawn,
+            self.autoreset_mode == AutoresetMode.SAME_STEP,
+            rewards, terminated, truncated, self._final_observation, self._facts, self._waiting, self._lengths,
+            self._returns, self._episode_lengths, self._episode_returns,
+        )
+        if waiting.any():  # any action is accepted (and ignored) by a game waiting for its reset
+            mask[waiting] = 1
+        self._mask = mask
+        return self._encode(observation), rewards, terminated, truncated
+
+    def final_observations(self, games: np.ndarray) -> np.ndarray:
+        """The learner's last observation (encoded as the env's observations are) of the episodes that ended in
+        ``games`` on the last step, one row per game of ``games``."""
+        return self._encode(self._final_observation[games])
 
     def close_extras(self, **kwargs: Any) -> None:
         """Stops the batch's worker threads (``close()`` calls it)."""
@@ -238,8 +258,9 @@ class MancalaVectorEnv(gymnasium.vector.VectorEnv):
     def final_info(self, ended: np.ndarray) -> dict[str, Any]:
         """The results of the episodes that ended in the last step, as Gymnasium vector infos (an array
         per key, valid where ``ended``): winner (-1 draw), end_reason code, scores and points of both
-        players, plies and turns, the learner's seat, and the learner's return and steps in the episode
-        (``episode_return``, ``episode_length``: what ``RecordEpisodeStatistics`` counts as ``r`` and ``l``)."""
+        players, plies and turns, the learner's seat, the opponent it played (its index in the list of
+        opponents; 0 for one opponent), and the learner's return and steps in the episode (``episode_return``,
+        ``episode_length``: what ``RecordEpisodeStatistics`` counts as ``r`` and ``l``)."""
         facts = self._facts
         info: dict[str, Any] = {
             "winner": facts[:, 0].copy(),
@@ -249,6 +270,7 @@ class MancalaVectorEnv(gymnasium.vector.VectorEnv):
             "plies": facts[:, 6].copy(),
             "turns": facts[:, 7].copy(),
             "learner_seat": facts[:, 8].astype(np.int8),
+            "opponent": facts[:, 9].copy(),
             "episode_return": np.where(ended, self._episode_returns, 0.0),
             "episode_length": np.where(ended, self._episode_lengths, 0),
         }
@@ -258,23 +280,34 @@ class MancalaVectorEnv(gymnasium.vector.VectorEnv):
 
     # --- the batch's settings --------------------------------------------------------------------------------
     @property
-    def opponent(self) -> str:
-        """The compiled opponent's name. Setting it (or :meth:`set_opponent`) changes the opponent of every game
-        from the next step on."""
+    def opponent(self) -> str | list[str]:
+        """The compiled opponent's name, or the list of them drawn from. Setting it (or :meth:`set_opponent`)
+        changes the opponents of every game from the next step on."""
         return self._opponent_name
 
     @opponent.setter
-    def opponent(self, opponent: str) -> None:
+    def opponent(self, opponent: str | Sequence[str]) -> None:
         self.set_opponent(opponent)
 
-    def set_opponent(self, opponent: str) -> None:
-        """Replaces the opponent of every game from the next step on (the games in progress go on against it).
+    def set_opponent(self, opponent: str | Sequence[str]) -> None:
+        """Replaces the opponent (or the list drawn from) of every game from the next step on. A game in progress
+        goes on against the member with its episode's index in the new list (the first, if the list is shorter);
+        its next episode draws again.
 
         Raises:
-            ValueError: not a compiled agent (the message says where other opponents go); nothing changes.
+            ValueError: not a compiled agent, or a list that is empty or holds another value (the message says
+                where other opponents go); nothing changes.
         """
-        self._opponent = _compiled_opponent(opponent)
-        self._opponent_name = opponent
+        opponents = self._rows.learner_opponents(_compiled_opponents(opponent))
+        self._opponent_name = _opponent_names(opponent)
+        self._opponents = opponents
+        self._drawn[self._drawn >= len(opponents)] = 0
+
+    @property
+    def learner_opponents(self) -> np.ndarray:
+        """The opponent of each game's current episode, ``(num_envs,)`` int64: its index in :attr:`opponent`'s
+        list (0 for one opponent)."""
+        return self._drawn.copy()
 
     @property
     def learner_seat(self) -> int | None:
@@ -411,6 +444,23 @@ def encoded_space(encoding: str | Mapping[str, Any] | None, game: Any) -> tuple[
         low, high = game.observation_bounds()
         return None, spaces.Box(low=low, high=high, dtype=np.int32)
     return encoder, encoder.space
+
+
+def _compiled_opponents(opponent: Any) -> list[tuple[int, int]]:
+    """``(kind, strength)`` of a compiled opponent's name, or of each in a list; raises saying where other
+    opponents go."""
+    if isinstance(opponent, (list, tuple)):
+        if not opponent:
+            raise ValueError(
+                "opponent is an empty list; give a compiled agent's name or a list of them, e.g. ['random', 'greedy']."
+            )
+        return [_compiled_opponent(member) for member in opponent]
+    return [_compiled_opponent(opponent)]
+
+
+def _opponent_names(opponent: str | Sequence[str]) -> str | list[str]:
+    """What :attr:`MancalaVectorEnv.opponent` gives back: the name, or a list of the names (a copy)."""
+    return list(opponent) if isinstance(opponent, (list, tuple)) else opponent
 
 
 def _compiled_opponent(opponent: Any) -> tuple[int, int]:

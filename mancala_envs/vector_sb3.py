@@ -44,8 +44,8 @@ class MancalaSB3VecEnv(VecEnv):
     Args:
         env_id: A registered game or variant.
         n_envs: Games stepped together.
-        opponent: A compiled agent: ``"random"``, ``"greedy"``, ``"alphabeta:D"`` or ``"mcts:N"`` (see
-            :class:`~mancala_envs.vector.MancalaVectorEnv`).
+        opponent: A compiled agent: ``"random"``, ``"greedy"``, ``"alphabeta:D"`` or ``"mcts:N"``, or a list of
+            them drawn from for each episode (see :class:`~mancala_envs.vector.MancalaVectorEnv`).
         learner_seat: ``None`` (drawn each episode), ``0`` or ``1``.
         seed: Seeds the games' generators at the first ``reset`` (``VecEnv.seed`` works too).
         encoding: ``None`` or ``"raw"`` (default: the raw int32 vector), or an observation encoding by name
@@ -63,7 +63,7 @@ class MancalaSB3VecEnv(VecEnv):
         self,
         env_id: str = "ouril_v0",
         n_envs: int = 64,
-        opponent: str = "random",
+        opponent: str | Sequence[str] = "random",
         learner_seat: int | None = None,
         seed: int | None = None,
         encoding: str | Mapping[str, Any] | None = None,
@@ -97,20 +97,23 @@ class MancalaSB3VecEnv(VecEnv):
         if self._actions is None:
             raise RuntimeError("step_wait() was called without step_async(actions); call step(actions).")
         actions, self._actions = self._actions, None
-        observation, rewards, terminated, truncated, infos = self.venv.step(np.asarray(actions).reshape(-1))
+        observation, rewards, terminated, truncated = self.venv.step_arrays(np.asarray(actions).reshape(-1))
         dones = terminated | truncated
         step_infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
         if dones.any():
-            final = infos["final_info"]
+            final = self.venv.final_info(dones)
+            games = np.flatnonzero(dones)
+            names = self.venv.opponent if isinstance(self.venv.opponent, list) else [self.venv.opponent]
             elapsed = round(time.time() - self._start, 6)
-            for game in np.flatnonzero(dones):
+            for game, final_observation in zip(games, self.venv.final_observations(games)):
                 step_infos[game] = {
-                    "terminal_observation": infos["final_obs"][game],
+                    "terminal_observation": final_observation,
                     "TimeLimit.truncated": bool(truncated[game] and not terminated[game]),
                     "episode": {"r": float(final["episode_return"][game]), "l": int(final["episode_length"][game]),
                                 "t": elapsed},
                     "winner": int(final["winner"][game]),
                     "learner_seat": int(final["learner_seat"][game]),
+                    "opponent": names[int(final["opponent"][game])],
                 }
         return observation, rewards.astype(np.float32), dones, step_infos
 
@@ -140,6 +143,9 @@ class MancalaSB3VecEnv(VecEnv):
     def env_method(self, method_name: str, *method_args: Any, indices: VecEnvIndices = None, **method_kwargs: Any) -> list:
         """Calls the batch's method once: each game's row for ``action_masks``, the one result for each game
         otherwise (``env_method("set_opponent", "greedy")``, for all games only)."""
+        if method_name == "action_masks" and not method_args and not method_kwargs:  # MaskablePPO's every step
+            masks = self.venv.action_masks()
+            return list(masks) if indices is None else [masks[i] for i in self._indices(indices)]
         chosen = list(self._indices(indices))
         if method_name not in PER_GAME and chosen != list(range(self.num_envs)):
             raise ValueError(

@@ -679,7 +679,11 @@ case(door, BATCH, row, "num_envs=False", lambda _: MancalaVectorEnv("kalah_v0", 
 case(door, BATCH, row, "n_envs=0 (SB3 adapter)", lambda _: MancalaSB3VecEnv("kalah_v0", n_envs=0), ValueError,
      "n_envs", ">= 1")
 row = "an opponent other than `\"random\"`, `\"greedy\"`, `\"alphabeta:D\"` or `\"mcts:N\"` (or with a number out of " \
-    "range), a bad `learner_seat` or `autoreset_mode`"
+    "range, or a list holding one, or an empty list), a bad `learner_seat` or `autoreset_mode`"
+case(door, BATCH, row, "opponent=['random', 'wizard']",
+     lambda _: MancalaVectorEnv("kalah_v0", 2, opponent=["random", "wizard"]), ValueError, "'wizard'", "SingleAgentEnv")
+case(door, BATCH, row, "opponent=[]", lambda _: MancalaVectorEnv("kalah_v0", 2, opponent=[]), ValueError,
+     "empty list", "['random', 'greedy']")
 case(door, BATCH, row, "opponent='wizard'", lambda _: MancalaVectorEnv("kalah_v0", 2, opponent="wizard"), ValueError,
      "'random', 'greedy', 'alphabeta:D' or 'mcts:N'", "'wizard'", "SingleAgentEnv")
 case(door, BATCH, row, "opponent='model:m.zip'", lambda _: MancalaVectorEnv("kalah_v0", 2, opponent="model:m.zip"),
@@ -1064,6 +1068,12 @@ def self_play(**arguments: Any) -> Any:
     return SelfPlayCallback(**arguments)
 
 
+def batched_training_env() -> Any:
+    from mancala_envs.training import TrainConfig, make_training_env
+
+    return make_training_env(TrainConfig(opponent="model:m.zip", n_envs=2), batched=True)
+
+
 door = "training"
 row = "`timesteps`, `n_envs`, `n_steps`, `batch_size`, `n_epochs`, `torch_threads` not a positive integer; a negative " \
     "`seed` or `eval_games`"
@@ -1075,6 +1085,9 @@ row = "`refresh_every` or `pool_size` not a positive integer"
 for name, value in (("refresh_every", 0), ("pool_size", True), ("pool_size", 2.0)):
     case(door, TRAINING, row, f"SelfPlayCallback {name}={value!r}", lambda _, n=name, v=value: self_play(**{n: v}),
          ValueError, f"{name} must be a positive integer")
+row = "`make_training_env(config, batched=True)` with an opponent that is not a compiled agent"
+case(door, TRAINING, row, "batched=True, opponent='model:m.zip'", lambda _: batched_training_env(), ValueError,
+     "batched=True needs compiled opponents", "'model:m.zip'", "batched=None")
 row = "`mancala-envs train --timesteps 0`, an unknown `--game`, `--encoding`, or `--opponent`"
 for argv, words in ((["train", "--timesteps", "0"], ("argument --timesteps", "'0'")),
                     (["train", "--game", "chess"], ("unknown environment 'chess'",)),

@@ -15,6 +15,7 @@ pytest.importorskip("sb3_contrib", reason="the training tests need the train ext
 
 import torch  # noqa: E402
 from sb3_contrib import MaskablePPO  # noqa: E402
+from stable_baselines3.common.vec_env import DummyVecEnv  # noqa: E402
 
 from mancala_envs.cli import main  # noqa: E402
 from mancala_envs.opponents import OpponentPool, PolicyOpponent  # noqa: E402
@@ -23,12 +24,16 @@ from mancala_envs.training import (  # noqa: E402
     EvalRow,
     SelfPlayCallback,
     TrainConfig,
+    VecStepTimer,
+    batched_opponents,
+    env_seconds_of,
     evaluate,
     format_table,
     make_training_env,
     train,
     wilson_interval,
 )
+from mancala_envs.vector_sb3 import MancalaSB3VecEnv  # noqa: E402
 
 TINY = {"opponent": "random", "timesteps": 256, "n_envs": 2, "n_steps": 64, "batch_size": 64, "n_epochs": 1, "progress_bar": False}
 
@@ -68,15 +73,48 @@ def test_train_config_rejects_bad_values() -> None:
 
 # --- training ------------------------------------------------------------------------------
 def test_training_env_is_masked_timed_and_encoded() -> None:
+    """Compiled opponents (the default pool): one batched VecEnv, timed as a whole."""
     vec_env = make_training_env(TrainConfig(n_envs=2, seed=3))
+    assert isinstance(vec_env, VecStepTimer) and isinstance(vec_env.venv, MancalaSB3VecEnv)
+    assert vec_env.get_attr("opponent") == [["random", "greedy"]] * 2
     observations = vec_env.reset()
     assert observations.shape == (2, 17) and observations.dtype == np.float32
     assert 0.0 <= observations.min() and observations.max() <= 1.0
     masks = np.stack(vec_env.env_method("action_masks"))
     assert masks.shape == (2, 6) and masks.dtype == bool and masks.all()
+    before = env_seconds_of(vec_env)
     vec_env.step(np.array([0, 1]))
-    assert all(seconds > 0 for seconds in vec_env.get_attr("seconds"))
+    assert env_seconds_of(vec_env) > before > 0
     vec_env.close()
+
+
+def test_training_env_of_saved_model_opponents_is_single_agent_envs(model_path: Path) -> None:
+    """An opponent that is not a compiled agent: single-agent views in a DummyVecEnv, each timed."""
+    config = TrainConfig(n_envs=2, seed=3, opponent=["random", f"model:{model_path}"])
+    assert batched_opponents(config) is None and batched_opponents(TrainConfig(opponent="alphabeta:2")) == ["alphabeta:2"]
+    vec_env = make_training_env(config)
+    assert isinstance(vec_env, DummyVecEnv)
+    vec_env.reset()
+    vec_env.step(np.array([np.flatnonzero(mask)[0] for mask in vec_env.env_method("action_masks")]))
+    assert all(seconds > 0 for seconds in vec_env.get_attr("seconds")) and env_seconds_of(vec_env) > 0
+    vec_env.close()
+
+
+def test_batched_training_env_plays_as_the_vector_env() -> None:
+    """The batched training env is MancalaSB3VecEnv with the list of opponents: same observations and rewards."""
+    config = TrainConfig(n_envs=4, seed=9, opponent=["random", "greedy"])
+    vec_env = make_training_env(config)
+    twin = MancalaSB3VecEnv("ouril_v0", 4, opponent=["random", "greedy"], seed=9, encoding="flat")
+    assert np.array_equal(vec_env.reset(), twin.reset())
+    for _ in range(60):
+        actions = np.array([np.flatnonzero(mask)[-1] for mask in vec_env.env_method("action_masks")])
+        observation, rewards, dones, infos = vec_env.step(actions)
+        expected = twin.step(actions)
+        assert np.array_equal(observation, expected[0]) and np.array_equal(rewards, expected[1])
+        assert np.array_equal(dones, expected[2])
+        for info in infos:
+            if "episode" in info:
+                assert info["opponent"] in ("random", "greedy")
 
 
 def test_train_saves_a_model_and_times_the_envs(tmp_path: Path) -> None:

@@ -32,11 +32,13 @@ ALL_IDS = [variant.id for variant in VARIANTS]
 class ReferenceGame:
     """One game of the vector, replayed with a MancalaEnv and a copy of the game's generator."""
 
-    def __init__(self, env_id: str, words: np.ndarray, opponent: str, learner_seat: int | None,
+    def __init__(self, env_id: str, words: np.ndarray, opponent: str | list[str], learner_seat: int | None,
                  options: dict[str, Any]) -> None:
         self.env_id = env_id
         self.words = words.copy()
-        self.opponent = opponent
+        self.pool = opponent if isinstance(opponent, list) else [opponent]
+        self.member = 0
+        self.opponent = self.pool[0]
         self.learner_seat = learner_seat
         self.options = options
         self.new_episode()
@@ -47,6 +49,9 @@ class ReferenceGame:
     def new_episode(self) -> None:
         while True:
             self.seat = (1 if self.draw() < 0.5 else 0) if self.learner_seat is None else self.learner_seat
+            if len(self.pool) > 1:  # a list of opponents: one drawn uniformly after the seat
+                self.member = min(int(self.draw() * len(self.pool)), len(self.pool) - 1)
+                self.opponent = self.pool[self.member]
             first = self.options.get("first_player")
             if first is None:
                 first = 1 if self.draw() < 0.5 else 0
@@ -90,7 +95,7 @@ def comparable(game: Any, state: np.ndarray) -> np.ndarray:
     return state
 
 
-def run_against_reference(env_id: str, *, opponent: str = "random", mode: str = "same_step", steps: int = 60,
+def run_against_reference(env_id: str, *, opponent: str | list[str] = "random", mode: str = "same_step", steps: int = 60,
                           num_envs: int = 4, seed: int = 3, learner_seat: int | None = None,
                           history_capacity: int = 24, **options: Any) -> int:
     """Plays seeded random learner actions in the vector and in the references; returns the episodes ended."""
@@ -113,6 +118,7 @@ def run_against_reference(env_id: str, *, opponent: str = "random", mode: str = 
                 assert masks[i].tolist() == expected_mask.astype(bool).tolist(), f"game {i}: mask"
             assert infos["learner_seat"][i] == reference.seat
             assert envs.learner_seats[i] == reference.seat
+            assert envs.learner_opponents[i] == reference.member
             game = reference.env.game
             assert comparable(game, envs.state(i)).tolist() == comparable(game, reference.env._state).tolist()
 
@@ -142,6 +148,7 @@ def run_against_reference(env_id: str, *, opponent: str = "random", mode: str = 
                     assert final["winner"][i] == state[mancala_envs.engine.state.WINNER]
                     assert final["end_reason"][i] == state[mancala_envs.engine.state.END_REASON]
                     assert final["learner_seat"][i] == reference.seat
+                    assert final["opponent"][i] == reference.member
                     reference.new_episode()
                 else:
                     waiting[i] = True
@@ -317,3 +324,57 @@ def test_search_opponents_play_inside_the_compiled_loop(opponent: str, best_lear
         assert -0.5 < mean < 0.5
     else:
         assert mean < best_learner_mean, f"a random learner scored {mean} against {opponent}"
+
+
+@pytest.mark.parametrize("env_id", mancala_envs.registration.game_names())
+@pytest.mark.parametrize("mode", ["same_step", "next_step"])
+def test_a_list_of_opponents_draws_one_per_episode(env_id: str, mode: str) -> None:
+    """Each episode plays the member drawn from the game's generator after the seat, in one compiled call."""
+    ended = run_against_reference(env_id, opponent=["random", "greedy"], mode=mode, steps=80, num_envs=3)
+    assert ended > 0
+    run_against_reference(env_id, opponent=["greedy", "random", "random"], mode=mode, steps=40, num_envs=3, seed=5)
+
+
+def test_a_list_of_opponents_is_reported_and_draws_every_member() -> None:
+    envs = MancalaVectorEnv("ouril_v0", 16, opponent=["random", "greedy"], autoreset_mode="same_step", max_plies=10)
+    assert envs.opponent == ["random", "greedy"] and "opponent=['random', 'greedy']" in repr(envs)
+    envs.reset(seed=0)
+    seen: set[int] = set()
+    for _ in range(30):
+        actions = np.array([np.flatnonzero(mask)[0] for mask in envs.action_masks()])
+        *_, infos = envs.step(actions)
+        if "final_info" in infos:
+            seen.update(infos["final_info"]["opponent"][infos["_final_info"]].tolist())
+    assert seen == {0, 1}
+    assert set(envs.learner_opponents.tolist()) <= {0, 1} and envs.get_attr("learner_opponents")[3] == envs.learner_opponents[3]
+
+
+def test_one_opponent_in_a_list_plays_as_the_name_alone() -> None:
+    """A list of one member draws nothing more: the games are those of the name alone."""
+    runs = []
+    for opponent in ("greedy", ["greedy"]):
+        envs = MancalaVectorEnv("kalah_v0", 4, opponent=opponent)
+        observation, _ = envs.reset(seed=7)
+        trail = [observation.copy()]
+        for _ in range(40):
+            actions = np.array([np.flatnonzero(mask)[-1] for mask in envs.action_masks()])
+            observation, rewards, *_ = envs.step(actions)
+            trail += [observation.copy(), rewards.copy()]
+        runs.append(trail)
+    assert all(np.array_equal(a, b) for a, b in zip(*runs))
+
+
+def test_set_opponent_to_a_list_and_bad_lists() -> None:
+    envs = MancalaVectorEnv("urim_v0", 3, opponent="random")
+    envs.reset(seed=1)
+    envs.set_attr("opponent", [["random", "greedy"]] * 3)
+    assert envs.opponent == ["random", "greedy"] and envs.get_attr("opponent")[0] == ["random", "greedy"]
+    with pytest.raises(ValueError, match="empty list"):
+        envs.set_opponent([])
+    with pytest.raises(ValueError, match="compiled agent"):
+        envs.set_opponent(["random", "model:foo.zip"])
+    assert envs.opponent == ["random", "greedy"], "a rejected list changes nothing"
+    envs.set_opponent("greedy")
+    assert envs.learner_opponents.tolist() == [0, 0, 0]
+    with pytest.raises(ValueError, match="empty list"):
+        MancalaVectorEnv("urim_v0", 3, opponent=[])

@@ -239,7 +239,9 @@ def test_set_attr_refuses_and_changes_nothing(name: str, values: Any, error: typ
     envs = MancalaVectorEnv("ouril_v0", 4, opponent="greedy", learner_seat=0)
     with pytest.raises(error, match=match):
         envs.set_attr(name, values)
-    assert (envs.opponent, envs.learner_seat, envs._opponent, envs._seat_rule) == ("greedy", 0, (1, 0), 0)
+    assert (envs.opponent, envs.learner_seat, envs._opponents.tolist(), envs._seat_rule) == (
+        "greedy", 0, [[1, 0, envs.game.max_episode_plies]], 0
+    )
     assert (envs.encoding, envs.num_envs) == ("raw", 4) and not hasattr(envs, "oponent")
 
 
@@ -412,7 +414,7 @@ def first_legal(observation: np.ndarray, action_mask: np.ndarray) -> int:
     return int(np.flatnonzero(action_mask)[0])
 
 
-@pytest.mark.parametrize("opponent", ["model:m.zip", "sb3:m.zip", first_legal, ["random", "greedy"]])
+@pytest.mark.parametrize("opponent", ["model:m.zip", "sb3:m.zip", first_legal, ["random", "model:m.zip"]])
 def test_an_opponent_the_compiled_loop_cannot_play_is_refused_with_the_way_to_play_it(opponent: Any) -> None:
     with pytest.raises(ValueError, match=r"compiled agent.*'random', 'greedy', 'alphabeta:D' or 'mcts:N'.*"
                                          r"gymnasium.make_vec\(id, num_envs, vectorization_mode='sync', opponent=...\)"):

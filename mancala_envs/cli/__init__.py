@@ -402,7 +402,10 @@ def _parser() -> argparse.ArgumentParser:
         "(default: random greedy)",
     )
     train.add_argument("--timesteps", type=POSITIVE, default=100_000, help="learner steps to train (default: 100000)")
-    train.add_argument("--n-envs", type=POSITIVE, default=8, help="environments stepped together (default: 8)")
+    train.add_argument(
+        "--n-envs", type=POSITIVE, default=64,
+        help="games stepped together; against compiled opponents, one compiled call a step (default: 64)",
+    )
     train.add_argument("--seed", type=SEED, default=0, help="seeds envs, opponents, policy and evaluation (default: 0)")
     train.add_argument(
         "--encoding", default="flat", choices=["flat", "one_hot", "thermometer"],
@@ -427,7 +430,7 @@ def _parser() -> argparse.ArgumentParser:
     train.add_argument("--pool-size", type=POSITIVE, default=8, help="self-play: snapshots kept (default: 8)")
     train.add_argument("--export-pretrained", default=None, metavar="PATH",
                        help="also export the actor as shipped-agent weights (.safetensors) to PATH")
-    train.add_argument("--n-steps", type=POSITIVE, default=256, help="steps per env between updates (default: 256)")
+    train.add_argument("--n-steps", type=POSITIVE, default=32, help="steps per env between updates (default: 32)")
     train.add_argument("--batch-size", type=POSITIVE, default=256, help="minibatch size (default: 256)")
     train.add_argument("--n-epochs", type=POSITIVE, default=4, help="epochs per update (default: 4)")
     train.add_argument("--learning-rate", type=float, default=3e-4, help="Adam's learning rate (default: 3e-4)")

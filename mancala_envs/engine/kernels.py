@@ -190,7 +190,7 @@ def specialise(template: Callable[..., Any], game: GameRules, **constants: int) 
         template: A function marked with :func:`per_game`.
         game: A game (anything with the attributes of :class:`GameRules`).
         **constants: Module-level integer constants of the templates to fix in this copy (and in the
-            copies of the templates it calls), e.g. ``OPPONENT_KIND=2``: numba drops the branches that
+            copies of the templates it calls), e.g. ``OPPONENT_KINDS=4``: numba drops the branches that
             a constant rules out before compiling, so the copy compiles only what it can run.
 
     Raises:
