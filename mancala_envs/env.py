@@ -44,7 +44,7 @@ from mancala_envs.engine.trace import CAPTURE_CAPACITY as TRACE_CAPTURES
 from mancala_envs.engine.trace import SOWN_CAPACITY as TRACE_SOWN
 from mancala_envs.engine.trace import new_trace, read_trace
 from mancala_envs.errors import GameOverError, IllegalActionError
-from mancala_envs.games.base import Game, check_choice
+from mancala_envs.games.base import Game, check_choice, compiled_entry
 from mancala_envs.validation import check_action, check_seed
 
 __all__ = [
@@ -105,6 +105,8 @@ SNAPSHOT_FORMAT = "mancala-envs-snapshot-1"
 _OBSERVATION_DTYPE = np.dtype(np.int32)
 _MASK_DTYPE = np.dtype(np.int8)
 _STATE_DTYPE = np.dtype(np.int64)
+#: the type of the actions that ``np.flatnonzero`` of a mask gives, which ``step`` takes without the general checks
+_ACTION_INT64 = np.int64
 SNAPSHOT_KEYS = frozenset(
     {"format", "env", "config", "state", "rng", "agents", "agent_selection", "rewards", "cumulative_rewards",
      "terminations", "truncations", "last_move"}
@@ -343,19 +345,18 @@ class MancalaEnv(AECEnv):
         self._state = game.new_state(0)
         self._no_moves = np.zeros(game.n_actions, dtype=np.int8)
         self._has_reset = False
-        self._step_function = game.step_call  # the compiled step the kernels share
         self._n_actions = game.n_actions
-        # ``observe_player`` calls the game's compiled observe itself: a step's observation is a few
-        # microseconds, and each one counts.
-        self._observe_function = game.observe_function
         self._observation_size = game.observation_size
         # Infos and the last move are built when first read, not at every step (they cost more than
         # the compiled rules); every change of the state marks them stale.
         self._infos: dict[str, dict[str, Any]] = {}
         self._infos_stale = False
+        # whether ``_infos`` holds the info of the agent last() reported alone (see ``infos``)
+        self._infos_partial = False
         self._last_move_value: dict[str, Any] | None = None
         self._pending_move: tuple[int, int] | None = None
         self._params = game.params
+        self._bind_compiled()
         # Callbacks ``observer(player, action)`` run after every accepted ply (the game recorder's hook).
         self.ply_observers: list[Any] = []
         self._picture: Any = None  # the board's painter and window, made at the first picture
@@ -373,30 +374,64 @@ class MancalaEnv(AECEnv):
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
-        self._step_function = self.game.step_call
-        self._observe_function = self.game.observe_function
         self._trace = new_trace()
         self._spare_trace = new_trace()
+        self._bind_compiled()
+
+    def _bind_compiled(self) -> None:
+        """Binds the game's compiled ``step`` (the shared copy, ``game.step_call``) and ``observe`` as the
+        calls :meth:`step` and :meth:`observe_player` make.
+
+        Each is the entry point of the overload for the env's own arrays (:func:`compiled_entry`): the
+        env always passes its int64 state, params and trace, its new int32 and int8 buffers and Python
+        ints, so numba's typing of each argument at every call (a third of the call) is skipped. The
+        observe overload is compiled (or loaded) at the first observation, as before: until then the
+        call is :meth:`_first_observe`.
+        """
+        self._step_function = compiled_entry(self.game.step_call, self._state, self._params, 0, self._spare_trace)
+        self._observe_function = self._first_observe
+
+    def _first_observe(
+        self, state: np.ndarray, params: np.ndarray, player: int, observation: np.ndarray, mask: np.ndarray
+    ) -> None:
+        """The first observation: through numba's dispatcher, which compiles or loads the overload; later
+        ones call its entry point."""
+        observe = self.game.observe_function
+        observe(state, params, player, observation, mask)
+        self._observe_function = compiled_entry(observe, state, params, player, observation, mask)
 
     # --- lazily built facts -------------------------------------------------------------
     @property
     def infos(self) -> dict[str, dict[str, Any]]:
         """Each live agent's info dict, built when first read: the game's facts and ``last_move``
-        (``infos="full"``), or the numbers of :data:`TENSOR_INFO_KEYS` (``infos="tensor"``)."""
+        (``infos="full"``), or the numbers of :data:`TENSOR_INFO_KEYS` (``infos="tensor"``).
+
+        :meth:`last` builds the selected agent's alone (its loop reads no other); the other agent's is
+        built here, at the first read of ``infos``, as a new dict of the same facts. The dict ``last()``
+        returned is ``infos[agent]`` until the next change of the state."""
         if self._infos_stale:
-            if self.infos_mode == "tensor":
-                self._infos = {"player_0": self._tensor_info(), "player_1": self._tensor_info()}
-            else:
-                info = self.game.info(self._state)
-                info["last_move"] = self._last_move
-                self._infos = {"player_0": info, "player_1": info.copy()}
-            self._infos_stale = False
+            info = self._agent_info()
+            second = self._tensor_info() if self.infos_mode == "tensor" else info.copy()
+            self._infos = {"player_0": info, "player_1": second}
+            self._infos_stale = self._infos_partial = False
+        elif self._infos_partial:  # last() built the selected agent's alone: the other one's is built now
+            infos = self._infos
+            self._infos = {agent: infos[agent] if agent in infos else self._agent_info() for agent in AGENTS}
+            self._infos_partial = False
         return self._infos
 
     @infos.setter
     def infos(self, value: dict[str, dict[str, Any]]) -> None:
         self._infos = value
-        self._infos_stale = False
+        self._infos_stale = self._infos_partial = False
+
+    def _agent_info(self) -> dict[str, Any]:
+        """A new info dict of the current state (both agents' are equal; each agent owns its own)."""
+        if self.infos_mode == "tensor":
+            return self._tensor_info()
+        info = self.game.info(self._state)
+        info["last_move"] = self._last_move
+        return info
 
     def _tensor_info(self) -> dict[str, Any]:
         """One agent's info dict under ``infos="tensor"`` (a new dict and arrays: each agent owns its own)."""
@@ -633,18 +668,26 @@ class MancalaEnv(AECEnv):
         if not self._has_reset:
             raise RuntimeError("last() was called before reset(); call env.reset() first.")
         agent = self.agent_selection
-        return (
-            self.observe(agent) if observe else None,
-            self._cumulative_rewards[agent],
-            self.terminations[agent],
-            self.truncations[agent],
-            self.infos[agent],
-        )
+        observed = self._observation(agent) if observe else None
+        if self._infos_stale:
+            # Only this agent's info is built: the other agent's waits until ``infos`` is read (it is
+            # the same facts, and most loops never read it).
+            info = self._agent_info()
+            self._infos = {agent: info}
+            self._infos_stale = False
+            self._infos_partial = True
+        else:
+            info = self._infos[agent] if agent in self._infos else self.infos[agent]
+        return observed, self._cumulative_rewards[agent], self.terminations[agent], self.truncations[agent], info
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """Returns ``agent``'s observation dict (``observation`` and ``action_mask``)."""
         if not self._has_reset:
             raise RuntimeError("observe() was called before reset(); call env.reset() first.")
+        return self._observation(agent)
+
+    def _observation(self, agent: str) -> dict[str, np.ndarray]:
+        """``agent``'s observation dict, for :meth:`observe` and :meth:`last` (which check the reset)."""
         if agent == "player_0":
             player = 0
         elif agent == "player_1":
@@ -671,12 +714,12 @@ class MancalaEnv(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        if type(action) is not int or not 0 <= action < self._n_actions:
-            # numpy's int64 (what ``np.flatnonzero`` of the mask gives) skips the checks of other forms
-            if type(action) is np.int64 and 0 <= action < self._n_actions:
-                action = int(action)
-            else:
-                action = self._validate_action(action)
+        # numpy's int64 (what ``np.flatnonzero`` of the mask gives) is compared as the Python int it converts
+        # to, which is cheaper than comparing the numpy scalar; any other form goes through the full checks
+        index = int(action) if type(action) is _ACTION_INT64 else action
+        if type(index) is not int or not 0 <= index < self._n_actions:
+            index = self._validate_action(action)
+        action = index
         trace = self._spare_trace
         code = self._step_function(self._state, self._params, action, trace)
         if code == ILLEGAL:

@@ -49,7 +49,17 @@ from mancala_envs.engine.state import (
     WINNER,
 )
 
-__all__ = ["Game", "Variant", "check_bool", "check_choice", "check_count_set", "check_counts", "check_int", "config_from_kwargs"]
+__all__ = [
+    "Game",
+    "Variant",
+    "check_bool",
+    "check_choice",
+    "check_count_set",
+    "check_counts",
+    "check_int",
+    "compiled_entry",
+    "config_from_kwargs",
+]
 
 
 #: the compiled functions a rules module defines, by the Game attribute that holds each
@@ -60,6 +70,31 @@ RULE_FUNCTIONS = {
     "observe_function": "observe",
     "game_over_function": "game_over",
 }
+
+
+def compiled_entry(function: Any, *args: Any) -> Any:
+    """``function``'s code compiled for the types of ``args``, as a call that skips numba's dispatch.
+
+    A numba dispatcher finds the types of every argument at each call, about a third of a call to a
+    game's ``step`` or ``observe`` from Python; the entry point of the overload compiled for those
+    types takes the same arguments without that. It checks none of them: only a caller that passes
+    arguments of exactly these types on every call (its own arrays, made with the right dtype and
+    layout, and Python ints) may use it, as the AEC env does with its state and buffers.
+
+    Args:
+        function: A numba dispatcher, or the plain Python function it is when numba's JIT is off.
+        *args: Arguments of the types of the calls to come (nothing is called).
+
+    Returns:
+        The overload's entry point; ``function`` itself when it is not a dispatcher (JIT off) or has
+        no overload for these types yet (numba compiles one at the first call).
+    """
+    overloads = getattr(function, "overloads", None)
+    typeof = getattr(function, "typeof_pyval", None)
+    if overloads is None or typeof is None:
+        return function
+    overload = overloads.get(tuple(typeof(arg) for arg in args))
+    return function if overload is None else overload.entry_point
 
 
 @dataclasses.dataclass(frozen=True)
@@ -306,23 +341,20 @@ class Game(ABC):
         """
         return self.step_call(state, self.params, action, trace)
 
-    @property
+    @functools.cached_property
     def step_call(self) -> Any:
         """The compiled ``step`` as Python calls it, ``step_call(state, params, action, trace)``.
 
         Looked up once per game object: finding it again (``called``) on every ply cost more than the dispatch
-        itself (a search calls :meth:`step` in its innermost loop; the AEC env calls this directly).
+        itself (a search calls :meth:`step` in its innermost loop; the AEC env binds its entry point). Kept
+        in the instance's ``__dict__``, where :meth:`step` finds it without a property call.
         """
-        try:
-            return self._step_call
-        except AttributeError:
-            self._step_call = called(self.step_function)
-            return self._step_call
+        return called(self.step_function)
 
     def __getstate__(self) -> dict[str, Any]:
         """The game's attributes without the compiled call :meth:`step` keeps (looked up again after a copy)."""
         state = self.__dict__.copy()
-        state.pop("_step_call", None)
+        state.pop("step_call", None)
         return state
 
     def legal_bits(self, state: np.ndarray) -> int:
