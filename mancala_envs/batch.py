@@ -840,7 +840,7 @@ class GameRows:
             raise TypeError(f"actions must be integers (got dtype {array.dtype}); pass an int array such as "
                             f"np.zeros({self.n_games}, dtype=np.int64).")
         array = array.astype(np.int64, copy=False)
-        if array.min() < 0 or array.max() >= self.n_actions:
+        if (array.view(np.uint64) >= self.n_actions).any():  # a negative action reads as a huge unsigned one
             bad = np.flatnonzero((array < 0) | (array >= self.n_actions))
             raise ValueError(
                 f"actions out of range in games {bad[:5].tolist()} (e.g. {int(array[bad[0]])}); "

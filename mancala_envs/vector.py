@@ -70,6 +70,8 @@ from mancala_envs.validation import check_integer
 
 __all__ = ["AUTORESET_MODES", "PER_GAME", "RAW", "SETTABLE", "MancalaVectorEnv", "encoded_space", "parse_autoreset_mode"]
 
+#: columns of the final facts (:data:`mancala_envs.batch.FACT_COUNT`) that the infos read by name
+_WINNER, _SEAT, _OPPONENT = 0, 8, 9
 AUTORESET_MODES = {"next_step": AutoresetMode.NEXT_STEP, "same_step": AutoresetMode.SAME_STEP}
 #: the ``encoding`` that leaves the observations as the raw int32 vectors (the default, also ``None``)
 RAW = "raw"
@@ -263,20 +265,33 @@ class MancalaVectorEnv(gymnasium.vector.VectorEnv):
         ``episode_length``: what ``RecordEpisodeStatistics`` counts as ``r`` and ``l``)."""
         facts = self._facts
         info: dict[str, Any] = {
-            "winner": facts[:, 0].copy(),
+            "winner": facts[:, _WINNER].copy(),
             "end_reason": facts[:, 1].copy(),
             "scores": facts[:, 2:4].copy(),
             "points": facts[:, 4:6].copy(),
             "plies": facts[:, 6].copy(),
             "turns": facts[:, 7].copy(),
-            "learner_seat": facts[:, 8].astype(np.int8),
-            "opponent": facts[:, 9].copy(),
+            "learner_seat": facts[:, _SEAT].astype(np.int8),
+            "opponent": facts[:, _OPPONENT].copy(),
             "episode_return": np.where(ended, self._episode_returns, 0.0),
             "episode_length": np.where(ended, self._episode_lengths, 0),
         }
         for key in list(info):
             info["_" + key] = ended.copy()
         return info
+
+    def final_results(self, games: np.ndarray) -> list[dict[str, Any]]:
+        """The results of the episodes that ended in ``games`` on the last step, one dict per game (what
+        :meth:`final_info` holds for them, in the shape of one env's info): ``winner`` (-1 draw),
+        ``learner_seat``, ``opponent`` (its name), ``episode_return`` and ``episode_length``."""
+        names = self._opponent_name if isinstance(self._opponent_name, list) else [self._opponent_name]
+        facts = self._facts[games][:, [_WINNER, _SEAT, _OPPONENT]].tolist()
+        returns, lengths = self._episode_returns[games].tolist(), self._episode_lengths[games].tolist()
+        return [
+            {"winner": winner, "learner_seat": seat, "opponent": names[opponent], "episode_return": episode_return,
+             "episode_length": episode_length}
+            for (winner, seat, opponent), episode_return, episode_length in zip(facts, returns, lengths)
+        ]
 
     # --- the batch's settings --------------------------------------------------------------------------------
     @property

@@ -101,19 +101,17 @@ class MancalaSB3VecEnv(VecEnv):
         dones = terminated | truncated
         step_infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
         if dones.any():
-            final = self.venv.final_info(dones)
             games = np.flatnonzero(dones)
-            names = self.venv.opponent if isinstance(self.venv.opponent, list) else [self.venv.opponent]
             elapsed = round(time.time() - self._start, 6)
-            for game, final_observation in zip(games, self.venv.final_observations(games)):
+            results = self.venv.final_results(games)
+            for game, final_observation, result in zip(games.tolist(), self.venv.final_observations(games), results):
                 step_infos[game] = {
                     "terminal_observation": final_observation,
                     "TimeLimit.truncated": bool(truncated[game] and not terminated[game]),
-                    "episode": {"r": float(final["episode_return"][game]), "l": int(final["episode_length"][game]),
-                                "t": elapsed},
-                    "winner": int(final["winner"][game]),
-                    "learner_seat": int(final["learner_seat"][game]),
-                    "opponent": names[int(final["opponent"][game])],
+                    "episode": {"r": result["episode_return"], "l": result["episode_length"], "t": elapsed},
+                    "winner": result["winner"],
+                    "learner_seat": result["learner_seat"],
+                    "opponent": result["opponent"],
                 }
         return observation, rewards.astype(np.float32), dones, step_infos
 
