@@ -2,18 +2,21 @@
 
 Two measurements of the same thing, in the same process:
 
-1. **Timers.** ``mancala_envs.training.StepTimer`` adds up the wall time spent inside each training
-   env's ``step``/``reset``/``action_masks`` (the single-agent view, its opponent and the observation
-   wrapper); the share is that time over the wall time of ``model.learn``.
-2. **A peer that costs nothing.** The same MaskablePPO config trains on ``NullEnv``, an env with the
-   same spaces whose step does no work (constant observation, all actions legal, episodes of the
-   same mean length). The ratio of the two training speeds bounds the env's cost from the outside:
+1. **Timers.** ``mancala-envs train`` times its own environment: against compiled opponents (the
+   default pool) ``mancala_envs.training.VecStepTimer`` adds up the wall time of the batched VecEnv's
+   ``reset``/``step_wait``/``env_method("action_masks")`` (every learner's action, the opponents'
+   replies, the encoding, the infos); for other opponents ``StepTimer`` times each single-agent env.
+   The share is that time over the wall time of ``model.learn``.
+2. **A peer that costs nothing.** The same MaskablePPO config trains on an env of the same spaces
+   that does no work (constant observation, all actions legal, episodes of the same mean length):
+   ``NullVecEnv``, a batched SB3 VecEnv, when the training env is batched, else ``NullEnv`` in a
+   ``DummyVecEnv``. The ratio of the two training speeds bounds the env's cost from the outside:
    ``1 - mancala_sps / null_sps`` is the share of the wall time our env adds.
 
 Run::
 
-    python benchmarks/bench_training.py                      # Ouril vs random, 100k steps
-    python benchmarks/bench_training.py --opponent random greedy        # the pool of mancala-envs train
+    python benchmarks/bench_training.py --opponent random greedy        # mancala-envs train, 100k steps
+    python benchmarks/bench_training.py                      # Ouril vs random
     python benchmarks/bench_training.py --game omweso_v0 --opponent greedy --timesteps 50000
 
 Prints a table and writes ``benchmarks/results/bench_training.json``.
@@ -36,7 +39,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_machine import machine_info  # noqa: E402
 
-from mancala_envs.training import StepTimer, TrainConfig, set_torch_threads, train  # noqa: E402
+from stable_baselines3.common.vec_env import VecEnv  # noqa: E402
+
+from mancala_envs.training import StepTimer, TrainConfig, VecStepTimer, set_torch_threads, train  # noqa: E402
 
 
 @dataclass
@@ -80,14 +85,67 @@ class NullEnv(gymnasium.Env):
         return self._mask
 
 
-def train_null(config: TrainConfig, observation_space: gymnasium.Space, n_actions: int, episode_length: int) -> float:
-    """Trains the same MaskablePPO config on NullEnv; returns the learn wall time in seconds."""
+class NullVecEnv(VecEnv):
+    """The batched peer: ``n_envs`` games of NullEnv's spaces in one SB3 VecEnv whose step does nothing but
+    count (every episode ``episode_length`` steps, all actions legal), with SB3's ``episode`` infos."""
+
+    def __init__(self, n_envs: int, observation_space: gymnasium.Space, n_actions: int, episode_length: int) -> None:
+        self.render_mode = None
+        super().__init__(n_envs, observation_space, gymnasium.spaces.Discrete(n_actions))
+        self._observation = np.zeros((n_envs, *observation_space.shape), dtype=observation_space.dtype)
+        self._masks = np.ones((n_envs, n_actions), dtype=bool)
+        self._length = episode_length
+        self._t = np.zeros(n_envs, np.int64)
+
+    def reset(self) -> np.ndarray:
+        self._t[:] = 0
+        return self._observation.copy()
+
+    def step_async(self, actions: np.ndarray) -> None:
+        self._t += 1
+
+    def step_wait(self) -> Any:
+        dones = self._t >= self._length
+        infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
+        for game in np.flatnonzero(dones).tolist():
+            infos[game] = {"terminal_observation": self._observation[game],
+                           "episode": {"r": 1.0, "l": self._length, "t": 0.0}}
+        self._t[dones] = 0
+        return self._observation.copy(), dones.astype(np.float32), dones, infos
+
+    def env_method(self, method_name: str, *method_args: Any, indices: Any = None, **method_kwargs: Any) -> list:
+        return list(self._masks)
+
+    def get_attr(self, attr_name: str, indices: Any = None) -> list[Any]:
+        return [getattr(self, attr_name)] * self.num_envs
+
+    def action_masks(self) -> np.ndarray:
+        return self._masks
+
+    def set_attr(self, attr_name: str, value: Any, indices: Any = None) -> None:
+        raise AttributeError(attr_name)
+
+    def env_is_wrapped(self, wrapper_class: type, indices: Any = None) -> list[bool]:
+        return [False] * self.num_envs
+
+    def close(self) -> None:
+        pass
+
+
+def train_null(config: TrainConfig, observation_space: gymnasium.Space, n_actions: int, episode_length: int,
+               batched: bool) -> float:
+    """Trains the same MaskablePPO config on the null peer (batched, as the training env was, or single envs);
+    returns the learn wall time in seconds."""
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.env_util import make_vec_env
 
-    vec_env = make_vec_env(
-        lambda: StepTimer(NullEnv(observation_space, n_actions, episode_length)), n_envs=config.n_envs, seed=config.seed
-    )
+    if batched:
+        vec_env = VecStepTimer(NullVecEnv(config.n_envs, observation_space, n_actions, episode_length))
+    else:
+        vec_env = make_vec_env(
+            lambda: StepTimer(NullEnv(observation_space, n_actions, episode_length)), n_envs=config.n_envs,
+            seed=config.seed,
+        )
     model = MaskablePPO(
         "MlpPolicy", vec_env, learning_rate=config.learning_rate, n_steps=config.n_steps, batch_size=config.batch_size,
         n_epochs=config.n_epochs, gamma=config.gamma, ent_coef=config.ent_coef,
@@ -105,10 +163,11 @@ def measure(args: Args, label: str, **overrides: Any) -> dict[str, Any]:
                          progress_bar=False, save_path=str(Path(args.out).with_suffix(".model.zip")), **overrides)
     result = train(config)
     Path(config.save_path).unlink()  # the model is not what is measured
-    episodes = np.concatenate([np.asarray(m.get_episode_lengths()) for m in result.model.get_env().envs])
+    episodes = np.array([info["l"] for info in result.model.ep_info_buffer])  # SB3 keeps the last 100 episodes
     mean_length = max(1, int(round(float(episodes.mean())))) if episodes.size else 30
     observation_space = result.model.observation_space
-    null_seconds = train_null(config, observation_space, result.model.action_space.n, mean_length)
+    batched = isinstance(result.model.get_env(), VecStepTimer)
+    null_seconds = train_null(config, observation_space, result.model.action_space.n, mean_length, batched)
     timesteps = result.timesteps
     row = {
         "label": label,
@@ -124,6 +183,7 @@ def measure(args: Args, label: str, **overrides: Any) -> dict[str, Any]:
         "speed_ratio_vs_null": null_seconds / result.seconds,
         "env_share_vs_null": 1 - null_seconds / result.seconds,
         "mean_episode_length": mean_length,
+        "batched": batched,
     }
     return row
 
@@ -133,7 +193,7 @@ def warm_up(args: Args) -> None:
     config = TrainConfig(game=args.game, opponent=list(args.opponent), timesteps=512, n_envs=2, n_steps=256,
                          progress_bar=False, save_path=str(Path(args.out).with_suffix(".warmup.zip")))
     result = train(config)
-    train_null(config, result.model.observation_space, result.model.action_space.n, 30)
+    train_null(config, result.model.observation_space, result.model.action_space.n, 30, batched=True)
     Path(config.save_path).unlink()
 
 
