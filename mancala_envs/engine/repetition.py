@@ -32,11 +32,14 @@ def _binomial_table() -> np.ndarray:
     for n in range(_MAX_N):
         for k in range(min(n + 1, _MAX_K)):
             value = comb(n, k)
-            table[n, k] = min(2 ** 62, value)
+            table[n, k] = min(2**62, value)
     return table
 
 
 _BINOMIAL = _binomial_table()
+#: the same table column by column (``C(n, k)`` at ``k * _MAX_N + n``): the key's lookups for one pit
+#: lie at a fixed offset from the running seed count, so each costs one add and one load
+_BINOMIAL_COLUMNS = np.ascontiguousarray(_BINOMIAL.T).ravel()
 
 
 def key_fits(total_seeds: int, n_pits: int) -> bool:
@@ -57,7 +60,10 @@ def position_key_at(array: np.ndarray, board_start: int, n_pits: int, player: in
     prefix = 0
     for pit in range(n_pits - 1):
         prefix += array[board_start + pit]
-        rank += _BINOMIAL[prefix + pit, pit + 1]
+        # C(prefix + pit, pit + 1). The index is never negative (seed counts are not), and an unsigned one
+        # spares numba's negative-index wraparound: with the column layout this halves the key's
+        # instructions, and the key is computed on every ply of a game with the repetition rule.
+        rank += _BINOMIAL_COLUMNS[np.uint64((pit + 1) * _MAX_N + prefix + pit)]
     return rank * 2 + player
 
 
