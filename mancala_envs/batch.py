@@ -840,12 +840,14 @@ class GameRows:
             raise TypeError(f"actions must be integers (got dtype {array.dtype}); pass an int array such as "
                             f"np.zeros({self.n_games}, dtype=np.int64).")
         array = array.astype(np.int64, copy=False)
-        if (array.view(np.uint64) >= self.n_actions).any():  # a negative action reads as a huge unsigned one
+        if np.count_nonzero(array.view(np.uint64) >= self.n_actions):  # a negative action reads as a huge unsigned one
             bad = np.flatnonzero((array < 0) | (array >= self.n_actions))
             raise ValueError(
                 f"actions out of range in games {bad[:5].tolist()} (e.g. {int(array[bad[0]])}); "
                 f"actions are 0..{self.n_actions - 1}."
             )
+        if masks is not None and skip is None and masks[self._game_index, array].all():
+            return array  # every action legal (the common case, one test)
         if masks is None:
             legal = self._column(LEGAL)
             illegal = ((legal >> array) & 1) == 0
