@@ -7,6 +7,7 @@ import json
 import math
 import os
 import shutil
+import statistics
 import subprocess
 import sys
 from pathlib import Path
@@ -44,3 +45,8 @@ def test_quick_run_validates_the_c_engines_and_writes_every_field(tmp_path: Path
         assert math.isfinite(results["ratios"][key]) and results["ratios"][key] > 0, key
     assert results["targets"] == {"vs_c": 0.6, "loop_vs_pyspiel": 1.5, "batched_vs_pyspiel": 20.0}
     assert "cpu_count" in results["machine"]
+    if results["threads_every_core"] > 1:  # batched Kalah on every core, against the same pyspiel loop
+        every = results["runs"]["plies_per_s"]["ours_batched_kalah_every_core"]
+        assert len(every) == 2 and all(rate > 0 for rate in every)
+        assert results["ratios"]["kalah_batched_every_core_vs_pyspiel"] == pytest.approx(
+            statistics.median(r / p for r, p in zip(every, results["runs"]["plies_per_s"]["pyspiel_loop_mancala"])))
