@@ -21,7 +21,7 @@ Two measures per vector env:
 2. **Env only**: no PPO, uniformly random legal actions drawn from the masks that sb3-contrib reads
    (``get_action_masks(vec_env)``, then ``vec_env.step``) for a time budget: what an env step costs.
 
-Where the training time goes: during each timed ``learn``, :class:`TimedVecEnv` adds up the wall time
+Where the training time goes: during each timed ``learn``, :class:`~mancala_envs.training.VecStepTimer` adds up the wall time
 spent in the vector env (``reset``, ``step_async``/``step_wait`` and ``env_method``, which carries the
 masks); that over the ``learn`` time is the env's share, the rest is the policy's forward passes, the
 rollout buffer and the updates. ``learn steps/s / env-only steps/s`` estimates the same share from the
@@ -59,19 +59,17 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from stable_baselines3.common.vec_env import VecEnvWrapper
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_machine import machine_info, rate, write_report  # a sibling script module
 
 from mancala_envs.single_agent import SingleAgentEnv
-from mancala_envs.training import TrainConfig, set_torch_threads
+from mancala_envs.training import TrainConfig, VecStepTimer, set_torch_threads
 
 __all__ = [
     "KINDS",
     "ROLLOUT_STEPS",
     "Args",
-    "TimedVecEnv",
     "VecKind",
     "bench_env_only",
     "bench_training",
@@ -162,41 +160,6 @@ class Args:
         )
 
 
-class TimedVecEnv(VecEnvWrapper):
-    """Adds up the wall time the trainer spends in the wrapped vector env (steps, resets, masks).
-
-    Attributes:
-        seconds: The time so far; set it to 0 to start again.
-    """
-
-    def __init__(self, venv: Any) -> None:
-        super().__init__(venv)
-        self.seconds = 0.0
-
-    def reset(self) -> Any:
-        start = time.perf_counter()
-        observation = self.venv.reset()
-        self.seconds += time.perf_counter() - start
-        return observation
-
-    def step_async(self, actions: np.ndarray) -> None:
-        start = time.perf_counter()
-        self.venv.step_async(actions)
-        self.seconds += time.perf_counter() - start
-
-    def step_wait(self) -> Any:
-        start = time.perf_counter()
-        result = self.venv.step_wait()
-        self.seconds += time.perf_counter() - start
-        return result
-
-    def env_method(self, method_name: str, *method_args: Any, indices: Any = None, **method_kwargs: Any) -> list:
-        start = time.perf_counter()
-        result = self.venv.env_method(method_name, *method_args, indices=indices, **method_kwargs)
-        self.seconds += time.perf_counter() - start
-        return result
-
-
 # --- building ----------------------------------------------------------------------------------------------
 
 
@@ -285,7 +248,7 @@ def bench_env_only(vec_env: Any, kind: VecKind, seconds: float, rng: np.random.G
 
 
 def bench_training(model: Any, timesteps: int) -> dict[str, Any]:
-    """Times ``model.learn(timesteps)`` on a :class:`TimedVecEnv`; returns the steps it took, the wall and
+    """Times ``model.learn(timesteps)`` on a :class:`~mancala_envs.training.VecStepTimer`; returns the steps it took, the wall and
     CPU seconds and the wall seconds spent in the env."""
     timed = model.get_env()
     timed.seconds = 0.0
@@ -346,7 +309,7 @@ def run_all(args: Args, log: Callable[[str], None] = print) -> dict[str, Any]:
     try:
         models = {}
         for kind in KINDS:
-            models[kind.name] = model = build_model(TimedVecEnv(vec_envs[kind.name]), kind, args.seed)
+            models[kind.name] = model = build_model(VecStepTimer(vec_envs[kind.name]), kind, args.seed)
             model.learn(ROLLOUT_STEPS, progress_bar=False)  # warm-up: one rollout and one update
         training: dict[str, list[dict[str, Any]]] = {kind.name: [] for kind in KINDS}
         env_only: dict[str, list[dict[str, Any]]] = {kind.name: [] for kind in KINDS}

@@ -215,9 +215,14 @@ def _single_env(
 
 
 class VecStepTimer(VecEnvWrapper):
-    """Adds up the wall time spent in ``reset``, ``step_wait`` and ``env_method`` (the action masks) of the
-    SB3 ``VecEnv`` it wraps, in ``seconds``: the environment's share of training, as :class:`StepTimer`
-    counts it for one env."""
+    """Adds up the wall time spent in ``reset``, ``step_async``, ``step_wait`` and ``env_method`` (the action
+    masks) of the SB3 ``VecEnv`` it wraps, in ``seconds``: the environment's share of training, as
+    :class:`StepTimer` counts it for one env (``step_async`` counts for a ``SubprocVecEnv``, which sends the
+    actions there).
+
+    Attributes:
+        seconds: The time so far; set it to 0 to start again.
+    """
 
     def __init__(self, venv: VecEnv) -> None:
         super().__init__(venv)
@@ -230,7 +235,9 @@ class VecStepTimer(VecEnvWrapper):
         return observation
 
     def step_async(self, actions: np.ndarray) -> None:
+        start = time.perf_counter()
         self.venv.step_async(actions)
+        self.seconds += time.perf_counter() - start
 
     def step_wait(self) -> Any:
         start = time.perf_counter()
