@@ -206,7 +206,8 @@ def test_cli_train_prints_the_table_and_writes_figures(tmp_path: Path, capsys: p
     out = capsys.readouterr().out
     assert status == 0
     assert out.startswith(
-        "Training MaskablePPO on ouril_v0 against random / greedy (one drawn per episode): 256 steps, 2 envs, seed 0"
+        "Training MaskablePPO on ouril_v0 against random / greedy (one drawn per episode): 256 steps, 2 envs (batched: one "
+        "compiled call a step), seed 0"
     )
     assert "% of the time inside the environments and wrappers (timed)" in out
     assert "win/draw/loss rates with 95% Wilson confidence intervals" in out

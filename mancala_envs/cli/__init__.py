@@ -241,8 +241,9 @@ def run_train(args: argparse.Namespace, out=None) -> dict:
         against = (f"itself (batched self-play: snapshots every {config.snapshot_every} steps, {config.pool_size} "
                    f"kept) and {' / '.join(config.opponent if isinstance(config.opponent, list) else [opponent])} "
                    f"in {100 * config.baseline_rate:.0f}% of the episodes")
+    stepped = " (batched: one compiled call a step)" if training.batched_opponents(config) is not None else ""
     print(
-        f"Training MaskablePPO on {game} against {against}: {config.timesteps} steps, {config.n_envs} envs, "
+        f"Training MaskablePPO on {game} against {against}: {config.timesteps} steps, {config.n_envs} envs{stepped}, "
         f"seed {config.seed}, {config.encoding} observations, {config.torch_threads} torch thread(s)",
         file=out,
         flush=True,
