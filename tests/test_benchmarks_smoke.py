@@ -244,8 +244,8 @@ def test_bench_training_measures_both_runs_and_writes_json(tmp_path: Path) -> No
     report = script.main(script.Args(timesteps=512, opponent=("random", "greedy"), out=str(out)))
     assert json.loads(out.read_text()) == json.loads(json.dumps(report))
     (row,) = report["rows"]
-    assert row["timesteps"] == 2048  # one rollout: 64 games x 32 steps
-    assert row["batched"] is True and row["ppo"]["n_envs"] == 64
+    assert row["timesteps"] == 2048  # one rollout: 128 games x 16 steps
+    assert row["batched"] is True and row["ppo"]["n_envs"] == 128
     for key in ("mancala_steps_per_s", "env_us_per_step_timed", "null_steps_per_s", "speed_ratio_vs_null"):
         _positive(row[key], key)
     assert 0 < row["env_share_timed"] < 1

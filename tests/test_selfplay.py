@@ -273,7 +273,7 @@ def test_a_short_self_play_run_is_reproducible(tmp_path: Any) -> None:
     assert (tmp_path / "a.zip").is_file()
     assert train_command(config) == (
         "mancala-envs train --game ouril_v0 --self-play --opponent greedy --n-envs 16 --snapshot-every 512 "
-        "--pool-size 2 --baseline-rate 0.5 --timesteps 1024 --seed 3 --batch-size 128 --n-epochs 1 "
+        "--pool-size 2 --baseline-rate 0.5 --timesteps 1024 --seed 3 --n-steps 32 --batch-size 128 --n-epochs 1 "
         "--net-arch 16 16"
     )
 
@@ -302,7 +302,7 @@ def test_cli_self_play_logs_ratings_and_exports_the_shipped_weights(
     figures = json.loads((tmp_path / "f.json").read_text())
     assert figures["command"] == (
         "mancala-envs train --game kalah_v0 --self-play --opponent greedy --n-envs 16 --snapshot-every 512 "
-        "--baseline-rate 0.5 --timesteps 1024 --encoding one_hot --batch-size 128 --n-epochs 1 "
+        "--baseline-rate 0.5 --timesteps 1024 --encoding one_hot --n-steps 32 --batch-size 128 --n-epochs 1 "
         "--net-arch 16 16"
     )
     assert [point["timesteps"] for point in figures["curve"]] == [512, 1024]

@@ -404,8 +404,8 @@ def _parser() -> argparse.ArgumentParser:
     )
     train.add_argument("--timesteps", type=POSITIVE, default=100_000, help="learner steps to train (default: 100000)")
     train.add_argument(
-        "--n-envs", type=POSITIVE, default=64,
-        help="games stepped together; against compiled opponents, one compiled call a step (default: 64)",
+        "--n-envs", type=POSITIVE, default=128,
+        help="games stepped together; against compiled opponents, one compiled call a step (default: 128)",
     )
     train.add_argument("--seed", type=SEED, default=0, help="seeds envs, opponents, policy and evaluation (default: 0)")
     train.add_argument(
@@ -422,7 +422,7 @@ def _parser() -> argparse.ArgumentParser:
     train.add_argument(
         "--self-play", action="store_true",
         help="batched self-play: the learner against itself, its snapshots, and the --opponent baselines in "
-        "--baseline-rate of the episodes, with live Bradley-Terry ratings (use --n-envs 64)",
+        "--baseline-rate of the episodes, with live Bradley-Terry ratings",
     )
     train.add_argument("--baseline-rate", type=float, default=0.2,
                        help="self-play: share of episodes against the --opponent baselines (default: 0.2)")
@@ -431,7 +431,7 @@ def _parser() -> argparse.ArgumentParser:
     train.add_argument("--pool-size", type=POSITIVE, default=8, help="self-play: snapshots kept (default: 8)")
     train.add_argument("--export-pretrained", default=None, metavar="PATH",
                        help="also export the actor as shipped-agent weights (.safetensors) to PATH")
-    train.add_argument("--n-steps", type=POSITIVE, default=32, help="steps per env between updates (default: 32)")
+    train.add_argument("--n-steps", type=POSITIVE, default=16, help="steps per game between updates (default: 16)")
     train.add_argument("--batch-size", type=POSITIVE, default=256, help="minibatch size (default: 256)")
     train.add_argument("--n-epochs", type=POSITIVE, default=4, help="epochs per update (default: 4)")
     train.add_argument("--learning-rate", type=float, default=3e-4, help="Adam's learning rate (default: 3e-4)")
