@@ -38,7 +38,6 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_machine import machine_info  # noqa: E402
-
 from stable_baselines3.common.vec_env import VecEnv  # noqa: E402
 
 from mancala_envs.training import StepTimer, TrainConfig, VecStepTimer, set_torch_threads, train  # noqa: E402
