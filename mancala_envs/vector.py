@@ -213,7 +213,8 @@ class MancalaVectorEnv(gymnasium.vector.VectorEnv):
     def step_arrays(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """:meth:`step` without its ``infos``: the observations, rewards, terminated and truncated flags. For
         adapters that build infos of their own (:class:`~mancala_envs.vector_sb3.MancalaSB3VecEnv`); the ended
-        episodes' results are then read with :meth:`final_observations` and :meth:`final_info`.
+        episodes' results are then read with :meth:`final_observations` and :meth:`final_results` (or
+        :meth:`final_info`).
 
         Raises:
             As :meth:`step`.
