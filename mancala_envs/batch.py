@@ -846,19 +846,14 @@ class GameRows:
                 f"actions out of range in games {bad[:5].tolist()} (e.g. {int(array[bad[0]])}); "
                 f"actions are 0..{self.n_actions - 1}."
             )
-        if masks is not None and skip is None and masks[self._game_index, array].all():
-            return array  # every action legal (the common case, one test)
-        if masks is None:
-            legal = self._column(LEGAL)
-            illegal = ((legal >> array) & 1) == 0
-        else:
-            illegal = masks[self._game_index, array] == 0
+        legal = None if masks is not None else self._column(LEGAL)
+        illegal = masks[self._game_index, array] == 0 if legal is None else ((legal >> array) & 1) == 0
         if skip is not None:
             illegal &= ~skip
         if illegal.any():
             bad = np.flatnonzero(illegal)
             first = int(bad[0])
-            legal = self._column(LEGAL)
+            legal = self._column(LEGAL) if legal is None else legal
             moves = [a for a in range(self.n_actions) if (int(legal[first]) >> a) & 1]
             raise IllegalActionError(
                 f"illegal actions in games {bad[:5].tolist()}{' ...' if bad.size > 5 else ''}: game {first} "

@@ -67,7 +67,7 @@ from mancala_envs.env import MancalaEnv
 from mancala_envs.errors import GameOverError, IllegalActionError
 from mancala_envs.opponents import AgentOpponent, Opponent, OpponentPool, make_opponent
 from mancala_envs.registration import make
-from mancala_envs.search import ALPHABETA, GREEDY, MCTS, RANDOM, UCT_C, opponent_turn
+from mancala_envs.search import ALPHABETA, GREEDY, MCTS, RANDOM, UCT_C, opponent_kinds, opponent_turn
 from mancala_envs.validation import check_action
 
 __all__ = ["ILLEGAL_ACTION_POLICIES", "SingleAgentEnv"]
@@ -299,7 +299,7 @@ class SingleAgentEnv(gymnasium.Env):
         game = self.game
         settings = np.array([game.history_start, game.n_actions, found[1], game.max_episode_plies, found[0]], np.int64)
         self._words = agent.rng.integers(1, 1 << 32, size=4, dtype=np.int64)
-        return self.game.compiled(opponent_turn, OPPONENT_KINDS=1 << found[0]), settings
+        return self.game.compiled(opponent_turn, OPPONENT_KINDS=opponent_kinds([found[0]])), settings
 
     def _run_compiled(self, action: int) -> tuple[int, int, int]:
         """``action`` (-1: none) and the compiled opponent's replies."""

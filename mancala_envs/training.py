@@ -132,6 +132,11 @@ class TrainConfig:
             raise TypeError(f"trust_remote_code must be True or False (got {self.trust_remote_code!r}).")
 
     @property
+    def opponents(self) -> list[str]:
+        """``opponent`` as a list (one name gives a list of one)."""
+        return list(self.opponent) if isinstance(self.opponent, list) else [self.opponent]
+
+    @property
     def model_path(self) -> Path:
         """The path the model is saved to."""
         if self.save_path is not None:
@@ -265,10 +270,25 @@ def batched_opponents(config: TrainConfig) -> list[str] | None:
     """The training opponents as a list of names when every one is a compiled agent (``"random"``,
     ``"greedy"``, ``"alphabeta:D"``, ``"mcts:N"``), so that :func:`make_training_env` steps all the games in one
     compiled call; ``None`` otherwise (saved models, objects, self-play)."""
-    opponents = config.opponent if isinstance(config.opponent, list) else [config.opponent]
+    opponents = config.opponents
     if config.self_play or not opponents or any(parse_compiled_opponent(name) is None for name in opponents):
         return None
-    return list(opponents)
+    return opponents
+
+
+def _opponents_to_batch(config: TrainConfig, batched: bool | None) -> list[str] | None:
+    """The opponents :func:`make_training_env` batches under ``batched`` (``None``: the single-agent envs).
+
+    Raises:
+        ValueError: ``batched=True`` with an opponent that is not a compiled agent.
+    """
+    opponents = batched_opponents(config)
+    if batched and opponents is None:
+        raise ValueError(
+            f"batched=True needs compiled opponents ('random', 'greedy', 'alphabeta:D', 'mcts:N'); got "
+            f"{config.opponent!r}. Leave batched=None to choose the single-agent envs for other opponents."
+        )
+    return None if batched is False else opponents
 
 
 def make_training_env(config: TrainConfig, batched: bool | None = None) -> Any:
@@ -284,13 +304,8 @@ def make_training_env(config: TrainConfig, batched: bool | None = None) -> Any:
     Raises:
         ValueError: ``batched=True`` with an opponent that is not a compiled agent.
     """
-    opponents = batched_opponents(config)
-    if batched and opponents is None:
-        raise ValueError(
-            f"batched=True needs compiled opponents ('random', 'greedy', 'alphabeta:D', 'mcts:N'); got "
-            f"{config.opponent!r}. Leave batched=None to choose the single-agent envs for other opponents."
-        )
-    if opponents is not None and batched is not False:
+    opponents = _opponents_to_batch(config, batched)
+    if opponents is not None:
         from mancala_envs.vector_sb3 import MancalaSB3VecEnv
 
         # One thread: the env's call alternates with the learner's, and at this size handing half the games to
@@ -395,7 +410,7 @@ def train_command(config: TrainConfig) -> str:
     parts = ["mancala-envs train", f"--game {config.game}"]
     if config.self_play:
         parts.append("--self-play")
-    opponents = config.opponent if isinstance(config.opponent, list) else [config.opponent]
+    opponents = config.opponents
     if opponents != default.opponent:
         parts.append("--opponent " + " ".join(opponents))
     for name, flag in flags.items():
@@ -412,7 +427,7 @@ def make_self_play_env(config: TrainConfig) -> Any:
     and the baselines of ``config.opponent`` (:class:`~mancala_envs.selfplay.SelfPlayVecEnv`)."""
     from mancala_envs.selfplay import SELF, SelfPlayVecEnv
 
-    baselines = config.opponent if isinstance(config.opponent, list) else [config.opponent]
+    baselines = config.opponents
     members, weights = [SELF, *baselines], pool_weights(0, len(baselines), config.baseline_rate)
     return SelfPlayVecEnv(
         config.game, config.n_envs, opponents=members, weights=weights, encoding=config.encoding, seed=config.seed,
@@ -449,7 +464,7 @@ class SelfPlayPool(BaseCallback):
         from mancala_envs.selfplay import PoolRatings
 
         self.config = config
-        self.baselines = config.opponent if isinstance(config.opponent, list) else [config.opponent]
+        self.baselines = config.opponents
         self.ratings = PoolRatings()
         self.snapshots: list[Any] = []
         self.last_snapshot = 0
@@ -506,7 +521,7 @@ def warm_up(config: TrainConfig, batched: bool | None = None) -> float:
     start = time.perf_counter()
     notice_was_on = compile_notice(False)  # the command reports this time itself
     try:
-        opponents = config.opponent if isinstance(config.opponent, list) else [config.opponent]
+        opponents = config.opponents
         if config.self_play:  # the batched loop and the pool's agents
             from mancala_envs.selfplay import SelfPlayVecEnv
 
@@ -516,8 +531,8 @@ def warm_up(config: TrainConfig, batched: bool | None = None) -> float:
             for _ in range(4):
                 env.step(np.argmax(env.action_masks(), axis=1))
             env.close()
-        if batched is not False and batched_opponents(config) is not None:  # the learners' loop for these kinds
-            env = make_training_env(dataclasses.replace(config, n_envs=2, seed=0))
+        if _opponents_to_batch(config, batched) is not None:  # the learners' loop for these opponents' kinds
+            env = make_training_env(dataclasses.replace(config, n_envs=2, seed=0), batched)
             env.reset()
             for _ in range(8):
                 env.step(np.argmax(env.env_method("action_masks"), axis=1))

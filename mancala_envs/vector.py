@@ -405,7 +405,7 @@ class MancalaVectorEnv(gymnasium.vector.VectorEnv):
         """``value`` (the attribute ``name``, or what its method returned) as one entry per game: its rows for an
         attribute of :data:`PER_GAME`, else ``value`` itself for each game."""
         if name in PER_GAME:
-            return tuple(value[game] for game in range(self.num_envs))
+            return tuple(value)  # its rows, one per game
         return (value,) * self.num_envs
 
     def _attribute(self, name: str) -> Any:

@@ -141,9 +141,8 @@ class MancalaSB3VecEnv(VecEnv):
     def env_method(self, method_name: str, *method_args: Any, indices: VecEnvIndices = None, **method_kwargs: Any) -> list:
         """Calls the batch's method once: each game's row for ``action_masks``, the one result for each game
         otherwise (``env_method("set_opponent", "greedy")``, for all games only)."""
-        if method_name == "action_masks" and not method_args and not method_kwargs:  # MaskablePPO's every step
-            masks = self.venv.action_masks()
-            return list(masks) if indices is None else [masks[i] for i in self._indices(indices)]
+        if indices is None:  # every game (MaskablePPO's masks, every step)
+            return list(self.venv.call(method_name, *method_args, **method_kwargs))
         chosen = list(self._indices(indices))
         if method_name not in PER_GAME and chosen != list(range(self.num_envs)):
             raise ValueError(

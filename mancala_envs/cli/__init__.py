@@ -239,7 +239,7 @@ def run_train(args: argparse.Namespace, out=None) -> dict:
     against = opponent if isinstance(opponent, str) else " / ".join(opponent) + " (one drawn per episode)"
     if config.self_play:
         against = (f"itself (batched self-play: snapshots every {config.snapshot_every} steps, {config.pool_size} "
-                   f"kept) and {' / '.join(config.opponent if isinstance(config.opponent, list) else [opponent])} "
+                   f"kept) and {' / '.join(config.opponents)} "
                    f"in {100 * config.baseline_rate:.0f}% of the episodes")
     stepped = " (batched: one compiled call a step)" if training.batched_opponents(config) is not None else ""
     print(
