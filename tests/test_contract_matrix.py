@@ -30,13 +30,13 @@ import re
 import shutil
 import tempfile
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
 import gymnasium
 import numpy as np
 import pytest
+from contract_support import EXIT_2, Case, Row, door_cases
 from gymnasium import spaces
 from mancala_envs.wrappers import FlattenObservation, GymFlattenObservation, apply_wrappers
 from pettingzoo import AECEnv, ParallelEnv
@@ -85,45 +85,6 @@ AGENT = "Agents:"
 RECORDS = "Game records"
 TABLES = "Perfect-play tables"
 CLI = "The command line"
-
-#: ``Case.error`` of a command-line case: ``main(argv)`` returns this status after one error line on stderr
-EXIT_2 = 2
-
-
-@dataclass(frozen=True)
-class Row:
-    """The contract row a case covers: a phrase of the section's heading, and the first cell of a
-    table row, the opening of a bullet, or a phrase of the section's prose."""
-
-    section: str
-    item: str
-
-
-@dataclass(frozen=True)
-class Case:
-    """One bad call and what the contract says it does.
-
-    ``subject()`` builds what the call is made on (an env, a batch, a folder; ``None`` for a plain
-    function); ``call(subject)`` makes the bad call; ``frozen(subject)`` is what must be equal before and
-    after (``None``: nothing lives on, or the contract says the call changes it). ``error`` is the
-    exception class (``exact``: that class and not a subclass), a warning class (a warning and no
-    exception), ``None`` (no exception: ``call`` checks the documented outcome itself) or
-    :data:`EXIT_2` (a command line). ``words`` are substrings of the message, or regular expressions
-    when they start with ``re:``.
-    """
-
-    door: str
-    row: Row
-    name: str
-    call: Callable[[Any], Any]
-    error: Any
-    words: tuple[str, ...] = ()
-    subject: Callable[[], Any] = lambda: None
-    frozen: Callable[[Any], Any] | None = None
-    exact: bool = False
-    stdout_empty: bool = True
-    xfail: str = ""
-
 
 def plain(value: Any) -> Any:
     """``value`` with numpy arrays as lists, so that ``==`` compares whole structures."""
@@ -1510,6 +1471,10 @@ for name, arguments, error, words in (
     case(door, CLI, row, f"play_demo {name}", demo, error, *words)
 
 
+# --- the doors with a module of their own (tests/contract_doors/) --------------------------------------------------
+CASES.extend(door_cases())
+
+
 # --- the test ------------------------------------------------------------------------------------------------------
 def param(item: Case) -> Any:
     marks = [pytest.mark.xfail(strict=True, reason=item.xfail)] if item.xfail else []
@@ -1650,7 +1615,7 @@ def test_every_case_cites_the_contract() -> None:
 
 def test_the_matrix_covers_every_door() -> None:
     doors = {item.door for item in CASES}
-    assert doors == {"make", "reset", "position", "step", "before reset", "batch", "snapshot", "wrapper",
+    assert doors >= {"make", "reset", "position", "step", "before reset", "batch", "snapshot", "wrapper",
                      "single-agent", "config", "training", "agents", "records", "tables", "cli"}
     names = [f"{item.door}: {item.name}" for item in CASES]
     assert len(names) == len(set(names)), "case names must be unique"
