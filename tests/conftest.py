@@ -11,6 +11,20 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 
+@pytest.fixture(autouse=True)
+def users_folders_isolated(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Every test gets folders of its own in place of the user's: an empty tables folder (``MANCALA_ENVS_TABLES``,
+    and ``XDG_CACHE_HOME`` for the default under it) and the package's own weights (``MANCALA_ENVS_WEIGHTS``
+    unset), so that tables built by ``mancala-envs solve`` or weights exported on this machine change no result.
+    A test that needs a table sets ``MANCALA_ENVS_TABLES`` itself (``tables_dir``). numba's compiled cache is left
+    alone: it is keyed by the source, so it changes no result, only the time. Returns the test's user folder."""
+    home = tmp_path_factory.mktemp("user")
+    monkeypatch.setenv("MANCALA_ENVS_TABLES", str(home / "tables"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(home / "cache"))
+    monkeypatch.delenv("MANCALA_ENVS_WEIGHTS", raising=False)
+    return home
+
+
 @pytest.fixture(scope="session")
 def model_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A MaskablePPO trained for one update (16 steps) on the raw int32 observation of Ouril, saved as m.zip
