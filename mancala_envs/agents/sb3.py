@@ -51,6 +51,7 @@ __all__ = [
     "policy_encoder",
     "read_policy_spec",
     "save_model",
+    "saved_model_path",
 ]
 
 
@@ -435,6 +436,8 @@ def load_policy(path: str | os.PathLike[str], *, trust_remote_code: bool = False
         ValueError: the file is not a saved MaskablePPO or PPO model.
     """
     path = Path(path)
+    if not path.is_file() and saved_model_path(path).is_file():  # "sb3:X" finds the X.zip that save_model("X") wrote
+        path = saved_model_path(path)
     if not path.is_file():
         raise FileNotFoundError(f"no saved model at {str(path)!r}; pass the .zip that model.save() wrote.")
     _require_sb3()
@@ -855,6 +858,21 @@ def model_metadata(
     }
 
 
+def saved_model_path(path: str | os.PathLike[str]) -> Path:
+    """The file a model saved at ``path`` goes to: ``path`` itself when its name ends with ``.zip``, else ``path``
+    with ``.zip`` added (``"m"`` -> ``m.zip``, ``"m.v2"`` -> ``m.v2.zip``).
+
+    :func:`save_model` (and so ``mancala-envs train --save``) writes there, and :func:`load_policy` (``"sb3:m"``,
+    ``"model:m"``) reads there when ``path`` itself is no file, as Stable-Baselines3's ``load`` does.
+
+    Example:
+        >>> [saved_model_path(name).name for name in ("models/m", "m.zip", "m.v2")]
+        ['m.zip', 'm.zip', 'm.v2.zip']
+    """
+    path = Path(path)
+    return path if path.suffix == ".zip" else path.with_name(path.name + ".zip")
+
+
 def save_model(
     model: Any,
     path: str | os.PathLike[str],
@@ -869,7 +887,7 @@ def save_model(
 
     Args:
         model: A MaskablePPO or PPO model with its MLP policy.
-        path: Where to save (``.zip`` is added if missing, as ``model.save`` does).
+        path: Where to save (``.zip`` is added unless the name ends with it: :func:`saved_model_path`).
         game: The game id it was trained on.
         encoding: The observation encoding it was trained on (``"flat"``, ``{"name": "one_hot", "cap": 8}`` ...).
         game_options: The options of the game.
@@ -881,9 +899,7 @@ def save_model(
         ValueError: the model is not one a default load could rebuild (see :func:`model_metadata`); nothing is saved.
     """
     metadata = model_metadata(model, game, encoding, game_options)
-    path = Path(path)
-    if not path.suffix:  # as model.save does
-        path = path.with_suffix(".zip")
+    path = saved_model_path(path)
     model.save(path)
     with zipfile.ZipFile(path, "a") as archive:
         archive.writestr(METADATA_ENTRY, json.dumps(metadata, indent=2))
