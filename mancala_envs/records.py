@@ -40,14 +40,17 @@ import numpy as np
 
 from mancala_envs.engine.state import END_REASON_NAMES, OK
 from mancala_envs.env import MancalaEnv
+from mancala_envs.files import atomic_write, read_json_bounded
 from mancala_envs.games import game_classes
 from mancala_envs.games.base import Game, config_from_kwargs
 from mancala_envs.registration import VARIANTS, make, make_game
 
-__all__ = ["MAX_FPS", "RECORD_FORMAT", "RESULT_KEYS", "GameRecord", "replay", "write_animation"]
+__all__ = ["MAX_FPS", "MAX_RECORD_BYTES", "RECORD_FORMAT", "RESULT_KEYS", "GameRecord", "replay", "write_animation"]
 
 #: the ``format`` entry of every record; a new layout gets a new number
 RECORD_FORMAT = "mancala-envs-game-1"
+#: The largest game record :meth:`GameRecord.load` reads (a record takes about 60 bytes a move).
+MAX_RECORD_BYTES = 64 * 2**20
 #: the most positions per second an animation shows (a frame lasts at least 1/60 s)
 MAX_FPS = 60
 #: the entries of a record's ``result``: the final infos' facts that a replay must reproduce
@@ -334,9 +337,10 @@ class GameRecord:
         return "{\n" + ",\n".join(lines) + "\n}\n"
 
     def save(self, path: str | os.PathLike[str]) -> pathlib.Path:
-        """Writes the record as JSON to ``path`` (its directory must exist); returns the path."""
+        """Writes the record as JSON to ``path`` (its directory must exist), atomically (a temporary file in
+        the folder, then renamed over ``path``); returns the path."""
         path = pathlib.Path(path)
-        path.write_text(self.to_json(), encoding="utf-8")
+        atomic_write(path, self.to_json().encode("utf-8"))
         return path
 
     @classmethod
@@ -344,19 +348,12 @@ class GameRecord:
         """Reads a record saved by :meth:`save` (or by a recorder wrapper).
 
         Raises:
-            FileNotFoundError / OSError: the file cannot be read.
-            ValueError: it is not JSON, or not a valid record (see :meth:`from_dict`).
+            FileNotFoundError / OSError: the file cannot be opened.
+            ValueError: it is not a regular file (a folder, a FIFO, a device such as ``/dev/zero``), it is larger
+                than :data:`MAX_RECORD_BYTES`, it is not UTF-8 JSON or is nested more deeply than a record
+                (:data:`mancala_envs.files.JSON_MAX_DEPTH`), or it is not a valid record (see :meth:`from_dict`).
         """
-        text = pathlib.Path(path).read_text(encoding="utf-8")
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as error:
-            raise ValueError(f"{os.fspath(path)} is not a JSON game record ({error}).") from None
-        except RecursionError:
-            raise ValueError(
-                f"{os.fspath(path)} is nested too deeply to be a game record (a record is an object of a few "
-                "flat fields; see docs/replay.md)."
-            ) from None
+        data = read_json_bounded(path, MAX_RECORD_BYTES, "the game record", ValueError, expected="a JSON game record")
         return cls.from_dict(data)
 
     def make_env(self, **env_options: Any) -> MancalaEnv:

@@ -42,7 +42,6 @@ import json
 import math
 import os
 import struct
-import tempfile
 import threading
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -52,12 +51,15 @@ import numpy as np
 
 from mancala_envs.agents.base import StateAgent, masked_choice
 from mancala_envs.engine.state import PLAYER
+from mancala_envs.files import atomic_write, locked_json_update, parse_json, read_bytes_bounded, read_json_bounded
 from mancala_envs.games.base import Game
 
 __all__ = [
     "ACTIVATIONS",
     "FORMAT",
     "MANIFEST",
+    "MAX_MANIFEST_BYTES",
+    "MAX_WEIGHTS_BYTES",
     "VERSION",
     "WEIGHTS_ENV",
     "MissingWeightsError",
@@ -83,6 +85,10 @@ _SUFFIX = ".safetensors"
 _TRAIN_COMMAND = "mancala-envs train --self-play --game {game} --export-pretrained {path}"
 _RESERVED = ("format", "version", "game", "game_config", "encoding", "activation", "observation_size", "n_actions")
 _MAX_HEADER_BYTES = 16 * 2**20
+#: The largest weights file a load reads (the shipped ones are a few tens of kilobytes).
+MAX_WEIGHTS_BYTES = 64 * 2**20
+#: The largest manifest a load reads.
+MAX_MANIFEST_BYTES = 2**20
 
 
 def _gelu(x: np.ndarray) -> np.ndarray:
@@ -189,28 +195,13 @@ def _sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def _write_atomically(path: Path, data: bytes) -> None:
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "wb") as file:
-            file.write(data)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
-
-
 def _read_manifest(folder: Path) -> dict[str, str]:
     path = folder / MANIFEST
     if not path.exists():
         return {}
-    try:
-        manifest = json.loads(path.read_text(encoding="utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise PretrainedWeightsError(
-            f"{path} is not a JSON manifest ({error}); restore it, or re-export the weights of the folder with "
-            "mancala_envs.agents.pretrained.export_pretrained, which rewrites it."
-        ) from None
+    manifest = read_json_bounded(
+        path, MAX_MANIFEST_BYTES, "the weights manifest", PretrainedWeightsError, expected="a JSON weights manifest"
+    )
     if not isinstance(manifest, dict) or not all(
         isinstance(k, str) and isinstance(v, str) for k, v in manifest.items()
     ):
@@ -333,10 +324,15 @@ def export_pretrained(
         target = target / weights_file_name(game)
     target.parent.mkdir(parents=True, exist_ok=True)
     data = save(tensors, metadata=header)
-    manifest = _read_manifest(target.parent)
-    _write_atomically(target, data)
-    manifest[target.name] = _sha256(data)
-    _write_atomically(target.parent / MANIFEST, (json.dumps(manifest, indent=2, sort_keys=True) + "\n").encode())
+    _read_manifest(target.parent)  # a damaged manifest is refused before anything is written
+    atomic_write(target, data)
+    digest = _sha256(data)
+
+    def add_entry(manifest: dict[str, str]) -> dict[str, str]:
+        return {**manifest, target.name: digest}
+
+    # under the manifest's lock: two processes exporting into one folder keep both entries
+    locked_json_update(target.parent / MANIFEST, add_entry, lambda path: _read_manifest(path.parent))
     return target
 
 
@@ -374,11 +370,19 @@ def _check_layers(layers: list[tuple[np.ndarray, np.ndarray]], inputs: int, n_ac
     """Checks that the layers chain from ``inputs`` features to ``n_actions`` logits."""
     width = inputs
     for number, (weight, bias) in enumerate(layers):
+        weight, bias = np.asarray(weight), np.asarray(bias)
         if weight.ndim != 2 or bias.shape != weight.shape[:1] or weight.shape[1] != width:
             raise PretrainedWeightsError(
                 f"{where}: layer {number} has weight {weight.shape} and bias {bias.shape}, which do not take the "
                 f"{width} values before it (weights of another game or encoding?); re-export it with export_pretrained."
             )
+        for name, values in (("weight", weight), ("bias", bias)):
+            if not np.issubdtype(values.dtype, np.floating) or not np.isfinite(values).all():
+                raise PretrainedWeightsError(
+                    f"{where}: layer {number}'s {name} holds values that are not finite floats (NaN, infinity, or "
+                    f"{values.dtype} values); every weight must be a finite float. Retrain (the training diverged) "
+                    "or restore the file."
+                )
         width = weight.shape[0]
     if width != n_actions:
         raise PretrainedWeightsError(
@@ -519,9 +523,9 @@ def _header(data: bytes, where: str) -> dict[str, Any]:
     if size > min(_MAX_HEADER_BYTES, len(data) - 8):
         raise PretrainedWeightsError(not_one)
     try:
-        header = json.loads(data[8 : 8 + size].decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError):
-        raise PretrainedWeightsError(not_one) from None
+        header = parse_json(data[8 : 8 + size], f"the header of {where}", PretrainedWeightsError)
+    except PretrainedWeightsError as error:
+        raise PretrainedWeightsError(f"{error} ({not_one})") from None
     if not isinstance(header, dict):
         raise PretrainedWeightsError(not_one)
     return header
@@ -548,11 +552,17 @@ def _parse(data: bytes, game: Game, where: str) -> PretrainedPolicy:
     missing = [key for key in _RESERVED if key not in metadata]
     if missing:
         raise PretrainedWeightsError(f"{where} lacks the metadata {missing}; re-export it with export_pretrained.")
+    not_text = sorted(str(key) for key, value in metadata.items() if not isinstance(value, str))
+    if not_text:
+        raise PretrainedWeightsError(
+            f"{where} has metadata entries that are not strings ({not_text}); safetensors metadata maps strings to "
+            "strings. Re-export it with export_pretrained."
+        )
     _check_game(metadata, game, where)
     try:
-        encoding = json.loads(metadata["encoding"])
+        encoding = parse_json(metadata["encoding"], f"the encoding entry of {where}", PretrainedWeightsError)
         _encoded_size(encoding, game)
-    except (json.JSONDecodeError, TypeError, ValueError) as error:
+    except (TypeError, ValueError) as error:
         raise PretrainedWeightsError(
             f"{where} names an observation encoding this mancala-envs cannot build ({error}); re-export it."
         ) from None
@@ -586,10 +596,9 @@ def _check_game(metadata: Mapping[str, str], game: Game, where: str) -> None:
             f"{where} holds weights trained on {metadata['game']}, not {game.env_name}; restore the file of "
             f"{game.name}, or train one with `{train}`."
         )
-    try:
-        trained = json.loads(metadata["game_config"])
-    except json.JSONDecodeError:
-        raise PretrainedWeightsError(f"{where} has a damaged game_config entry; re-export it.") from None
+    trained = parse_json(metadata["game_config"], f"the game_config entry of {where}", PretrainedWeightsError)
+    if not isinstance(trained, dict):
+        raise PretrainedWeightsError(f"{where} has a game_config entry that is not a JSON object; re-export it.")
     wanted = json.loads(_config_json(game))
     if trained != wanted:
         changed = ", ".join(
@@ -624,7 +633,7 @@ def load_pretrained(game: Game | str, folder: str | os.PathLike[str] | None = No
     game = _as_game(game)
     where_dir = weights_dir(folder)
     path = where_dir / weights_file_name(game)
-    if not path.is_file():
+    if not path.exists():
         available = sorted(p.name[: -len(_SUFFIX)] for p in where_dir.glob(f"*{_SUFFIX}")) if where_dir.is_dir() else []
         have = ", ".join(available) if available else "none"
         raise MissingWeightsError(
@@ -632,7 +641,7 @@ def load_pretrained(game: Game | str, folder: str | os.PathLike[str] | None = No
             f"{have}). Train and export some with `{_TRAIN_COMMAND.format(game=game.name, path=where_dir)}`, or point "
             f"${WEIGHTS_ENV} (or folder=) at a folder that holds {path.name}."
         )
-    data = path.read_bytes()
+    data = read_bytes_bounded(path, MAX_WEIGHTS_BYTES, "the weights file", PretrainedWeightsError)
     digest = _sha256(data)
     recorded = _read_manifest(where_dir).get(path.name)
     if recorded is None:
