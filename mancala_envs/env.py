@@ -311,6 +311,10 @@ class MancalaEnv(AECEnv):
         }
         if render_mode is not None:
             check_choice("render_mode", render_mode, self.metadata["render_modes"] + [None])
+        if render_mode == "human":
+            from mancala_envs.rendering.window import check_display
+
+            check_display()  # a machine without a display is told so here, not by SDL at the first step
         if first_player is not None:
             check_choice("first_player", first_player, (0, 1, None))
         check_choice("illegal_action", illegal_action, ILLEGAL_ACTION_POLICIES)

@@ -80,18 +80,18 @@ def test_draw_boards_writes_one_picture_per_game_after_a_capture(tmp_path: Path)
     from PIL import Image
 
     example = load("draw_boards")
-    paths = example.draw_boards(tmp_path, seed=0, min_ply=6)
+    paths = example.draw_boards(tmp_path)
     assert [p.name for p in paths] == [
         "ouril.png", "urim.png", "modiar.png", "rio_kadalis.png", "omweso.png", "kalah.png",
     ]
     for env_id, path in zip(example.GAMES, paths):
-        env = example.play_to_a_capture(env_id, seed=0, min_ply=6)
+        env = example.play_pictured_moves(env_id)
         move = env.infos[env.agent_selection]["last_move"]
         assert move["captures"], f"{env_id}: the pictured move captured nothing"
         if not env_id.startswith("omweso"):
             assert env.infos[env.agent_selection]["ply"] >= 6
         np.testing.assert_array_equal(np.asarray(Image.open(path).convert("RGB")), env.render())
     # Omweso's picture is worked example W2: action 4 captures 5 at pit 8 and 3 at pit 9 (8 seeds).
-    omweso = example.play_to_a_capture("omweso_v0", seed=0, min_ply=6)
+    omweso = example.play_pictured_moves("omweso_v0")
     assert omweso.board.tolist()[:16] == [6, 2, 0, 2, 0, 4, 4, 0, 4, 4, 1, 2, 1, 2, 1, 0]
     assert omweso.stores.tolist() == [8, 0]

@@ -878,7 +878,7 @@ def test_akawumbi_ends_a_match_at_once():
 
 
 # --- the text picture -------------------------------------------------------------------------------------------------------
-def test_ansi_render_from_the_seat_of_the_player_to_move():
+def test_ansi_render_from_player_0s_seat_whoever_moves():
     env = start(*W9, render_mode="ansi")
     assert env.render().splitlines() == [
         "omweso_v0  turn 2  ply 0  player_0 to move, legal actions [0, 1, 3, 5, 6, 7, 8, 11, 15, 16, 31]",
@@ -895,12 +895,12 @@ def test_ansi_render_from_the_seat_of_the_player_to_move():
     )
     assert text[3] == "  player_0 inner  [   3   2   2   2   0   0   1   2 ]  pits  15  14  13  12  11  10   9   8"
     env.step(15)
-    # Now from player_1's seat: player_0's rows are at the top, mirrored.
+    # player_1 to move: the board does not turn; player_0's rows stay at the bottom.
     assert env.render().splitlines()[1:5] == [
-        "  player_0 outer  [   2   2   2   0   3   1   3   3 ]  pits   7   6   5   4   3   2   1   0",
-        "  player_0 inner  [   2   1   0   0   2   2   2   0 ]  pits   8   9  10  11  12  13  14  15",
-        "  player_1 inner  [   2   2   3   3   2   2   3   0 ]  pits  15  14  13  12  11  10   9   8",
-        "  player_1 outer  [   4   2   2   3   3   2   2   4 ]  pits   0   1   2   3   4   5   6   7",
+        "  player_1 outer  [   4   2   2   3   3   2   2   4 ]  pits   7   6   5   4   3   2   1   0",
+        "  player_1 inner  [   0   3   2   2   3   3   2   2 ]  pits   8   9  10  11  12  13  14  15",
+        "  player_0 inner  [   0   2   2   2   0   0   1   2 ]  pits  15  14  13  12  11  10   9   8",
+        "  player_0 outer  [   3   3   1   3   0   2   2   2 ]  pits   0   1   2   3   4   5   6   7",
     ]
     assert env.render().splitlines()[0].startswith("omweso_v0  turn 3  ply 2  player_1 to move")
 

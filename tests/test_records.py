@@ -572,7 +572,8 @@ def test_cli_replay_prints_the_game_move_by_move(tmp_path: Path, capsys: pytest.
     assert main(["replay", str(tmp_path / "game.json")]) == 0
     text = capsys.readouterr().out
     assert text.splitlines()[0] == "mancala/ouril-v0: player_0 = alice, player_1 = bob"
-    for line in ("1. player_0 sows pit 4", "2. player_1 sows pit 6", "3. player_0 sows pit 5"):
+    moves = ("1. player_0 sows pit 4 (action 4)", "2. player_1 sows pit 6 (action 0)", "3. player_0 sows pit 5 (action 5)")
+    for line in moves:
         assert line in text.splitlines()
     assert text.rstrip().splitlines()[-1] == "Result: player_0 (alice) wins; scores 25-9, end: threshold, moves: 3"
     out = StringIO()

@@ -59,6 +59,10 @@ def play_demo(
 ) -> dict:
     """Plays one game between two named agents, printing every ply.
 
+    Each ply is printed in words with its action, numbered as the text board's ``legal actions [...]``
+    list numbers it (and as ``mancala-envs play`` takes it, ``a1``): ``player_1 (greedy) sows pit 7
+    (action 1), captures 0``. The text board is seen from player 0's seat on every ply.
+
     Args:
         env_id: A game name or registry id (``"ouril"``, ``"ouril_v0"``, ``"mancala/urim7-v0"``).
         agent_names: Agent names for player_0 and player_1.
@@ -111,7 +115,8 @@ def play_demo(
         env.step(action)
         move = env.infos[agent]["last_move"]
         captured = sum(seeds for _, seeds in move["captures"])
-        print(f"\n{agent} ({agents[agent].name}) {what}, captures {captured}", file=out)
+        # the action as the header's "legal actions [...]" numbers it (and ``play``'s a<action>), beside the pit
+        print(f"\n{agent} ({agents[agent].name}) {what} (action {action}), captures {captured}", file=out)
         print(env.render(), file=out)
     winner = final["winner"]
     result = "draw" if winner is None else f"player_{winner} ({agent_names[winner]}) wins"
@@ -128,6 +133,9 @@ def play_demo(
 
 def print_replay(record: GameRecord | str | os.PathLike[str], out=sys.stdout) -> None:
     """Prints a recorded game move by move: the text board after the start and after every move.
+
+    Each move is printed in words with its action, numbered as the board's ``legal actions [...]`` list
+    numbers it: ``2. player_1 sows pit 6 (action 0)``.
 
     Args:
         record: A :class:`~mancala_envs.records.GameRecord` or the path of a saved one.
@@ -146,6 +154,8 @@ def print_replay(record: GameRecord | str | os.PathLike[str], out=sys.stdout) ->
     print(next(positions).render(), file=out)
     for number, (move, env) in enumerate(zip(record.moves, positions), start=1):
         what = move.get("move", f"plays action {move['action']}")
+        if "move" in move and not move.get("illegal"):  # the action as the board's "legal actions [...]" numbers it
+            what = f"{what} (action {move['action']})"
         print(f"\n{number}. player_{move['player']} {what}", file=out)
         print(env.render(), file=out)
     for _ in positions:  # the end of the replay checks the record's result

@@ -431,12 +431,12 @@ class OmwesoCompanion:
         return f"sowed pit {pit} " + ("clockwise" if mode == rules.MODE_CW else "counter-clockwise")
 
     def render_text(self, state: np.ndarray) -> str:
-        """The four rows as seen from the seat of the player to move (player 0 once the game is over)."""
+        """The four rows as seen from player 0's seat, as the picture and the other games' text boards show
+        them: player 1's rows on top and player 0's at the bottom, on every ply, whoever is to move. Each
+        row's pits are labelled in their owner's frame (0-15), the numbers of ``describe_action``."""
         running = state[STATUS] == RUNNING
-        viewer = int(state[PLAYER]) if running else 0
+        mover = int(state[PLAYER])
         board = state[BOARD : BOARD + rules.N_PITS]
-        own = rules.RING * viewer
-        other = rules.RING - own
 
         def row(pits: list[int]) -> str:
             return " ".join(f"{int(board[pit]):3d}" for pit in pits)
@@ -444,24 +444,22 @@ class OmwesoCompanion:
         def labels(pits: list[int]) -> str:
             return " ".join(f"{pit % rules.RING:3d}" for pit in pits)
 
-        opponent_outer = [other + 7 - c for c in range(8)]
-        opponent_inner = [other + 8 + c for c in range(8)]
-        own_inner = [own + 15 - c for c in range(8)]
-        own_outer = [own + c for c in range(8)]
+        rows = self.board_rows()  # player 1's outer and inner rows, then player 0's inner and outer rows
         if running:
             legal = [a for a in range(rules.N_ACTIONS) if (int(state[LEGAL]) >> a) & 1]
             if state[rules.PHASE] == rules.PHASE_PLACEMENT:
+                own = rules.RING * mover
                 left = rules.SEEDS_PER_PLAYER - int(board[own : own + rules.RING].sum())
-                status = f"player_{viewer} to place ({left} seeds left), legal actions {legal}"
+                status = f"player_{mover} to place ({left} seeds left), legal actions {legal}"
             elif state[rules.PENDING] != rules.PENDING_NONE:
                 pit = int(state[rules.PENDING_PIT])
                 what = "re-sow the captured seeds from" if state[rules.PENDING] == rules.PENDING_RESOW else "relay from"
                 status = (
-                    f"player_{viewer} to choose mid-turn: {what} pit {pit}: "
+                    f"player_{mover} to choose mid-turn: {what} pit {pit}: "
                     f"{pit} counter-clockwise or {rules.RING + pit} clockwise"
                 )
             else:
-                status = f"player_{viewer} to move, legal actions {legal}"
+                status = f"player_{mover} to move, legal actions {legal}"
         else:
             info = self.info(state)
             result = "draw" if info["winner"] is None else f"player_{info['winner']} wins"
@@ -469,10 +467,10 @@ class OmwesoCompanion:
             status = f"game over ({info['end_reason']}): {result}{kind}"
         lines = [
             f"{self.env_name}  turn {int(state[TURN])}  ply {int(state[PLY])}  {status}",
-            f"  player_{1 - viewer} outer  [ {row(opponent_outer)} ]  pits {labels(opponent_outer)}",
-            f"  player_{1 - viewer} inner  [ {row(opponent_inner)} ]  pits {labels(opponent_inner)}",
-            f"  player_{viewer} inner  [ {row(own_inner)} ]  pits {labels(own_inner)}",
-            f"  player_{viewer} outer  [ {row(own_outer)} ]  pits {labels(own_outer)}",
+            f"  player_1 outer  [ {row(rows[0])} ]  pits {labels(rows[0])}",
+            f"  player_1 inner  [ {row(rows[1])} ]  pits {labels(rows[1])}",
+            f"  player_0 inner  [ {row(rows[2])} ]  pits {labels(rows[2])}",
+            f"  player_0 outer  [ {row(rows[3])} ]  pits {labels(rows[3])}",
             f"  captured so far: player_0 {int(state[STORE])}, player_1 {int(state[STORE + 1])}",
         ]
         return "\n".join(lines)
