@@ -7,21 +7,30 @@ opponent, the batched games, random play and the search agents. Run it when buil
 image or a cluster job's environment, with ``NUMBA_CACHE_DIR`` set to the folder the runs will use
 (``mancala-envs warm-up`` on the command line; ``docs/install.md`` shows an image recipe).
 
+It says what it compiles as it goes, on standard error: one line per game and entry point, begun when
+the item starts and finished with its time (``MANCALA_ENVS_QUIET=1`` or ``progress=False`` silences it).
+
 Example:
     >>> from mancala_envs.warm import warm_up
     >>> seconds = warm_up(["kalah"], opponents=("random",))  # doctest: +SKIP
+    mancala-envs warm-up: 1 game, 3 entry points each (a cold game takes 10-60 s)
+    mancala-envs warm-up: kalah (1/1): the PettingZoo env... 4.1 s
+    mancala-envs warm-up: kalah (1/1): opponent random (agent, single-agent env, vector env)... 2.3 s
+    mancala-envs warm-up: kalah (1/1): batched games and random play... 1.2 s
 """
 
 from __future__ import annotations
 
+import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 
 import numpy as np
 
 from mancala_envs.agents import make_agent
 from mancala_envs.batch import BatchedGames, play_random
-from mancala_envs.engine.jit import compile_notice
+from mancala_envs.engine.jit import compile_notice, notice_silenced
 from mancala_envs.games import game_classes
 from mancala_envs.registration import VARIANTS, find_variant, make, resolve_env_id
 from mancala_envs.single_agent import SingleAgentEnv
@@ -54,8 +63,37 @@ def _first_legal(mask: np.ndarray) -> int:
     return int(np.flatnonzero(mask)[0])
 
 
-def warm_up(games: Sequence[str] | None = None, *, opponents: Sequence[str] = WARM_UP_OPPONENTS) -> dict[str, float]:
+def _progress_writer(progress: bool) -> Callable[[str], None]:
+    """Writes to standard error (flushed at once), or nowhere: ``progress`` off or the notice silenced."""
+    if not progress or notice_silenced() or sys.stderr is None:
+        return lambda text: None
+
+    def write(text: str) -> None:
+        sys.stderr.write(text)
+        sys.stderr.flush()
+
+    return write
+
+
+@contextmanager
+def _item(write: Callable[[str], None], label: str) -> Iterator[None]:
+    """Says ``label`` before the item compiles and its seconds after (on one line)."""
+    write(f"mancala-envs warm-up: {label}... ")
+    start = time.perf_counter()
+    try:
+        yield
+    except BaseException:
+        write("failed\n")
+        raise
+    write(f"{time.perf_counter() - start:.1f} s\n")
+
+
+def warm_up(
+    games: Sequence[str] | None = None, *, opponents: Sequence[str] = WARM_UP_OPPONENTS, progress: bool = True
+) -> dict[str, float]:
     """Compiles every entry point of each game (and stores it in numba's cache, where numba can write one).
+
+    Says each item on standard error as it starts, and its time when it is done (see the module's example).
 
     Args:
         games: Games or variants, by game name (``"ouril"``, ``"ouril_v0"``), PettingZoo id
@@ -63,6 +101,8 @@ def warm_up(games: Sequence[str] | None = None, *, opponents: Sequence[str] = WA
             The compiled code is per game: one variant of a game warms them all.
         opponents: Compiled agents to build the single-agent and vector envs against, and to play one
             move with (``"random"``, ``"greedy"``, ``"alphabeta:D"``, ``"mcts:N"``).
+        progress: Whether to say each item on standard error as it goes (``MANCALA_ENVS_QUIET=1`` in the
+            environment silences it too).
 
     Returns:
         The seconds spent on each game.
@@ -80,28 +120,36 @@ def warm_up(games: Sequence[str] | None = None, *, opponents: Sequence[str] = WA
             "(`mancala-envs list` shows both forms)."
         )
     seconds: dict[str, float] = {}
-    notice_was_on = compile_notice(False)  # this call is the compiling, and says so by returning its times
+    write = _progress_writer(progress)
+    items = 2 + len(opponents)
+    write(f"mancala-envs warm-up: {len(names)} game{'s' if len(names) != 1 else ''}, {items} entry points each "
+          "(a cold game takes 10-60 s; one already in numba's cache, about a second)\n")
+    notice_was_on = compile_notice(False)  # this call is the compiling, and says so item by item
     try:
-        for name in names:
+        for number, name in enumerate(names, 1):
             start = time.perf_counter()
             env_id = env_ids[name]
-            env = make(env_id)
-            env.reset(seed=0)
-            observation, *_ = env.last()
-            env.step(_first_legal(observation["action_mask"]))
+            game = f"{name} ({number}/{len(names)})"
+            with _item(write, f"{game}: the PettingZoo env"):
+                env = make(env_id)
+                env.reset(seed=0)
+                observation, *_ = env.last()
+                env.step(_first_legal(observation["action_mask"]))
             for opponent in opponents:
-                make_agent(opponent, seed=0).act(env)
-                single = SingleAgentEnv(env_id, opponent=opponent)
-                _, info = single.reset(seed=0)
-                single.step(_first_legal(info["action_mask"]))
-                vector = MancalaVectorEnv(env_id, num_envs=2, opponent=opponent)
-                _, infos = vector.reset(seed=0)
-                vector.step(np.array([_first_legal(mask) for mask in infos["action_mask"]]))
-                vector.close()
-            batch = BatchedGames(env_id, 2)
-            step = batch.reset(seed=0)
-            batch.step(np.array([_first_legal(mask) for mask in step.action_mask]))
-            play_random(env_id, 2, batch_size=2)
+                with _item(write, f"{game}: opponent {opponent} (agent, single-agent env, vector env)"):
+                    make_agent(opponent, seed=0).act(env)
+                    single = SingleAgentEnv(env_id, opponent=opponent)
+                    _, info = single.reset(seed=0)
+                    single.step(_first_legal(info["action_mask"]))
+                    vector = MancalaVectorEnv(env_id, num_envs=2, opponent=opponent)
+                    _, infos = vector.reset(seed=0)
+                    vector.step(np.array([_first_legal(mask) for mask in infos["action_mask"]]))
+                    vector.close()
+            with _item(write, f"{game}: batched games and random play"):
+                batch = BatchedGames(env_id, 2)
+                step = batch.reset(seed=0)
+                batch.step(np.array([_first_legal(mask) for mask in step.action_mask]))
+                play_random(env_id, 2, batch_size=2)
             seconds[name] = time.perf_counter() - start
     finally:
         compile_notice(notice_was_on)

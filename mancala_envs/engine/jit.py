@@ -73,6 +73,7 @@ __all__ = [
     "CheckedFunctionCache",
     "compile_notice",
     "njit",
+    "notice_silenced",
 ]
 
 #: the environment variable that silences the compile notice and progress in a process (``1``, ``true``...)
@@ -360,9 +361,12 @@ def njit(*args: Any, **options: Any) -> Callable[..., Any]:
 
 
 # --- the compile notice and progress ----------------------------------------------------------------------------
-def _quiet() -> bool:
-    """Whether this process asked for no compile notice: :data:`QUIET_VARIABLE`, or the package's logger
-    set above ``WARNING``."""
+def notice_silenced() -> bool:
+    """Whether this process asked for no compile notice or progress: :data:`QUIET_VARIABLE` set (to anything
+    but ``0``, ``false``, ``no``, ``off``), or the ``"mancala_envs"`` logger set above ``WARNING``.
+
+    Read at each compile (and by :func:`mancala_envs.warm_up`), so setting either later takes effect.
+    """
     if os.environ.get(QUIET_VARIABLE, "").strip().lower() not in ("", "0", "false", "no", "off"):
         return True
     return not logging.getLogger("mancala_envs").isEnabledFor(logging.WARNING)
@@ -421,7 +425,7 @@ class _CompileProgress(event.Listener):
                 return
             with self._lock:
                 self._depth += 1
-                if self._depth > 1 or _quiet():
+                if self._depth > 1 or notice_silenced():
                     return
                 self._begin(dispatcher)
         except Exception:  # noqa: BLE001 - a report must never break a compile
