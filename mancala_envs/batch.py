@@ -74,11 +74,12 @@ from mancala_envs.errors import IllegalActionError
 from mancala_envs.games.base import Game
 from mancala_envs.rollout import RolloutStats, legal_action_at
 from mancala_envs.search import ALPHABETA, MCTS, OPPONENT_KINDS, choose_move, opponent_kinds
-from mancala_envs.validation import check_integer, check_seed
+from mancala_envs.validation import check_action_array, check_integer, check_seed
 
 __all__ = [
     "DEFAULT_HISTORY_CAPACITY",
     "FACT_COUNT",
+    "MAX_THREADS",
     "ROWS_PER_DEFAULT_THREAD",
     "BatchStep",
     "BatchedGames",
@@ -109,6 +110,9 @@ _SEARCH_BITS = opponent_kinds([ALPHABETA, MCTS])
 #: games per thread at least when the thread count is left to the batch (``threads=None``): a smaller part
 #: costs more to hand to a thread (tens of microseconds) than it saves
 ROWS_PER_DEFAULT_THREAD = 64
+#: the most threads a batch takes (``threads=``): each costs a stack (8 MB of address space, tens of KB resident)
+#: and a hand-over per step, and a step gains nothing from more threads than cores
+MAX_THREADS = 256
 
 
 def available_cores() -> int:
@@ -120,15 +124,16 @@ def available_cores() -> int:
 
 
 def check_threads(threads: Any) -> int:
-    """The thread count of a batch: ``None`` gives :func:`available_cores`, else an integer >= 1.
+    """The thread count of a batch: ``None`` gives :func:`available_cores` (at most :data:`MAX_THREADS`), else an
+    integer from 1 to :data:`MAX_THREADS`.
 
     Raises:
         TypeError: neither ``None`` nor an integer (a bool is refused: ``threads=True`` says no count).
-        ValueError: an integer below 1.
+        ValueError: an integer below 1 or above :data:`MAX_THREADS`.
     """
     if threads is None:
-        return available_cores()
-    return check_integer("threads (None for every core)", threads, 1)
+        return min(available_cores(), MAX_THREADS)
+    return check_integer("threads (None for every core)", threads, 1, MAX_THREADS)
 
 
 def _parts(n_rows: int, threads: int) -> tuple[tuple[int, int], ...]:
@@ -587,7 +592,7 @@ class GameRows:
         spill_capacity: Repetition keys of a spill row.
         threads: Threads that run the compiled loops, each on its own contiguous part of the rows, no more
             than ``n_games`` (``None``: :func:`available_cores`, one per :data:`ROWS_PER_DEFAULT_THREAD`
-            games at most). Results do not depend on it.
+            games at most), from 1 to :data:`MAX_THREADS`. Results do not depend on it.
     """
 
     def __init__(
@@ -715,6 +720,13 @@ class GameRows:
             wait(others)
         return [first, *(other.result() for other in others)]
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickles and deep copies leave out the worker threads (a lock and a queue cannot be copied); the copy
+        starts its own at its first step on several parts."""
+        state = self.__dict__.copy()
+        state["_workers"] = None
+        return state
+
     def close(self) -> None:
         """Stops the worker threads (a later call starts them again)."""
         if self._workers is not None:
@@ -825,27 +837,16 @@ class GameRows:
             self._words = new_words(np.random.default_rng(int(seed)), self.n_games)
 
     def check_actions(self, actions: Any, skip: np.ndarray | None = None, masks: np.ndarray | None = None) -> np.ndarray:
-        """The actions as an int64 array, after checking type, shape, range and legality (not in the
-        games that ``skip`` marks, whose actions are ignored).
+        """The actions as an int64 array, after checking their form (:func:`~mancala_envs.validation.check_action_array`:
+        exact shape, integer dtype, range, also in the games that ``skip`` marks) and legality (not in the games that
+        ``skip`` marks, whose actions are ignored).
 
         ``masks`` (``(n_games, n_actions)``, non-zero where legal), when the caller holds the masks of the
         players to move, saves reading the legal moves from the games' states.
         """
         if not self._has_reset:
             raise RuntimeError("step() was called before reset(); call reset() first.")
-        array = np.asarray(actions)
-        if array.shape != (self.n_games,):
-            raise ValueError(f"actions must have shape ({self.n_games},), one per game (got {array.shape}).")
-        if array.dtype.kind not in "iu":
-            raise TypeError(f"actions must be integers (got dtype {array.dtype}); pass an int array such as "
-                            f"np.zeros({self.n_games}, dtype=np.int64).")
-        array = array.astype(np.int64, copy=False)
-        if np.count_nonzero(array.view(np.uint64) >= self.n_actions):  # a negative action reads as a huge unsigned one
-            bad = np.flatnonzero((array < 0) | (array >= self.n_actions))
-            raise ValueError(
-                f"actions out of range in games {bad[:5].tolist()} (e.g. {int(array[bad[0]])}); "
-                f"actions are 0..{self.n_actions - 1}."
-            )
+        array = check_action_array(actions, self.n_games, self.n_actions)  # the one rule of every door
         legal = None if masks is not None else self._column(LEGAL)
         illegal = masks[self._game_index, array] == 0 if legal is None else ((legal >> array) & 1) == 0
         if skip is not None:
@@ -880,7 +881,7 @@ class BatchedGames(GameRows):
             to a full-size row of the vault.
         threads: Threads that step the games, each its own contiguous part of the rows (``None``, the
             default: every core this process may run on, one per 64 games at most; ``1``: the calling
-            thread alone). The results are the same whatever the count.
+            thread alone; at most :data:`MAX_THREADS`, 256). The results are the same whatever the count.
         **options: Game options and ``first_player`` (``None``: drawn for each game from its
             generator) and ``reward_mode`` (``"win_loss"`` or ``"match_points"``), as for
             :func:`mancala_envs.make`.
@@ -922,7 +923,7 @@ class BatchedGames(GameRows):
 
         Args:
             actions: ``(n_games,)`` integers, each legal for its game's player to move (the actions of games
-                that ``playing`` leaves out are ignored).
+                that ``playing`` leaves out are ignored, but must be integers in range like the others).
             playing: ``None`` (every game plays) or ``(n_games,)`` bool: the games that play this step. The
                 others are not changed; their observations, masks and players are returned as they are.
 
@@ -941,7 +942,6 @@ class BatchedGames(GameRows):
                     f"playing must be a bool array of shape ({self.n_games},), one flag per game "
                     f"(got {playing.dtype} {playing.shape})."
                 )
-            actions = np.where(playing, np.asarray(actions), 0) if np.asarray(actions).shape == playing.shape else actions
             actions = self.check_actions(actions, skip=~playing)
             actions = np.where(playing, actions, -1)
         n = self.n_games

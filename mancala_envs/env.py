@@ -415,8 +415,7 @@ class MancalaEnv(AECEnv):
         returned is ``infos[agent]`` until the next change of the state."""
         if self._infos_stale:
             info = self._agent_info()
-            second = self._tensor_info() if self.infos_mode == "tensor" else info.copy()
-            self._infos = {"player_0": info, "player_1": second}
+            self._infos = {"player_0": info, "player_1": self._agent_info()}  # each agent owns its own lists
             self._infos_stale = self._infos_partial = False
         elif self._infos_partial:  # last() built the selected agent's alone: the other one's is built now
             infos = self._infos
@@ -430,11 +429,15 @@ class MancalaEnv(AECEnv):
         self._infos_stale = self._infos_partial = False
 
     def _agent_info(self) -> dict[str, Any]:
-        """A new info dict of the current state (both agents' are equal; each agent owns its own)."""
+        """A new info dict of the current state (both agents' are equal; each agent owns its own, down to the
+        last move's lists: writing into an info changes no other info and not the env's record of the move)."""
         if self.infos_mode == "tensor":
             return self._tensor_info()
         info = self.game.info(self._state)
-        info["last_move"] = self._last_move
+        move = self._last_move
+        if move is not None:
+            move = {**move, "sown": list(move["sown"]), "captures": [list(capture) for capture in move["captures"]]}
+        info["last_move"] = move
         return info
 
     def _tensor_info(self) -> dict[str, Any]:

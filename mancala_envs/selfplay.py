@@ -378,6 +378,16 @@ class SelfPlayVecEnv(VecEnv):
         self.seconds += time.perf_counter() - start
         return self._encode(result.observation)
 
+    def seed(self, seed: int | None = None) -> Sequence[int | None]:
+        """As SB3's ``VecEnv.seed``: the next :meth:`reset` seeds the games and the draws with ``seed``, after the
+        seed check of every env (:func:`~mancala_envs.validation.check_seed`).
+
+        Raises:
+            TypeError: neither ``None`` nor an integer (a bool, a float, a string).
+            ValueError: a negative integer.
+        """
+        return super().seed(check_seed(seed))
+
     def step_async(self, actions: np.ndarray) -> None:
         self._actions = actions
 
@@ -387,9 +397,7 @@ class SelfPlayVecEnv(VecEnv):
         if self._last is None:
             raise RuntimeError("step() was called before reset(); call reset() first.")
         start = time.perf_counter()
-        actions, self._actions = np.asarray(self._actions).reshape(-1), None
-        if np.issubdtype(actions.dtype, np.floating) and np.all(actions == np.round(actions)):
-            actions = actions.astype(np.int64)  # SB3 may hand over whole numbers as floats
+        actions, self._actions = self._actions, None  # checked by the batch, as at every door: (n_envs,) integers
         n = self.num_envs
         rewards = np.zeros(n, np.float32)
         dones = np.zeros(n, bool)
@@ -517,7 +525,8 @@ class SelfPlayVecEnv(VecEnv):
             self._finish(result, rewards, dones, infos)
 
     def _encode(self, observation: np.ndarray) -> np.ndarray:
-        return observation if self.encoder is None else self.encoder.encode(observation)
+        """The observations as handed out: encoded (a new array), or a copy of the raw ones (which the env keeps)."""
+        return observation.copy() if self.encoder is None else self.encoder.encode(observation)
 
     def _indices(self, indices: VecEnvIndices) -> Iterable[int]:
         return vec_env_indices(indices, self.num_envs)

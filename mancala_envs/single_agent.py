@@ -55,6 +55,7 @@ Example:
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping
 from typing import Any
 
@@ -68,7 +69,7 @@ from mancala_envs.errors import GameOverError, IllegalActionError
 from mancala_envs.opponents import AgentOpponent, Opponent, OpponentPool, make_opponent
 from mancala_envs.registration import make
 from mancala_envs.search import ALPHABETA, GREEDY, MCTS, RANDOM, UCT_C, opponent_kinds, opponent_turn
-from mancala_envs.validation import check_action
+from mancala_envs.validation import check_action, check_seed
 
 __all__ = ["ILLEGAL_ACTION_POLICIES", "SingleAgentEnv"]
 
@@ -174,8 +175,11 @@ class SingleAgentEnv(gymnasium.Env):
             options: Passed to the AEC env's ``reset`` (a starting ``position`` or ``board``...).
 
         Raises:
-            ValueError: the starting position ends the game before the learner's first move.
+            TypeError: a seed that is neither ``None`` nor an integer (a bool, a float, a string); numpy integers
+                are integers (:func:`~mancala_envs.validation.check_seed`, as every env checks a seed).
+            ValueError: a negative seed; the starting position ends the game before the learner's first move.
         """
+        seed = check_seed(seed)
         super().reset(seed=seed)
         rng = self.np_random
         aec_seed = None  # unseeded resets continue the AEC env's generator (a new one costs ~50 us)
@@ -342,12 +346,13 @@ class SingleAgentEnv(gymnasium.Env):
         return observation, mask
 
     def _info(self, mask: np.ndarray) -> dict[str, Any]:
-        return {"action_mask": mask, "learner_seat": self.seat}
+        """The step's info; its mask is a copy of the one :meth:`action_masks` reads (the caller's own)."""
+        return {"action_mask": mask.copy(), "learner_seat": self.seat}
 
     def _final_info(self, mask: np.ndarray) -> dict[str, Any]:
-        """The info of an episode's last step: the AEC env's facts of the ended game added."""
+        """The info of an episode's last step: the AEC env's facts of the ended game added (copies: the caller's own)."""
         info = self._info(mask)
-        info.update(self.aec_env.infos[self.learner])
+        info.update(copy.deepcopy(self.aec_env.infos[self.learner]))
         if info.get("winner", 0) is None:
             # -1 for a draw, not None: vector envs stack info values into typed arrays
             info["winner"] = -1

@@ -4,6 +4,10 @@ Every check raises ``TypeError`` for a value of the wrong kind and ``ValueError`
 range, with a message that names the argument, the accepted values and what was given. ``bool``
 is never taken for an integer, and numpy integers are.
 
+These are the one rule of every door (docs/contract.md, "Types and shared arrays"): a seed is
+:func:`check_seed`'s, one action :func:`check_action`'s and the actions of a batch of games
+:func:`check_action_array`'s, whichever env takes them.
+
 Example:
     >>> check_integer("n_games", 8, 1)
     8
@@ -22,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["check_action", "check_integer", "check_seed", "is_integer"]
+__all__ = ["check_action", "check_action_array", "check_integer", "check_seed", "is_integer"]
 
 
 def is_integer(value: Any) -> bool:
@@ -97,3 +101,34 @@ def check_action(action: Any, n_actions: int) -> int:
     if not 0 <= index < n_actions:
         raise ValueError(f"action {index} is out of range; actions are 0..{n_actions - 1}.")
     return index
+
+
+def check_action_array(actions: Any, n_games: int, n_actions: int) -> np.ndarray:
+    """The actions of a batch of ``n_games`` games as an ``int64`` array, after checking their form: exactly
+    the shape ``(n_games,)`` (no other shape of the same size), an integer dtype (a bool or float array is
+    refused, even of whole numbers), every entry in ``0 .. n_actions - 1``. Legality is the batch's to check.
+
+    Args:
+        actions: An array (or a list) of one action per game.
+        n_games: The games of the batch.
+        n_actions: The size of each game's action space.
+
+    Raises:
+        ValueError: another shape, or an action out of range (the first games concerned are named).
+        TypeError: not an integer dtype.
+    """
+    array = np.asarray(actions)
+    if array.shape != (n_games,):
+        raise ValueError(f"actions must have shape ({n_games},), one per game (got {array.shape}).")
+    if array.dtype.kind not in "iu":
+        raise TypeError(f"actions must be integers (got dtype {array.dtype}); pass an int array such as "
+                        f"np.zeros({n_games}, dtype=np.int64).")
+    given = array
+    array = array.astype(np.int64, copy=False)  # a uint64 beyond int64 wraps to a negative action, refused below
+    if np.count_nonzero(array.view(np.uint64) >= n_actions):  # a negative action reads as a huge unsigned one
+        bad = np.flatnonzero((array < 0) | (array >= n_actions))
+        raise ValueError(
+            f"actions out of range in games {bad[:5].tolist()} (e.g. {int(given[bad[0]])}); "
+            f"actions are 0..{n_actions - 1}."
+        )
+    return array

@@ -299,7 +299,7 @@ class MancalaVectorEnv(gymnasium.vector.VectorEnv):
     def opponent(self) -> str | list[str]:
         """The compiled opponent's name, or the list of them drawn from. Setting it (or :meth:`set_opponent`)
         changes the opponents of every game from the next step on."""
-        return self._opponent_name
+        return _opponent_names(self._opponent_name)  # a list is the caller's copy
 
     @opponent.setter
     def opponent(self, opponent: str | Sequence[str]) -> None:
@@ -425,8 +425,11 @@ class MancalaVectorEnv(gymnasium.vector.VectorEnv):
         return observation if self.encoder is None else self.encoder.encode(observation)
 
     def _infos(self, mask: np.ndarray) -> dict[str, Any]:
+        """The step's infos; every array is the caller's own (the mask a copy of the one that checks the next
+        actions: writing into it cannot make an illegal action pass)."""
         ones = np.ones(self.num_envs, bool)
-        return {"action_mask": mask, "_action_mask": ones, "learner_seat": self._seats.copy(), "_learner_seat": ones}
+        return {"action_mask": mask.copy(), "_action_mask": ones, "learner_seat": self._seats.copy(),
+                "_learner_seat": ones.copy()}
 
     def __repr__(self) -> str:
         encoding = "" if self.encoder is None else f", encoding={self.encoding!r}"

@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv, VecEnvIndices, VecEnvObs, VecEnvStepReturn
 
-from mancala_envs.validation import check_integer
+from mancala_envs.validation import check_integer, check_seed
 from mancala_envs.vector import PER_GAME, MancalaVectorEnv
 
 __all__ = ["MancalaSB3VecEnv", "vec_env_indices"]
@@ -90,6 +90,17 @@ class MancalaSB3VecEnv(VecEnv):
         self._reset_options()
         return observation
 
+    def seed(self, seed: int | None = None) -> Sequence[int | None]:
+        """As SB3's ``VecEnv.seed`` (game ``i`` is seeded with ``seed + i`` at the next :meth:`reset`), after the
+        seed check of every env (:func:`~mancala_envs.validation.check_seed`: ``None`` or an integer >= 0, numpy
+        integers included).
+
+        Raises:
+            TypeError: neither ``None`` nor an integer (a bool, a float, a string).
+            ValueError: a negative integer.
+        """
+        return super().seed(check_seed(seed))
+
     def step_async(self, actions: np.ndarray) -> None:
         self._actions = actions
 
@@ -97,7 +108,7 @@ class MancalaSB3VecEnv(VecEnv):
         if self._actions is None:
             raise RuntimeError("step_wait() was called without step_async(actions); call step(actions).")
         actions, self._actions = self._actions, None
-        observation, rewards, terminated, truncated = self.venv.step_arrays(np.asarray(actions).reshape(-1))
+        observation, rewards, terminated, truncated = self.venv.step_arrays(actions)  # the batch's checks, as is
         dones = terminated | truncated
         step_infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
         if dones.any():

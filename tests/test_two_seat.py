@@ -296,8 +296,8 @@ def test_bad_actions_raise_and_change_nothing(autoreset_mode: str) -> None:
 
 
 def test_next_step_ignores_any_action_of_an_ended_game() -> None:
-    """After a game ends (next-step mode), its mask allows every action and any in-range or out-of-range action
-    is ignored, while the other games' actions are still checked."""
+    """After a game ends (next-step mode), its mask allows every action and any action in range is ignored (one
+    out of range is refused, as at every door), while the other games' actions are still checked."""
     envs = TwoSeatVectorEnv("modiar_v0", num_envs=2, first_player=0, threads=1)
     envs.reset(seed=0)
     rng = np.random.default_rng(2)
@@ -318,7 +318,10 @@ def test_next_step_ignores_any_action_of_an_ended_game() -> None:
             with pytest.raises(IllegalActionError):
                 envs.step(actions)
     actions = _random_actions(envs.action_masks(), rng)
-    actions[game] = 99  # ignored
+    actions[game] = 99  # out of range: refused there too (the one rule of every door), and nothing is played
+    with pytest.raises(ValueError, match=r"out of range in games \[%d\]" % game):
+        envs.step(actions)
+    actions[game] = envs.single_action_space.n - 1  # any action in range: ignored
     observation, rewards, terminated, truncated, infos = envs.step(actions)
     assert rewards[game] == 0.0 and not terminated[game] and infos["acted"][game] == -1
     assert infos["to_play"][game] == 0  # the new game's opening, player 0 first

@@ -22,7 +22,9 @@ Encoder            Output                                      Ouril (2x6)      
 ``planes``         ``(C, rows, cols)`` planes for CNNs         ``(19, 2, 6)``     ``(30, 4, 8)``
 =================  ==========================================  =================  ===========
 
-Shapes are for the default ``cap`` of 12 (:data:`DEFAULT_CAP`). Every encoder except
+Shapes are for the default ``cap`` of 12 (:data:`DEFAULT_CAP`). ``cap`` goes from 1 to :func:`max_cap`,
+the most seeds a pit can hold (the game's seed total); a larger one raises ``ValueError`` naming the
+limit, wherever it comes from (``encoding=``, a wrapper, a config, a weights file). Every encoder except
 ``flat`` with ``normalize=False`` gives values in [0, 1]; their spaces are ``Box(0, 1)``.
 
 "Pits" are the entries named ``own_pit_<k>`` and ``opponent_pit_<k>`` in
@@ -80,6 +82,7 @@ __all__ = [
     "DEFAULT_STACK",
     "ENCODERS",
     "ENCODINGS",
+    "MAX_STACK",
     "RAW",
     "FlatEncoder",
     "ObservationEncoder",
@@ -93,6 +96,7 @@ __all__ = [
     "encodings_of_space",
     "env_encoder",
     "make_encoder",
+    "max_cap",
     "parse_encoding",
 ]
 
@@ -102,6 +106,9 @@ __all__ = [
 DEFAULT_CAP = 12
 #: Default number of stacked observations (``"stack"`` without ``k``).
 DEFAULT_STACK = 4
+#: The most observations a stack holds (``"stack"``'s ``k``): more than a game's default ply cap (1000), so
+#: a stack this long already reaches back to the start of any episode.
+MAX_STACK = 1024
 #: Omweso's board: 16 pits per player make a 4 x 8 board (two rows each).
 OMWESO_PITS_PER_PLAYER = 16
 #: The ``encoding=`` of the envs that leaves the observation as the game's raw int32 vector (as ``None`` does).
@@ -119,6 +126,37 @@ def _check_cap(cap: Any) -> int:
     return int(cap)
 
 
+def max_cap(game: Any) -> int:
+    """The largest ``cap`` of the one-hot, thermometer and planes encodings of ``game``: the most seeds a pit
+    can hold (the upper bound of the pits in the observation, the game's seed total), or :data:`DEFAULT_CAP`
+    if that is fewer. A larger cap would only add slots that no pit ever reaches.
+
+    Example:
+        >>> import mancala_envs
+        >>> max_cap(mancala_envs.make("kalah_v0").game)
+        48
+    """
+    return max(_Layout(game).max_count, DEFAULT_CAP)
+
+
+def _check_cap_for(game: Any, cap: Any) -> int:
+    """``cap`` as an int, checked as an option (:func:`_check_cap`) and against :func:`max_cap` of ``game``,
+    before anything of its size is built.
+
+    Raises:
+        TypeError: not an int.
+        ValueError: below 1, or above :func:`max_cap` (the message names the limit).
+    """
+    cap = _check_cap(cap)
+    limit = max_cap(game)
+    if cap > limit:
+        raise ValueError(
+            f"cap={cap} is too large for {getattr(game, 'env_name', type(game).__name__)}: a pit holds at most "
+            f"{limit} seeds, so use an int from 1 to {limit} (the default is {DEFAULT_CAP})."
+        )
+    return cap
+
+
 def _check_normalize(normalize: Any) -> bool:
     if not isinstance(normalize, bool):
         raise TypeError(f"normalize must be True or False (got {normalize!r}).")
@@ -126,16 +164,20 @@ def _check_normalize(normalize: Any) -> bool:
 
 
 def check_stack_size(k: Any) -> int:
-    """Returns ``k`` as an int, or raises unless it is an int >= 1 (the number of stacked observations).
+    """Returns ``k`` as an int, or raises unless it is an int from 1 to :data:`MAX_STACK` (the number of stacked
+    observations).
 
     Raises:
         TypeError: ``k`` is not an int.
-        ValueError: ``k`` is below 1.
+        ValueError: ``k`` is below 1 or above :data:`MAX_STACK`.
     """
     if isinstance(k, (bool, np.bool_)) or not isinstance(k, (int, np.integer)):
-        raise TypeError(f"k must be an int >= 1, the number of observations to stack (got {k!r}).")
+        raise TypeError(f"k must be an int >= 1, the number of observations to stack, at most {MAX_STACK} (got {k!r}).")
     if k < 1:
         raise ValueError(f"k={k} is too small; stack at least 1 observation (the default is {DEFAULT_STACK}).")
+    if k > MAX_STACK:
+        raise ValueError(f"k={k} is too large; stack at most MAX_STACK = {MAX_STACK} observations "
+                         f"(the default is {DEFAULT_STACK}).")
     return int(k)
 
 
@@ -272,7 +314,7 @@ class ObservationEncoder:
             return None
         extra, remainder = divmod(shape[0] - default_shape[0], step)
         cap = cls.options["cap"] + extra
-        if remainder or cap < 1:
+        if remainder or not 1 <= cap <= max_cap(game):
             return None
         built = default if extra == 0 else cls(game, cap=cap)
         return {"cap": cap} if built.space == space else None
@@ -382,7 +424,7 @@ class _PerPitEncoder(ObservationEncoder):
     """Each pit's count through a lookup table (one row per count 0..cap), then the other entries in [0, 1]."""
 
     def __init__(self, game: Any, cap: int, table: np.ndarray, slot_names: list[str]) -> None:
-        self.cap = self.check_options(cap=cap)["cap"]
+        self.cap = _check_cap_for(game, cap)
         super().__init__(game)
         layout = self._layout
         self._table = layout.count_table(table, self.cap)  # a row of slots per count 0..max_count
@@ -421,7 +463,7 @@ class OneHotEncoder(_PerPitEncoder):
 
     Args:
         game: The game (``env.unwrapped.game``).
-        cap: An int >= 1 (default :data:`DEFAULT_CAP` = 12).
+        cap: An int from 1 to :func:`max_cap` of the game (default :data:`DEFAULT_CAP` = 12).
 
     Example:
         >>> import mancala_envs
@@ -439,7 +481,7 @@ class OneHotEncoder(_PerPitEncoder):
     options: ClassVar[dict[str, Any]] = {"cap": DEFAULT_CAP}
 
     def __init__(self, game: Any, cap: int = DEFAULT_CAP) -> None:
-        cap = self.check_options(cap=cap)["cap"]
+        cap = _check_cap_for(game, cap)  # before the table of cap + 1 rows is built
         slot_names = [f"=={i}" for i in range(cap)] + [f">={cap}"]
         super().__init__(game, cap, np.eye(cap + 1), slot_names)
 
@@ -453,7 +495,7 @@ class ThermometerEncoder(_PerPitEncoder):
 
     Args:
         game: The game (``env.unwrapped.game``).
-        cap: An int >= 1 (default :data:`DEFAULT_CAP` = 12).
+        cap: An int from 1 to :func:`max_cap` of the game (default :data:`DEFAULT_CAP` = 12).
 
     Example:
         >>> import mancala_envs
@@ -469,7 +511,7 @@ class ThermometerEncoder(_PerPitEncoder):
     options: ClassVar[dict[str, Any]] = {"cap": DEFAULT_CAP}
 
     def __init__(self, game: Any, cap: int = DEFAULT_CAP) -> None:
-        cap = self.check_options(cap=cap)["cap"]
+        cap = _check_cap_for(game, cap)  # before the table of cap + 1 rows is built
         table = np.arange(cap + 1)[:, None] > np.arange(cap)[None, :]
         super().__init__(game, cap, table, [f">{i}" for i in range(cap)])
 
@@ -486,7 +528,7 @@ class PlanesEncoder(ObservationEncoder):
 
     Args:
         game: The game (``env.unwrapped.game``).
-        cap: An int >= 1 (default :data:`DEFAULT_CAP` = 12), the number of thermometer planes.
+        cap: An int from 1 to :func:`max_cap` of the game (default :data:`DEFAULT_CAP` = 12), the number of thermometer planes.
 
     Example:
         >>> import mancala_envs
@@ -502,7 +544,7 @@ class PlanesEncoder(ObservationEncoder):
     options: ClassVar[dict[str, Any]] = {"cap": DEFAULT_CAP}
 
     def __init__(self, game: Any, cap: int = DEFAULT_CAP) -> None:
-        self.cap = cap = self.check_options(cap=cap)["cap"]
+        self.cap = cap = _check_cap_for(game, cap)
         super().__init__(game)
         layout = self._layout
         rows, cols = layout.board_shape
