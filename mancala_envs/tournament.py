@@ -28,7 +28,15 @@ Parallel games
     process that runs threads (tqdm's monitor thread, torch's pools once an ``sb3:`` agent is loaded)
     can deadlock, and spawn behaves the same on every platform. As with any spawn-based pool, a
     script that calls :func:`run_tournament` with ``workers > 1`` needs an
-    ``if __name__ == "__main__":`` guard. ``workers=1`` plays in the calling process.
+    ``if __name__ == "__main__":`` guard. ``workers=1`` plays in the calling process. At most
+    :func:`max_workers` processes (:data:`WORKERS_PER_CORE` per available core) and :data:`MAX_GAMES` games
+    are taken. The workers print nothing (no compile notice over the progress bar: the command says once,
+    before the bar, that they load or compile the engine) and leave Ctrl-C to the calling process.
+
+Ctrl-C
+    A ``KeyboardInterrupt`` while games are played stops the workers and raises
+    :class:`TournamentInterrupted`, which holds the games finished so far as a result marked
+    ``interrupted``; ``mancala-envs tournament --json PATH`` writes them (atomically) and exits with status 130.
 
 Tables and intervals
     Rates come with 95% Wilson score intervals (:func:`mancala_envs.stats.wilson_interval`). The
@@ -63,7 +71,8 @@ Outputs
     :meth:`TournamentResult.format_table` (what the command prints): the ratings, the win / draw /
     loss table and the seat table. :meth:`TournamentResult.to_json`: the settings, ``ratings``,
     ``records`` (the rows of the CSV, as objects), ``seats`` and every game in ``games``;
-    :meth:`TournamentResult.load_json` rebuilds the result from it. :meth:`TournamentResult.to_csv`:
+    :meth:`TournamentResult.load_json` rebuilds the result from it (an interrupted tournament's JSON has
+    ``"interrupted": true``, the settings and the games played, and no tables). :meth:`TournamentResult.to_csv`:
     one row per agent against all opponents (``opponent`` = ``"all"``) followed by one row per
     ordered pair (the agent's results against that opponent), in the order of the W/D/L table, with
     the columns of :data:`CSV_COLUMNS`:
@@ -110,11 +119,15 @@ from mancala_envs.validation import check_integer, is_integer
 __all__ = [
     "CSV_COLUMNS",
     "ELO_PER_UNIT",
+    "MAX_GAMES",
+    "WORKERS_PER_CORE",
     "GameResult",
     "Ratings",
     "Record",
+    "TournamentInterrupted",
     "TournamentResult",
     "fit_ratings",
+    "max_workers",
     "play_games",
     "record_name",
     "run_tournament",
@@ -135,6 +148,12 @@ CSV_COLUMNS = (
     "elo", "elo_low", "elo_high",
 )  # fmt: skip
 """The columns of :meth:`TournamentResult.to_csv`, in order (see the module docstring)."""
+#: The most games one tournament plays (pairs times games per pair): every game's result is kept in memory and
+#: written to the JSON (about 200 bytes each).
+MAX_GAMES = 1_000_000
+#: Worker processes per available core at most (:func:`max_workers`): more only wait for a core, and each holds
+#: its own copy of the library and the compiled engine.
+WORKERS_PER_CORE = 4
 
 
 def require(module: str, purpose: str) -> Any:
@@ -460,6 +479,8 @@ class TournamentResult:
     game_options: dict[str, Any] = field(default_factory=dict)
     prior_draws: float = 1.0
     """Virtual draws per pair in the rating fit (see :func:`fit_ratings`)."""
+    interrupted: bool = False
+    """Ctrl-C stopped the tournament: ``games`` holds the games finished before it (:class:`TournamentInterrupted`)."""
 
     @property
     def pairs(self) -> list[tuple[int, int]]:
@@ -548,15 +569,25 @@ class TournamentResult:
         return row
 
     def to_dict(self) -> dict[str, Any]:
-        """Everything as plain JSON data, equal to what :meth:`to_json` writes and ``json.load`` reads."""
-        ratings = self.ratings
-        return {
+        """Everything as plain JSON data, equal to what :meth:`to_json` writes and ``json.load`` reads.
+
+        An :attr:`interrupted` result gives the settings, ``"interrupted": true`` and the games played, without
+        the tables (a pair may have no games yet).
+        """
+        settings = {
             "format": JSON_FORMAT,
             "game": self.game,
             "game_options": self.game_options,
             "agents": list(self.agents),
             "games_per_pair": self.games_per_pair,
             "seed": self.seed,
+        }
+        games = [{**asdict(result), "scores": list(result.scores)} for result in self.games]
+        if self.interrupted:
+            return {**settings, "interrupted": True, "prior_draws": self.prior_draws, "games": games}
+        ratings = self.ratings
+        return {
+            **settings,
             "ratings": {
                 "model": "Bradley-Terry, maximum likelihood, draws as half points",
                 "scale": "Elo (400 / ln 10 per unit), mean 0",
@@ -579,7 +610,7 @@ class TournamentResult:
                 {"agent": seat.agent, "seat": seat.seat, "games": seat.games, **_counts(seat), **_rates(seat)}
                 for seat in self.seat_records()
             ],
-            "games": [{**asdict(result), "scores": list(result.scores)} for result in self.games],
+            "games": games,
         }
 
     @classmethod
@@ -587,8 +618,12 @@ class TournamentResult:
         """Rebuilds a result from :meth:`to_dict`'s data (its games; the tables are recomputed)."""
         if not isinstance(data, dict) or data.get("format") != JSON_FORMAT:
             raise ValueError(f"not a tournament result: the 'format' entry must be {JSON_FORMAT!r}.")
+        interrupted = data.get("interrupted", False)
+        if not isinstance(interrupted, bool):
+            raise ValueError(f"malformed tournament result: 'interrupted' must be true or false (got {interrupted!r}).")
         try:
             games = [GameResult(**{**game, "scores": tuple(game["scores"])}) for game in data["games"]]
+            stored_prior = data["prior_draws"] if interrupted else data["ratings"]["prior_draws"]
             return cls(
                 game=data["game"],
                 agents=list(data["agents"]),
@@ -596,15 +631,18 @@ class TournamentResult:
                 seed=int(data["seed"]),
                 games=games,
                 game_options=dict(data["game_options"]),
-                prior_draws=data["ratings"]["prior_draws"] if prior_draws is None else prior_draws,
+                prior_draws=stored_prior if prior_draws is None else prior_draws,
+                interrupted=interrupted,
             )
         except (KeyError, TypeError) as error:
             raise ValueError(f"malformed tournament result: {error!r}") from None
 
     def to_json(self, path: str | os.PathLike[str]) -> Path:
-        """Writes :meth:`to_dict` as JSON; returns the path."""
+        """Writes :meth:`to_dict` as JSON, atomically (a reader sees the old file or the new one); returns the path."""
+        from mancala_envs.files import atomic_write
+
         path = Path(path)
-        path.write_text(json.dumps(self.to_dict(), indent=1) + "\n", encoding="utf-8")
+        atomic_write(path, (json.dumps(self.to_dict(), indent=1) + "\n").encode("utf-8"))
         return path
 
     @classmethod
@@ -742,11 +780,41 @@ def _progress_bar(total: int, description: str) -> Any:
     return tqdm(total=total, unit="game", desc=description, file=sys.stderr)
 
 
-def _default_workers() -> int:
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        return os.cpu_count() or 1
+def max_workers() -> int:
+    """The most worker processes :func:`run_tournament` takes: :data:`WORKERS_PER_CORE` per core this process may
+    run on (:func:`mancala_envs.batch.available_cores`)."""
+    from mancala_envs.batch import available_cores
+
+    return WORKERS_PER_CORE * available_cores()
+
+
+def _quiet_worker() -> None:
+    """Each worker's start: no compile notice (it would break the progress bar; the command says it once) and no
+    Ctrl-C (the calling process stops the workers and keeps the games finished)."""
+    import signal
+
+    from mancala_envs.engine.jit import compile_notice
+
+    compile_notice(False)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+class TournamentInterrupted(KeyboardInterrupt):
+    """Ctrl-C (``KeyboardInterrupt``) stopped :func:`run_tournament`.
+
+    A ``KeyboardInterrupt``, so that code which does not look for it stops as on any Ctrl-C.
+
+    Attributes:
+        result: The games finished before the interrupt, as a :class:`TournamentResult` with ``interrupted=True``
+            (:meth:`TournamentResult.to_json` writes them).
+    """
+
+    def __init__(self, result: TournamentResult) -> None:
+        super().__init__(result)
+        self.result = result
+
+    def __str__(self) -> str:
+        return f"interrupted after {len(self.result.games)} games"
 
 
 def run_tournament(
@@ -784,8 +852,10 @@ def run_tournament(
     Raises:
         TypeError: an argument of the wrong type.
         ValueError: an unknown game, option or agent, fewer than two agents, an agent given
-            twice, fewer than one game per pair, a negative seed, fewer than one worker.
+            twice, fewer than one game per pair, more than :data:`MAX_GAMES` games in all, a negative seed,
+            fewer than one worker or more than :func:`max_workers`.
         ImportError: ``progress`` without tqdm.
+        TournamentInterrupted: Ctrl-C while the games are played; it holds the games finished so far.
     """
     if isinstance(agents, str) or not isinstance(agents, Sequence) or not all(isinstance(a, str) for a in agents):
         raise TypeError(f"agents must be a list of agent names such as ['random', 'greedy'] (got {agents!r}).")
@@ -794,11 +864,23 @@ def run_tournament(
     if len(set(agents)) != len(agents):
         raise ValueError(f"each agent may appear once (got {list(agents)}).")
     check_integer("games_per_pair", games_per_pair, 1)
+    pairs = math.comb(len(agents), 2)
+    if pairs * games_per_pair > MAX_GAMES:
+        raise ValueError(
+            f"a tournament plays at most {MAX_GAMES} games (MAX_GAMES); {pairs} pair(s) x {games_per_pair} games "
+            f"per pair is {pairs * games_per_pair}. Play fewer games per pair (--games) or fewer agents."
+        )
     check_integer("seed", seed, 0)
+    most = max_workers()
     if workers is not None and not is_integer(workers):
-        raise TypeError(f"workers must be None or an integer >= 1 (got {type(workers).__name__} {workers!r}).")
-    if workers is not None and workers < 1:
-        raise ValueError(f"workers must be None or an integer >= 1 (got {workers}).")
+        raise TypeError(
+            f"workers must be None or an integer from 1 to {most} (got {type(workers).__name__} {workers!r})."
+        )
+    if workers is not None and not 1 <= workers <= most:
+        raise ValueError(
+            f"workers must be None or an integer from 1 to {most} ({WORKERS_PER_CORE} per available core; more "
+            f"processes only wait for a core) (got {workers})."
+        )
     if "first_player" in game_options:
         raise ValueError("first_player is set by the tournament (seats alternate); leave it out of the game options.")
     if record_dir is not None:
@@ -814,9 +896,8 @@ def run_tournament(
     for name in agents:  # an unknown agent, or a model refused without the opt-in, fails before any process starts
         make_agent(name, seed=0, trust_remote_code=trust_remote_code)
     agents = list(agents)
-    pairs = math.comb(len(agents), 2)
     total = pairs * games_per_pair
-    workers = min(_default_workers() if workers is None else int(workers), total)
+    workers = min(most // WORKERS_PER_CORE if workers is None else int(workers), total)
     # A task is a run of up to 8 games of one pair: many tasks per worker keep every core busy to the
     # end and the progress bar moving, and a game costs far more than sending a task.
     chunk = 1 if workers == 1 else max(1, min(8, math.ceil(total / (16 * workers))))
@@ -826,6 +907,9 @@ def run_tournament(
         for start in range(0, games_per_pair, chunk)
     ]
     options = dict(game_options)
+    if progress and workers > 1:  # said once here: the workers' own compile notices would break the bar
+        print(f"Starting {workers} worker processes: each loads the compiled engine from numba's cache, or compiles "
+              "it (a cold cache: the first games wait a while).", file=sys.stderr, flush=True)
     bar = _progress_bar(total, f"{game} round robin") if progress else None
     results: list[GameResult] = []
     try:
@@ -835,24 +919,15 @@ def run_tournament(
                 if bar is not None:
                     bar.update(len(task))
         else:
-            import multiprocessing
-            from concurrent.futures import FIRST_EXCEPTION, ProcessPoolExecutor, wait
-
-            pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
-            try:
-                pending = {
-                    pool.submit(play_games, game, agents, task, seed, options, record_dir, trust_remote_code)
-                    for task in tasks
-                }
-                while pending:
-                    done, pending = wait(pending, return_when=FIRST_EXCEPTION)
-                    for future in done:
-                        chunk_results = future.result()  # a worker's error is raised here
-                        results.extend(chunk_results)
-                        if bar is not None:
-                            bar.update(len(chunk_results))
-            finally:
-                pool.shutdown(wait=True, cancel_futures=True)
+            played = {"game": game, "agents": agents, "seed": seed, "game_options": options, "record_dir": record_dir,
+                      "trust_remote_code": trust_remote_code}
+            _play_in_workers(workers, tasks, results, bar, played)
+    except KeyboardInterrupt:
+        results.sort(key=lambda result: (result.pair, result.game))
+        raise TournamentInterrupted(TournamentResult(
+            game=game, agents=agents, games_per_pair=games_per_pair, seed=seed, games=results, game_options=options,
+            interrupted=True,
+        )) from None
     finally:
         if bar is not None:
             bar.close()
@@ -860,3 +935,41 @@ def run_tournament(
     return TournamentResult(
         game=game, agents=agents, games_per_pair=games_per_pair, seed=seed, games=results, game_options=options
     )
+
+
+def _play_in_workers(
+    workers: int, tasks: list[list[tuple[int, int]]], results: list[GameResult], bar: Any, played: dict[str, Any]
+) -> None:
+    """Plays ``tasks`` in ``workers`` spawned processes (:func:`play_games` with the keywords ``played``), adding
+    each finished task's games to ``results``.
+
+    On Ctrl-C (the workers ignore it) the tasks not started are cancelled and the workers are stopped at once,
+    so that the caller keeps the games finished and the command ends without waiting for the running tasks.
+    """
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
+    context = multiprocessing.get_context("spawn")
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_quiet_worker)
+    before = set(multiprocessing.active_children())
+    stopping = False
+    try:
+        futures = [pool.submit(play_games, games=task, **played) for task in tasks]
+        for future in as_completed(futures):  # each task as it ends: the bar moves, Ctrl-C keeps what is done
+            chunk_results = future.result()  # a worker's error is raised here
+            results.extend(chunk_results)
+            if bar is not None:
+                bar.update(len(chunk_results))
+    except KeyboardInterrupt:
+        stopping = True
+        raise
+    finally:
+        if stopping:
+            ours = [child for child in multiprocessing.active_children() if child not in before]
+            pool.shutdown(wait=False, cancel_futures=True)
+            for child in ours:
+                child.terminate()
+            for child in ours:
+                child.join()
+        else:
+            pool.shutdown(wait=True, cancel_futures=True)

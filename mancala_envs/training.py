@@ -8,7 +8,9 @@ sb3-contrib, torch, tqdm, rich). The pieces are importable on their own:
   :class:`~mancala_envs.vector_sb3.MancalaSB3VecEnv` (one compiled call a step), else single-agent views;
 - :func:`train`: MaskablePPO against the chosen opponent(s), timing the environment; the model is saved
   with :func:`~mancala_envs.agents.sb3.save_model`, so ``"sb3:PATH"`` / ``"model:PATH"`` load it without
-  unpickling (and without ``trust_remote_code``);
+  unpickling (and without ``trust_remote_code``). It writes nothing else unless asked (no logger folder in
+  the system's temporary folder), never replaces a model at a path you named unless ``overwrite``, and on
+  Ctrl-C saves the model trained so far and raises :class:`TrainingInterrupted`;
 - :func:`evaluate`: many games against each baseline, both seats, with confidence intervals;
 - :class:`SelfPlayCallback`: refreshes a pool of frozen copies of the learner as opponents;
 - :func:`format_table` and :func:`wilson_interval` for the report.
@@ -18,7 +20,9 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import os
 import time
+import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,7 +33,8 @@ import numpy as np
 from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.vec_env import VecEnv, VecEnvWrapper
 
-from mancala_envs.agents.sb3 import save_model
+from mancala_envs.agents.sb3 import save_model, saved_model_path
+from mancala_envs.batch import MAX_THREADS
 from mancala_envs.engine.jit import compile_notice
 from mancala_envs.opponents import PolicyOpponent, make_opponent
 from mancala_envs.search import parse_compiled_opponent
@@ -37,12 +42,16 @@ from mancala_envs.single_agent import SingleAgentEnv
 from mancala_envs.stats import Tally, wilson_interval
 
 __all__ = [
+    "MAX_LAYERS",
+    "MAX_LAYER_SIZE",
+    "MAX_ROLLOUT_STEPS",
     "EvalRow",
     "SelfPlayCallback",
     "SelfPlayPool",
     "StepTimer",
     "TrainConfig",
     "TrainResult",
+    "TrainingInterrupted",
     "VecStepTimer",
     "batched_opponents",
     "env_seconds_of",
@@ -57,6 +66,16 @@ __all__ = [
     "warm_up",
     "wilson_interval",
 ]
+
+
+#: The widest hidden layer :class:`TrainConfig` takes (``net_arch``, ``--net-arch``): an MLP for a mancala board
+#: gains nothing from more, and a layer of 10**8 units would need gigabytes before the first step.
+MAX_LAYER_SIZE = 2048
+#: The most hidden layers :class:`TrainConfig` takes (``net_arch``).
+MAX_LAYERS = 8
+#: The largest rollout :class:`TrainConfig` takes: ``n_steps * n_envs`` learner steps held in memory between
+#: updates (2,048 by default), with their observations, masks and values.
+MAX_ROLLOUT_STEPS = 2**18
 
 
 @dataclass
@@ -84,10 +103,18 @@ class TrainConfig:
     gamma: float = 0.99
     ent_coef: float = 0.01
     net_arch: tuple[int, ...] = (64, 64)
+    """Hidden layer sizes of the policy and value MLPs: at most :data:`MAX_LAYERS` sizes from 1 to
+    :data:`MAX_LAYER_SIZE`."""
     torch_threads: int = 1
-    """Torch CPU threads; one is fastest on a small MLP when other work shares the cores."""
+    """Torch CPU threads (at most :data:`mancala_envs.batch.MAX_THREADS`); one is fastest on a small MLP when other
+    work shares the cores."""
     save_path: str | None = None
-    """Where to save the model (default ``models/<game>-maskable-ppo.zip``)."""
+    """Where to save the model, ``.zip`` added unless the name ends with it
+    (:func:`~mancala_envs.agents.sb3.saved_model_path`); its folder must exist, and a file there is replaced only
+    with ``overwrite``. Default: ``models/<game>-maskable-ppo.zip`` (``-self-play.zip`` with ``self_play``), which
+    each run rewrites (``models/`` is created in the working folder)."""
+    overwrite: bool = False
+    """Replace a file at ``save_path`` (without it, :func:`train` refuses before it trains)."""
     tensorboard_log: str | None = None
     """A folder for TensorBoard logs (off by default)."""
     progress_bar: bool = True
@@ -130,6 +157,39 @@ class TrainConfig:
             raise ValueError(f"baseline_rate must be a number from 0 to 1 (got {self.baseline_rate!r}).")
         if not isinstance(self.trust_remote_code, bool):
             raise TypeError(f"trust_remote_code must be True or False (got {self.trust_remote_code!r}).")
+        if not isinstance(self.overwrite, bool):
+            raise TypeError(f"overwrite must be True or False (got {self.overwrite!r}).")
+        if self.save_path is not None and not isinstance(self.save_path, (str, os.PathLike)):
+            raise TypeError(f"save_path must be a file path or None (got {type(self.save_path).__name__}).")
+        self._check_sizes()
+
+    def _check_sizes(self) -> None:
+        """The limits that keep a run inside memory: :data:`MAX_LAYERS`, :data:`MAX_LAYER_SIZE`,
+        :data:`MAX_ROLLOUT_STEPS`, and ``torch_threads`` up to :data:`mancala_envs.batch.MAX_THREADS`."""
+        layers = self.net_arch
+        if not isinstance(layers, (tuple, list)) or len(layers) > MAX_LAYERS:
+            what = f"{len(layers)} sizes" if isinstance(layers, (tuple, list)) else repr(layers)
+            raise ValueError(
+                f"net_arch must be a list of at most {MAX_LAYERS} hidden layer sizes (MAX_LAYERS), e.g. (64, 64) "
+                f"(got {what})."
+            )
+        for size in layers:
+            if isinstance(size, bool) or not isinstance(size, int) or not 1 <= size <= MAX_LAYER_SIZE:
+                raise ValueError(
+                    f"net_arch sizes must be integers from 1 to {MAX_LAYER_SIZE} (MAX_LAYER_SIZE), e.g. (64, 64) "
+                    f"(got {size!r})."
+                )
+        if self.torch_threads > MAX_THREADS:
+            raise ValueError(
+                f"torch_threads must be at most {MAX_THREADS} (mancala_envs.batch.MAX_THREADS; one is fastest for "
+                f"this small MLP) (got {self.torch_threads})."
+            )
+        if self.n_steps * self.n_envs > MAX_ROLLOUT_STEPS:
+            raise ValueError(
+                f"n_steps * n_envs (the rollout kept between updates) must be at most {MAX_ROLLOUT_STEPS} "
+                f"(MAX_ROLLOUT_STEPS) (got {self.n_steps} * {self.n_envs} = {self.n_steps * self.n_envs}); use "
+                "fewer steps or envs."
+            )
 
     @property
     def opponents(self) -> list[str]:
@@ -138,10 +198,66 @@ class TrainConfig:
 
     @property
     def model_path(self) -> Path:
-        """The path the model is saved to."""
+        """The path the model is saved to: ``save_path`` with ``.zip`` added unless its name ends with it
+        (:func:`~mancala_envs.agents.sb3.saved_model_path`), or the default
+        ``models/<game>-maskable-ppo.zip`` (``models/<game>-maskable-ppo-self-play.zip`` with ``self_play``)."""
         if self.save_path is not None:
-            return Path(self.save_path)
-        return Path("models") / f"{self.game.replace('/', '_')}-maskable-ppo.zip"
+            return saved_model_path(self.save_path)
+        kind = "maskable-ppo-self-play" if self.self_play else "maskable-ppo"
+        return Path("models") / f"{self.game.replace('/', '_')}-{kind}.zip"
+
+    def check_model_path(self) -> bool:
+        """Checks that :func:`train` may save to :attr:`model_path`, before anything is trained.
+
+        A path you named (``save_path``) must be in a folder that exists (nothing creates it), and a file there
+        is replaced only with ``overwrite``. The default path is the command's own: each run rewrites it.
+
+        Returns:
+            Whether saving will replace a file that is there now.
+
+        Raises:
+            ValueError: the path is a folder, or the folder of ``save_path`` does not exist.
+            FileExistsError: ``save_path`` names a file that exists, and ``overwrite`` is false.
+        """
+        path = self.model_path
+        if path.is_dir():
+            raise ValueError(f"cannot save the model to {str(path)!r}: it is a folder; pass the path of a file in it, "
+                             f"e.g. {str(path / 'model.zip')!r}.")
+        if self.save_path is not None:
+            folder = path.parent
+            if not folder.is_dir():
+                state = "is not a folder" if folder.exists() else "does not exist"
+                raise ValueError(
+                    f"cannot save the model to {str(path)!r}: the folder {str(folder)!r} {state}; create it first "
+                    "or pass a save path (--save) in a folder that exists."
+                )
+            if path.exists() and not self.overwrite:
+                raise FileExistsError(
+                    f"{str(path)!r} already exists; pass overwrite=True (--overwrite) to replace it, or another "
+                    "save path (--save)."
+                )
+        return path.exists()
+
+
+class TrainingInterrupted(KeyboardInterrupt):
+    """Ctrl-C (``KeyboardInterrupt``) stopped :func:`train`; the model trained so far was saved.
+
+    A ``KeyboardInterrupt``, so that code which does not look for it stops as on any Ctrl-C.
+
+    Attributes:
+        path: Where the model was saved, or ``None`` when training had not begun (nothing to save).
+        timesteps: The learner steps played before the interrupt.
+    """
+
+    def __init__(self, path: Path | None, timesteps: int) -> None:
+        super().__init__(path, timesteps)
+        self.path = path
+        self.timesteps = timesteps
+
+    def __str__(self) -> str:
+        if self.path is None:
+            return "interrupted before training began: nothing was saved"
+        return f"interrupted after {self.timesteps} steps: saved the model so far to {self.path}"
 
 
 @dataclass
@@ -329,51 +445,72 @@ def train(config: TrainConfig, callbacks: Sequence[Any] = ()) -> TrainResult:
 
     The zip is Stable-Baselines3's, with a JSON description of the policy added
     (:func:`~mancala_envs.agents.sb3.save_model`): ``"sb3:PATH"``, ``"model:PATH"`` and
-    :func:`~mancala_envs.agents.sb3.load_policy` load it without unpickling anything.
+    :func:`~mancala_envs.agents.sb3.load_policy` load it without unpickling anything. It is written atomically
+    (a reader never sees half a file). Nothing else is written unless asked: TensorBoard logs only with
+    ``tensorboard_log`` (Stable-Baselines3's default logger would leave an empty ``SB3-<time>`` folder in the
+    system's temporary folder).
 
     Returns:
         The model, the timesteps, the wall time of ``learn`` and the part of it spent in the envs.
+
+    Raises:
+        ValueError / FileExistsError: the model could not be saved where ``config`` says
+            (:meth:`TrainConfig.check_model_path`); raised before anything is trained.
+        TrainingInterrupted: Ctrl-C (``KeyboardInterrupt``) during training: the model trained so far was saved
+            to ``config.model_path`` first (the exception holds the path and the steps played).
     """
     from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.callbacks import ProgressBarCallback
+    from stable_baselines3.common.logger import Logger
 
+    config.check_model_path()
     set_torch_threads(config.torch_threads)
     # A SelfPlayCallback sends its pool to the envs one by one: it needs single-agent views.
     batched = False if any(isinstance(callback, SelfPlayCallback) for callback in callbacks) else None
-    compile_seconds = warm_up(config, batched)
-    pool: SelfPlayPool | None = None
-    if config.self_play:
-        vec_env = make_self_play_env(config)
-        pool = SelfPlayPool(config)
-        callbacks = [pool, *callbacks]
-    else:
-        vec_env = make_training_env(config, batched)
-    model = MaskablePPO(
-        "MlpPolicy",
-        vec_env,
-        learning_rate=config.learning_rate,
-        n_steps=config.n_steps,
-        batch_size=config.batch_size,
-        n_epochs=config.n_epochs,
-        gamma=config.gamma,
-        ent_coef=config.ent_coef,
-        policy_kwargs={"net_arch": list(config.net_arch)},
-        tensorboard_log=config.tensorboard_log,
-        seed=config.seed,
-        device="cpu",
-        verbose=0,
-    )
+    try:
+        compile_seconds = warm_up(config, batched)
+        pool: SelfPlayPool | None = None
+        if config.self_play:
+            vec_env = make_self_play_env(config)
+            pool = SelfPlayPool(config)
+            callbacks = [pool, *callbacks]
+        else:
+            vec_env = make_training_env(config, batched)
+        model = MaskablePPO(
+            "MlpPolicy",
+            vec_env,
+            learning_rate=config.learning_rate,
+            n_steps=config.n_steps,
+            batch_size=config.batch_size,
+            n_epochs=config.n_epochs,
+            gamma=config.gamma,
+            ent_coef=config.ent_coef,
+            policy_kwargs={"net_arch": list(config.net_arch)},
+            tensorboard_log=config.tensorboard_log,
+            seed=config.seed,
+            device="cpu",
+            verbose=0,
+        )
+    except KeyboardInterrupt:
+        raise TrainingInterrupted(None, 0) from None
+    progress = ProgressBarCallback() if config.progress_bar else None
+    if config.tensorboard_log is None:  # a logger that writes nowhere (SB3's default makes a folder in the temp folder)
+        model.set_logger(Logger(folder=None, output_formats=[]))
     if pool is not None:
         vec_env.set_learner(model)
     start = time.perf_counter()
-    model.learn(config.timesteps, callback=list(callbacks) or None, progress_bar=config.progress_bar)
+    try:
+        model.learn(config.timesteps, callback=[*callbacks, *([progress] if progress else [])] or None)
+    except KeyboardInterrupt:
+        if progress is not None and hasattr(progress, "pbar"):
+            progress.pbar.close()
+        raise TrainingInterrupted(_save(model, config), int(model.num_timesteps)) from None
     seconds = time.perf_counter() - start
     if pool is not None:
         env_seconds, opponent_seconds = vec_env.seconds, vec_env.opponent_seconds
     else:
         env_seconds, opponent_seconds = env_seconds_of(vec_env), 0.0
-    path = config.model_path
-    path.parent.mkdir(parents=True, exist_ok=True)
-    save_model(model, path, game=config.game, encoding=config.encoding, game_options=config.game_options)
+    _save(model, config)
     if config.export_pretrained is not None:
         from mancala_envs.agents.pretrained import export_pretrained
         from mancala_envs.registration import make_game
@@ -396,6 +533,22 @@ def train(config: TrainConfig, callbacks: Sequence[Any] = ()) -> TrainResult:
         opponent_seconds=opponent_seconds,
         curve=[] if pool is None else pool.curve,
     )
+
+
+def _save(model: Any, config: TrainConfig) -> Path:
+    """Saves ``model`` to ``config.model_path`` atomically (a temporary file in the folder, renamed over the path);
+    creates only the default folder, ``models/``."""
+    path = config.model_path
+    if config.save_path is None:
+        path.parent.mkdir(exist_ok=True)
+    temporary = path.with_name(f".{path.name}.{uuid.uuid4().hex}.zip")  # created by model.save, as the umask says
+    try:
+        save_model(model, temporary, game=config.game, encoding=config.encoding, game_options=config.game_options)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+    return path
 
 
 def train_command(config: TrainConfig) -> str:

@@ -198,7 +198,17 @@ def run_replay(args: argparse.Namespace, out=None) -> int:
 
 
 def run_train(args: argparse.Namespace, out=None) -> dict:
-    """``mancala-envs train``: trains, saves, evaluates and prints the table; returns the figures."""
+    """``mancala-envs train``: trains, saves, evaluates and prints the table; returns the figures.
+
+    Where the model goes is checked before training (:meth:`~mancala_envs.training.TrainConfig.check_model_path`):
+    ``--save`` must name a file in a folder that exists, and one that exists is replaced only with ``--overwrite``;
+    the default path is rewritten by each run, which the command says before it trains.
+
+    Raises:
+        ValueError / TypeError / FileExistsError: bad arguments, or a save path refused (one error line).
+        mancala_envs.training.TrainingInterrupted: Ctrl-C; the model so far was saved and the command printed
+            one line that says where and after how many steps (``main`` returns 130).
+    """
 
     out = sys.stdout if out is None else out
     import mancala_envs
@@ -221,6 +231,7 @@ def run_train(args: argparse.Namespace, out=None) -> dict:
         encoding=args.encoding,
         torch_threads=args.torch_threads,
         save_path=args.save,
+        overwrite=args.overwrite,
         tensorboard_log=args.tensorboard,
         progress_bar=not args.no_progress,
         eval_games=args.eval_games,
@@ -246,6 +257,7 @@ def run_train(args: argparse.Namespace, out=None) -> dict:
     make_opponent(opponent, trust_remote_code=args.trust_remote_code)
     for name in args.eval_opponents:
         make_agent(name, trust_remote_code=args.trust_remote_code)
+    replacing = config.check_model_path()  # a refused save path fails here, before training
     against = opponent if isinstance(opponent, str) else " / ".join(opponent) + " (one drawn per episode)"
     if config.self_play:
         against = (f"itself (batched self-play: snapshots every {config.snapshot_every} steps, {config.pool_size} "
@@ -258,7 +270,18 @@ def run_train(args: argparse.Namespace, out=None) -> dict:
         file=out,
         flush=True,
     )
-    result = training.train(config)
+    if replacing:
+        why = "--overwrite" if config.save_path else "the default path, rewritten by each run; --save PATH keeps one"
+        print(f"The model will replace {config.model_path} ({why})", file=out, flush=True)
+    try:
+        result = training.train(config)
+    except training.TrainingInterrupted as stop:
+        if stop.path is None:
+            print("Interrupted before training began: nothing was saved", file=out, flush=True)
+        else:
+            print(f"Interrupted after {stop.timesteps} of {config.timesteps} steps: saved the model so far to "
+                  f"{stop.path} (sb3:{stop.path} plays it)", file=out, flush=True)
+        raise
     print(f"Compiled and loaded the engine in {result.compile_seconds:.1f} s (numba caches it for later runs)", file=out)
     print(
         f"Trained {result.timesteps} steps in {result.seconds:.1f} s: {result.steps_per_second:.0f} env steps/s; "
@@ -423,7 +446,12 @@ def _parser() -> argparse.ArgumentParser:
         help="observation encoding (default: flat, normalised)",
     )
     train.add_argument("--torch-threads", type=POSITIVE, default=1, help="torch CPU threads (default: 1)")
-    train.add_argument("--save", default=None, help="model path (default: models/<game>-maskable-ppo.zip)")
+    train.add_argument(
+        "--save", default=None, metavar="PATH",
+        help="model file, .zip added unless PATH ends with it; its folder must exist (default: "
+        "models/<game>-maskable-ppo.zip, or ...-self-play.zip with --self-play, rewritten by each run)",
+    )
+    train.add_argument("--overwrite", action="store_true", help="replace the file at --save if there is one")
     train.add_argument("--tensorboard", default=None, metavar="DIR", help="log to TensorBoard in DIR")
     train.add_argument("--eval-games", type=COUNT, default=200, help="evaluation games per opponent (default: 200)")
     train.add_argument(
@@ -448,7 +476,8 @@ def _parser() -> argparse.ArgumentParser:
     train.add_argument("--ent-coef", type=float, default=0.01, help="entropy bonus (default: 0.01)")
     train.add_argument("--gamma", type=float, default=0.99, help="discount (default: 0.99)")
     train.add_argument("--net-arch", type=POSITIVE, nargs="+", default=[64, 64],
-                       help="hidden layer sizes of the policy and value MLPs (default: 64 64)")
+                       help="hidden layer sizes of the policy and value MLPs, up to 8 sizes from 1 to 2048 "
+                       "(default: 64 64)")
     train.add_argument("--json", default=None, metavar="PATH", help="also write the figures as JSON to PATH")
     train.add_argument("--no-progress", action="store_true", help="no progress bar")
     add_trust_remote_code(train)
@@ -460,7 +489,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     Bad input -- an unknown command, a missing or malformed argument, an unknown game or
     agent -- prints one line ``mancala-envs: error: <what was wrong>`` on stderr (no usage
-    text, no traceback) and returns 2. ``--help`` prints the usage and exits with 0.
+    text, no traceback) and returns 2. ``--help`` prints the usage and exits with 0. Ctrl-C returns 130
+    without a traceback (``train`` first saves the model so far and says so in one line).
     """
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv and argv[0] in ("play", "tournament", "solve", "evaluate"):  # commands with parsers of their own
@@ -498,6 +528,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return fail(str(error))
     except BrokenPipeError:
         return quiet_broken_pipe()
+    except KeyboardInterrupt:  # Ctrl-C: the command said what it kept (train saves its model); no traceback
+        return 130
     except OSError as error:  # demo --record into a place that cannot be written, a missing model
         return fail(os_error_line(error))
     return 0

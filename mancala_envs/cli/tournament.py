@@ -19,7 +19,7 @@ from mancala_envs.cli.common import (
     key_value,
     os_error_line,
 )
-from mancala_envs.tournament import PROG, require, run_tournament
+from mancala_envs.tournament import PROG, TournamentInterrupted, require, run_tournament
 
 __all__ = ["tournament_main", "tournament_parser"]
 
@@ -66,9 +66,12 @@ def tournament_parser() -> argparse.ArgumentParser:
 def tournament_main(argv: Sequence[str] | None = None, out: Any = None) -> int:
     """``mancala-envs tournament``: runs the round robin, prints the tables, writes the files.
 
-    Bad input (an unknown game, option or agent, fewer than two agents, ``--games`` below 1, a
-    folder for an output file that does not exist, a missing extra) prints one line
-    ``mancala-envs tournament: error: ...`` on stderr and returns 2. ``--help`` exits with 0.
+    Bad input (an unknown game, option or agent, fewer than two agents, ``--games`` below 1 or more
+    than :data:`~mancala_envs.tournament.MAX_GAMES` games in all, ``--workers`` above
+    :func:`~mancala_envs.tournament.max_workers`, a folder for an output file that does not exist, a missing
+    extra) prints one line ``mancala-envs tournament: error: ...`` on stderr and returns 2. ``--help`` exits
+    with 0. Ctrl-C stops the games and returns 130, after one line that says how many games were played and,
+    with ``--json``, that they were written there (atomically; the tables are left out).
 
     Returns:
         The exit status.
@@ -84,11 +87,14 @@ def tournament_main(argv: Sequence[str] | None = None, out: Any = None) -> int:
         if args.plot is not None:
             require("matplotlib", "--plot")
         start = time.perf_counter()
-        result = run_tournament(
-            args.game, args.agents, args.games, seed=args.seed, workers=args.workers,
-            progress=not args.no_progress, record_dir=args.record, trust_remote_code=args.trust_remote_code,
-            **options,
-        )
+        try:
+            result = run_tournament(
+                args.game, args.agents, args.games, seed=args.seed, workers=args.workers,
+                progress=not args.no_progress, record_dir=args.record, trust_remote_code=args.trust_remote_code,
+                **options,
+            )
+        except TournamentInterrupted as stop:
+            return _interrupted(stop, args, out)
         seconds = time.perf_counter() - start
         print(result.format_table(), file=out)
         print(f"\nPlayed {len(result.games)} games in {seconds:.1f} s", file=out)
@@ -99,7 +105,20 @@ def tournament_main(argv: Sequence[str] | None = None, out: Any = None) -> int:
         return fail(str(error), PROG)
     except OSError as error:
         return fail(os_error_line(error), PROG)
+    except KeyboardInterrupt:  # before the games began: nothing to keep
+        return 130
     return 0
+
+
+def _interrupted(stop: TournamentInterrupted, args: argparse.Namespace, out: Any) -> int:
+    """Ctrl-C during the games: writes those played to ``--json`` (if given) and says so in one line; 130."""
+    partial = stop.result
+    played = f"Interrupted after {len(partial.games)} of {len(partial.pairs) * partial.games_per_pair} games"
+    if args.json is None:
+        print(f"{played}; nothing written (--json PATH keeps the games played)", file=out, flush=True)
+    else:
+        print(f"{played}: wrote them to {partial.to_json(args.json)}", file=out, flush=True)
+    return 130
 
 
 if __name__ == "__main__":

@@ -1,0 +1,150 @@
+"""Contract cases of the long-running commands' doors (docs/contract.md, "Training" and "Tournaments"): the sizes
+that would run out of memory (``net_arch``, the rollout, the tournament's games and workers), the save path of
+``train`` (a missing folder, a file that exists) and the matching command lines.
+
+Each save-path case runs in a folder of its own holding one model file (``m.zip``); what must not change is the
+folder's content, byte for byte: a refused save creates no folder and replaces no file. Every refusal comes before
+anything is trained or played. ``tests/test_door_cli_work.py`` has the behaviours (no temporary folder left, the
+``.zip`` rule, the default path, Ctrl-C).
+"""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from contract_support import EXIT_2, Case, Row
+
+from mancala_envs.batch import MAX_THREADS
+from mancala_envs.cli import main
+from mancala_envs.tournament import MAX_GAMES, max_workers, run_tournament
+from mancala_envs.training import MAX_LAYER_SIZE, MAX_LAYERS, MAX_ROLLOUT_STEPS, TrainConfig
+
+DOOR = "cli_work"
+TRAINING = "Training:"
+TOURNAMENT = "Tournaments:"
+#: the tiny run the command-line cases would start if the refusal did not stop them first
+TINY = ["--timesteps", "64", "--n-envs", "2", "--n-steps", "32", "--batch-size", "64", "--n-epochs", "1",
+        "--eval-games", "0", "--no-progress", "--opponent", "random"]
+
+
+def model_folder(*subfolders: str) -> Path:
+    """A new folder holding one file, ``m.zip``, and the empty ``subfolders`` (the contract matrix removes it after
+    the case)."""
+    path = Path(tempfile.mkdtemp(prefix="contract-cli-work-"))
+    (path / "m.zip").write_bytes(b"an earlier model")
+    for name in subfolders:
+        (path / name).mkdir()
+    return path
+
+
+def content(path: Path) -> dict[str, bytes]:
+    return {str(item.relative_to(path)): item.read_bytes() if item.is_file() else b"" for item in path.rglob("*")}
+
+
+def config(**fields: Any) -> Any:
+    return TrainConfig(**fields)
+
+
+def check_path(folder: Path, save: str, **fields: Any) -> bool:
+    return TrainConfig(save_path=str(folder / save), **fields).check_model_path()
+
+
+def tournament(**arguments: Any) -> Any:
+    settings = {"game": "kalah", "agents": ["random", "greedy"], "games_per_pair": 2, "workers": 1,
+                "progress": False, **arguments}
+    return run_tournament(**settings)
+
+
+CASES: list[Case] = []
+
+
+def case(section: str, item: str, name: str, call: Any, error: Any, *words: str, **options: Any) -> None:
+    CASES.append(Case(DOOR, Row(section, item), name, call, error, words, **options))
+
+
+# --- training sizes -----------------------------------------------------------------------------------------------
+row = "`net_arch` (`--net-arch`) of more than `MAX_LAYERS` (8) sizes"
+for name, layers, words in (
+    ("net_arch=(100000000,)", (100_000_000,), (f"from 1 to {MAX_LAYER_SIZE} (MAX_LAYER_SIZE)", "(got 100000000)")),
+    ("net_arch=(64, 0)", (64, 0), ("net_arch sizes must be integers from 1 to", "(got 0)")),
+    ("net_arch=(64, 2049)", (64, MAX_LAYER_SIZE + 1), (f"(got {MAX_LAYER_SIZE + 1})",)),
+    ("net_arch=(64, True)", (64, True), ("(got True)",)),
+    ("net_arch=(64.0,)", (64.0,), ("(got 64.0)",)),
+    ("net_arch of 9 layers", (16,) * (MAX_LAYERS + 1), (f"at most {MAX_LAYERS} hidden layer sizes (MAX_LAYERS)",
+                                                        f"(got {MAX_LAYERS + 1} sizes)")),
+    ("net_arch=64", 64, ("net_arch must be a list of at most", "(got 64)")),
+):
+    case(TRAINING, row, f"TrainConfig {name}", lambda _, v=layers: config(net_arch=v), ValueError, *words)
+for n_steps, n_envs in ((16, 10**9), (MAX_ROLLOUT_STEPS, 2)):
+    case(TRAINING, row, f"TrainConfig n_steps={n_steps} n_envs={n_envs}",
+         lambda _, s=n_steps, e=n_envs: config(n_steps=s, n_envs=e), ValueError,
+         f"must be at most {MAX_ROLLOUT_STEPS} (MAX_ROLLOUT_STEPS)", f"{n_steps} * {n_envs} = {n_steps * n_envs}")
+
+case(TRAINING, row, "TrainConfig torch_threads=20000", lambda _: config(torch_threads=20_000), ValueError,
+     f"torch_threads must be at most {MAX_THREADS} (mancala_envs.batch.MAX_THREADS", "(got 20000)")
+
+row = "`overwrite` not `True`/`False`; `save_path` not a path"
+case(TRAINING, row, "TrainConfig overwrite='yes'", lambda _: config(overwrite="yes"), TypeError,
+     "overwrite must be True or False (got 'yes')")
+case(TRAINING, row, "TrainConfig save_path=3", lambda _: config(save_path=3), TypeError,
+     "save_path must be a file path or None (got int)")
+
+# --- the save path --------------------------------------------------------------------------------------------------
+row = "`save_path` (`--save`) in a folder that does not exist"
+for name, save, words in (
+    ("a missing folder", "new/m.zip", ("the folder", "new' does not exist; create it first")),
+    ("a missing folder two deep", "new/deeper/m", ("deeper' does not exist",)),
+    ("a folder under a file", "m.zip/m.zip", ("m.zip' is not a folder",)),
+):
+    case(TRAINING, row, f"check_model_path {name}", lambda folder, s=save: check_path(folder, s), ValueError, *words,
+         subject=model_folder, frozen=content)
+case(TRAINING, row, "check_model_path of a folder named models.zip", lambda folder: check_path(folder, "models"),
+     ValueError, "models.zip': it is a folder; pass the path of a file in it",
+     subject=lambda: model_folder("models.zip"), frozen=content)
+
+
+row = "`save_path` (`--save`) naming a file that exists, without `overwrite`"
+for save in ("m.zip", "m"):  # "m" saves to m.zip
+    case(TRAINING, row, f"check_model_path {save!r} over m.zip", lambda folder, s=save: check_path(folder, s),
+         FileExistsError, "m.zip' already exists; pass overwrite=True (--overwrite) to replace it",
+         subject=model_folder, frozen=content)
+
+row = "`mancala-envs train --net-arch 100000000`"
+for name, argv, words in (
+    ("train --net-arch 100000000", ["--net-arch", "100000000"], ("(MAX_LAYER_SIZE)", "(got 100000000)")),
+    ("train --net-arch of 9 layers", ["--net-arch", *["8"] * 9], ("(MAX_LAYERS)",)),
+    ("train --n-envs 1000000", ["--n-envs", "1000000"], ("(MAX_ROLLOUT_STEPS)",)),
+    ("train --torch-threads 20000", ["--torch-threads", "20000"], ("torch_threads must be at most",)),
+    ("train --save into a missing folder", ["--save", "{folder}/new/m.zip"], ("new' does not exist; create it first",)),
+    ("train --save onto m.zip", ["--save", "{folder}/m.zip"], ("already exists", "(--overwrite)")),
+    ("train --save m (m.zip exists)", ["--save", "{folder}/m"], ("m.zip' already exists",)),
+):
+    def run(folder: Path, argv: list[str] = argv) -> int:
+        return main(["train", *TINY, *(part.format(folder=folder) for part in argv)])
+
+    case(TRAINING, row, name, run, EXIT_2, "mancala-envs: error: ", *words, subject=model_folder, frozen=content)
+
+# --- tournaments ----------------------------------------------------------------------------------------------------
+row = "more games in all"
+case(TOURNAMENT, row, "games_per_pair=10**14", lambda _: tournament(games_per_pair=10**14), ValueError,
+     f"a tournament plays at most {MAX_GAMES} games (MAX_GAMES); 1 pair(s) x 100000000000000 games per pair",
+     "Play fewer games per pair (--games) or fewer agents")
+case(TOURNAMENT, row, "3 agents x 500001 games", lambda _: tournament(agents=["random", "greedy", "alphabeta:1"],
+     games_per_pair=MAX_GAMES // 2 + 1), ValueError, "3 pair(s) x 500001 games per pair is 1500003")
+row = "`workers` (`--workers`) below 1 or above `max_workers()`"
+for workers, error, words in (
+    (20_000, ValueError, (f"workers must be None or an integer from 1 to {max_workers()} (4 per available core",
+                          "(got 20000)")),
+    (max_workers() + 1, ValueError, (f"(got {max_workers() + 1})",)),
+    (0, ValueError, ("(got 0)",)),
+    (2.0, TypeError, ("(got float 2.0)",)),
+):
+    case(TOURNAMENT, row, f"workers={workers!r}", lambda _, w=workers: tournament(workers=w), error, *words)
+row = "`mancala-envs tournament --games 100000000000000`"
+for argv, words in ((["--games", "100000000000000"], ("at most 1000000 games (MAX_GAMES)",)),
+                    (["--workers", "20000"], (f"from 1 to {max_workers()}", "(got 20000)"))):
+    case(TOURNAMENT, row, "tournament " + " ".join(argv),
+         lambda _, a=argv: main(["tournament", "--game", "kalah", "--no-progress", *a]), EXIT_2,
+         "mancala-envs tournament: error: ", *words)
