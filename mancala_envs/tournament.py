@@ -836,7 +836,8 @@ def run_tournament(
         games_per_pair: Games per pair (even: each agent of a pair moves first equally often).
         seed: Seeds every game and agent (see the module docstring); the results do not depend on
             ``workers``.
-        workers: Processes playing games (``None``: one per available core; 1: in this process).
+        workers: Processes playing games (``None``: one per available core; 1: in this process), at most
+            :func:`max_workers`.
         progress: Show a tqdm progress bar on stderr.
         record_dir: If given, every game is also written there as a JSON game record
             (``pair-PP-game-GGGG.json``, see :func:`record_name`), which ``mancala-envs replay``

@@ -258,6 +258,8 @@ def run_train(args: argparse.Namespace, out=None) -> dict:
     for name in args.eval_opponents:
         make_agent(name, trust_remote_code=args.trust_remote_code)
     replacing = config.check_model_path()  # a refused save path fails here, before training
+    if args.json and not os.path.isdir(os.path.dirname(os.path.abspath(args.json))):
+        raise ValueError(f"argument --json: the folder of {args.json!r} does not exist; create it first.")
     against = opponent if isinstance(opponent, str) else " / ".join(opponent) + " (one drawn per episode)"
     if config.self_play:
         against = (f"itself (batched self-play: snapshots every {config.snapshot_every} steps, {config.pool_size} "
