@@ -29,6 +29,12 @@ import numpy as np
 __all__ = ["check_action", "check_action_array", "check_integer", "check_seed", "is_integer"]
 
 
+def _shown(value: Any) -> str:
+    """``value`` as a message shows it: a numpy scalar as the Python value it holds (``True``, ``2.0``, not
+    numpy's ``np.True_``, ``np.float64(2.0)``), anything else by its ``repr``."""
+    return repr(value.item()) if isinstance(value, np.generic) else repr(value)
+
+
 def is_integer(value: Any) -> bool:
     """Whether ``value`` is a Python or numpy integer (not a bool)."""
     return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
@@ -43,7 +49,7 @@ def check_integer(name: str, value: Any, low: int, high: int | None = None) -> i
     """
     bound = f"from {low} to {high}" if high is not None else f">= {low}"
     if not is_integer(value):
-        raise TypeError(f"{name} must be an integer {bound} (got {type(value).__name__} {value!r}).")
+        raise TypeError(f"{name} must be an integer {bound} (got {type(value).__name__} {_shown(value)}).")
     if value < low or (high is not None and value > high):
         raise ValueError(f"{name} must be an integer {bound} (got {value}).")
     return int(value)
@@ -59,7 +65,7 @@ def check_seed(value: Any, name: str = "seed") -> int | None:
     if value is None:
         return None
     if not is_integer(value):
-        raise TypeError(f"{name} must be None or an integer >= 0 (got {type(value).__name__} {value!r}).")
+        raise TypeError(f"{name} must be None or an integer >= 0 (got {type(value).__name__} {_shown(value)}).")
     if value < 0:
         raise ValueError(f"{name} must be None or an integer >= 0 (got {value}).")
     return int(value)
@@ -82,7 +88,7 @@ def check_action(action: Any, n_actions: int) -> int:
         return int(action)
     if isinstance(action, (bool, np.bool_)) or action is None:
         raise TypeError(
-            f"action {action!r} is not an integer; pass an int in 0..{n_actions - 1} "
+            f"action {_shown(action)} is not an integer; pass an int in 0..{n_actions - 1} "
             "(None is only for agents that are already done)."
         )
     if isinstance(action, np.ndarray):
@@ -96,7 +102,8 @@ def check_action(action: Any, n_actions: int) -> int:
         index = operator.index(action)
     except TypeError:
         raise TypeError(
-            f"action {action!r} of type {type(action).__name__} is not an integer; pass an int in 0..{n_actions - 1}."
+            f"action {_shown(action)} of type {type(action).__name__} is not an integer; pass an int in "
+            f"0..{n_actions - 1}."
         ) from None
     if not 0 <= index < n_actions:
         raise ValueError(f"action {index} is out of range; actions are 0..{n_actions - 1}.")
