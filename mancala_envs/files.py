@@ -100,8 +100,11 @@ def open_regular(path: PathLike, what: str, error: type[Exception] = ValueError)
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
     try:
         descriptor = os.open(path, flags)
-    except IsADirectoryError:
-        raise error(f"{what} {os.fspath(path)!r} is a folder, not a file; pass the path of the file.") from None
+    except (FileNotFoundError, PermissionError):
+        raise
+    except OSError:  # a folder on some systems, a socket (ENXIO): named by what it is
+        refuse_irregular(path, what, error)
+        raise
     try:
         mode = os.fstat(descriptor).st_mode
         if not stat.S_ISREG(mode):

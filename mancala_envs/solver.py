@@ -59,8 +59,14 @@ for your state, history, stores and ply count included.
 
 Files: :func:`save_table` writes the table (three bytes per position: the value, its lower and its
 upper bound over every history, each plus 64, with bit 7 of the value set when the bounds meet) as a
-``.npy`` file and a JSON description beside it holding the file's SHA-256; :func:`load_table` checks
-the hash before use and maps the file into memory. The default folder is :func:`table_dir`.
+``.npy`` file and a JSON description beside it holding the file's SHA-256, each written atomically;
+:func:`load_table` reads the file once into memory (bounded by the size the description gives; a folder,
+FIFO or device is refused) and checks the hash on those bytes, so a file changed on disk later changes
+nothing loaded. The default folder is :func:`table_dir`; stray files in it are skipped.
+
+Memory: before allocating a table, :func:`build_table` and :func:`load_table` compare its size
+(:func:`build_memory`) with the memory available (:func:`available_memory`) and refuse with the largest
+``max_seeds`` that fits (a whole Ouril table would need about 56 TiB).
 
 Example:
     >>> from mancala_envs.solver import build_table
@@ -74,9 +80,11 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import io
 import json
 import math
 import os
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -107,6 +115,7 @@ from mancala_envs.engine.state import (
     STATUS,
     STORE,
 )
+from mancala_envs.files import atomic_write, read_bytes_bounded, read_json_bounded
 from mancala_envs.games import game_classes
 from mancala_envs.games.base import Game
 
@@ -118,10 +127,13 @@ __all__ = [
     "Table",
     "TableError",
     "TableValue",
+    "available_memory",
     "available_tables",
     "binomials",
     "board_index",
+    "build_memory",
     "build_table",
+    "largest_max_seeds",
     "history_search",
     "load_table",
     "move_values",
@@ -140,6 +152,14 @@ IGNORED_FIELDS = ("max_plies", "repetition")
 _NO_VALUE = -1_000
 #: plies a play may stay in one cycle class before the table's reading of the repetition rule ends it
 CLASS_PLIES = 256
+#: bytes of work arrays per position of the layer being solved, beyond the table (its value, bounds, moves and
+#: Tarjan's arrays, :func:`solve_layer`); plus this many per action for the moves kept in the layer
+_LAYER_BYTES = 65
+_LAYER_BYTES_PER_ACTION = 5
+#: the largest table description a load reads
+_MAX_DESCRIPTION_BYTES = 2**20
+#: the bytes a ``.npy`` header may take beyond the values
+_MAX_NPY_HEADER = 2**16
 
 
 class TableError(ValueError):
@@ -927,7 +947,9 @@ def build_table(game: Game, max_seeds: int | None = None, progress: Callable[[in
         progress: Called after each layer with the layer's seed count and the seconds spent so far.
 
     Raises:
-        TableError: the game cannot be tabled, or ``max_seeds`` is out of range.
+        TableError: the game cannot be tabled, ``max_seeds`` is out of range, or the build needs more memory
+            than the machine has available (:func:`build_memory`, :func:`available_memory`); the message names
+            both and the largest ``max_seeds`` that fits.
     """
     solver_game = _solver_game(game)
     total = game.total_seeds
@@ -935,6 +957,7 @@ def build_table(game: Game, max_seeds: int | None = None, progress: Callable[[in
     if isinstance(top, bool) or not isinstance(top, int) or not 0 <= top <= total:
         raise TableError(f"max_seeds (--max-seeds) must be an int from 0 to {total}, the seeds of {game.name}; "
                          f"got {max_seeds!r}.")
+    _check_memory(game, top, build_memory(game, top), "building")
     n_pits = game.n_pits
     binom = binomials(top + n_pits + 2)
     size = 2 * int(binom[top + n_pits, n_pits])
@@ -959,6 +982,93 @@ def build_table(game: Game, max_seeds: int | None = None, progress: Callable[[in
         "exact_positions": int(np.count_nonzero(table[0] & EXACT_BIT)),
     }
     return Table(game, top, table, info)
+
+
+# --- memory -------------------------------------------------------------------------------------------------------
+def build_memory(game: Game, max_seeds: int | None = None) -> int:
+    """The bytes :func:`build_table` allocates for ``game`` up to ``max_seeds`` seeds (default: every seed).
+
+    The table (three bytes a position) and the work arrays of its largest layer, the last one solved
+    (about ``65 + 5 * n_actions`` bytes a position of that layer; smaller layers are freed before it).
+    An upper estimate: the peak resident memory measured in ``docs/solved.md`` is below it.
+
+    Example:
+        >>> from mancala_envs.registration import make_game, resolve_env_id
+        >>> f"{build_memory(make_game(resolve_env_id('modiar'))) / 2**20:.0f} MiB"
+        '304 MiB'
+        >>> f"{build_memory(make_game(resolve_env_id('ouril'))) / 2**40:.0f} TiB"
+        '56 TiB'
+    """
+    top = game.total_seeds if max_seeds is None else int(max_seeds)
+    n_pits = game.n_pits
+    positions = 2 * math.comb(top + n_pits, n_pits)
+    layer = 2 * math.comb(top + n_pits - 1, n_pits - 1)
+    return 3 * positions + layer * (_LAYER_BYTES + _LAYER_BYTES_PER_ACTION * game.n_actions)
+
+
+def _cgroup_memory() -> int | None:
+    """The memory the process's cgroup (v2) may still use, or None without a limit."""
+    try:
+        with open("/sys/fs/cgroup/memory.max", "rb") as limit_file:
+            limit = limit_file.read(64).strip()
+        with open("/sys/fs/cgroup/memory.current", "rb") as used:
+            current = used.read(64).strip()
+        return None if limit == b"max" else max(int(limit) - int(current), 0)
+    except (OSError, ValueError):
+        return None
+
+
+def available_memory() -> int | None:
+    """The bytes of memory this machine has available now, or None when it cannot tell.
+
+    Linux's ``MemAvailable`` (``/proc/meminfo``), lowered to what the process's cgroup may still use; else
+    ``os.sysconf`` (free physical pages); else None, and no size check is made.
+    """
+    found: int | None = None
+    try:
+        with open("/proc/meminfo", "rb") as meminfo:
+            for line in meminfo.read(1 << 16).splitlines():
+                if line.startswith(b"MemAvailable:"):
+                    found = int(line.split()[1]) * 1024
+                    break
+    except (OSError, ValueError, IndexError):
+        found = None
+    if found is None:
+        try:
+            found = int(os.sysconf("SC_AVPHYS_PAGES")) * int(os.sysconf("SC_PAGE_SIZE"))
+        except (AttributeError, OSError, ValueError):
+            return None
+    limit = _cgroup_memory()
+    return found if limit is None else min(found, limit)
+
+
+def largest_max_seeds(game: Game, memory: int) -> int:
+    """The largest ``max_seeds`` whose build (:func:`build_memory`) fits in ``memory`` bytes (-1 if none)."""
+    top = -1
+    while top < game.total_seeds and build_memory(game, top + 1) <= memory:
+        top += 1
+    return top
+
+
+def _bytes_text(size: float) -> str:
+    for unit in ("bytes", "KiB", "MiB", "GiB", "TiB"):
+        if size < 1024 or unit == "TiB":
+            return f"{size:.0f} {unit}" if unit == "bytes" else f"{size:.2f} {unit}"
+        size /= 1024
+    raise AssertionError("unreachable")
+
+
+def _check_memory(game: Game, top: int, needed: int, doing: str) -> None:
+    """Refuses, before anything is allocated, a table that needs more memory than is available."""
+    memory = available_memory()
+    if memory is None or needed <= memory:
+        return
+    fits = largest_max_seeds(game, memory)
+    fix = (f"the largest that fits is --max-seeds {fits} (max_seeds={fits}): `mancala-envs solve {game.name} "
+           f"--max-seeds {fits}`" if fits >= 0 else "no table of it fits")
+    raise TableError(f"{doing} the {game.name} table of max_seeds={top} needs about {_bytes_text(needed)} of memory "
+                     f"and this machine has {_bytes_text(memory)} available; {fix}, or use a machine with more "
+                     "memory.")
 
 
 # --- files --------------------------------------------------------------------------------------------------------
@@ -993,22 +1103,33 @@ def table_paths(game: Game, max_seeds: int | None = None, folder: str | os.PathL
     return base / f"{stem}.npy", base / f"{stem}.json"
 
 
-def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as file:
-        for block in iter(lambda: file.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
+class _HashingWriter:
+    """A binary file that hashes what is written through it (``np.save`` writes to it in chunks)."""
+
+    def __init__(self, file: Any) -> None:
+        self.file = file
+        self.digest = hashlib.sha256()
+
+    def write(self, data: bytes) -> int:
+        self.digest.update(data)
+        return self.file.write(data)
 
 
 def save_table(table: Table, folder: str | os.PathLike[str] | None = None) -> Path:
-    """Writes ``table`` (values and description) into ``folder`` (default :func:`table_dir`); returns the values' path."""
+    """Writes ``table`` (values and description) into ``folder`` (default :func:`table_dir`); returns the values' path.
+
+    Each file is written atomically (a temporary file in the folder, then renamed over the old one), so a
+    reader or a second writer never sees half a file.
+    """
     values_path, info_path = table_paths(table.game, table.max_seeds, folder)
     values_path.parent.mkdir(parents=True, exist_ok=True)
-    partial = values_path.with_suffix(".npy.part")
-    with open(partial, "wb") as file:
-        np.save(file, np.asarray(table.table, dtype=np.uint8), allow_pickle=False)
-    os.replace(partial, values_path)
+    hashing: list[_HashingWriter] = []
+
+    def write_values(file: Any) -> None:
+        hashing.append(_HashingWriter(file))
+        np.save(hashing[0], np.asarray(table.table, dtype=np.uint8), allow_pickle=False)
+
+    atomic_write(values_path, write_values)
     description = {
         "format": FORMAT,
         "game": table.game.name,
@@ -1016,15 +1137,19 @@ def save_table(table: Table, folder: str | os.PathLike[str] | None = None) -> Pa
         "config": _config_fields(table.game),
         "max_seeds": table.max_seeds,
         "positions": table.positions,
-        "sha256": _sha256(values_path),
+        "sha256": hashing[0].digest.hexdigest(),
         "build": table.info,
     }
-    info_path.write_text(json.dumps(description, indent=2) + "\n")
+    atomic_write(info_path, (json.dumps(description, indent=2) + "\n").encode("utf-8"))
     return values_path
 
 
 def load_table(game: Game, max_seeds: int | None = None, folder: str | os.PathLike[str] | None = None) -> Table:
-    """Loads a saved table of ``game`` after checking its SHA-256, memory-mapped (read-only).
+    """Loads a saved table of ``game`` into memory, after checking its description, size and SHA-256.
+
+    The values file is read once, bounded by the size its description gives, into memory of the process
+    (read-only); its SHA-256 is checked on those very bytes. A file changed on disk after the load changes
+    nothing in the loaded table (it is not memory-mapped).
 
     Args:
         game: The game (its config must be the table's, apart from ``max_plies`` and ``repetition``).
@@ -1033,7 +1158,9 @@ def load_table(game: Game, max_seeds: int | None = None, folder: str | os.PathLi
         folder: Where to look (default :func:`table_dir`).
 
     Raises:
-        TableError: no such table (with the command that builds it), or a file that fails its checks.
+        TableError: no such table (with the command that builds it), ``max_seeds`` out of range, a table
+            larger than the available memory, or a file that fails its checks (not a regular file, too large,
+            not a table description, another game, a changed SHA-256, another shape).
     """
     reason = solvable(game)
     if reason is not None:
@@ -1043,45 +1170,85 @@ def load_table(game: Game, max_seeds: int | None = None, folder: str | os.PathLi
         if not found:
             raise TableError(_missing(game, None, folder))
         max_seeds = max(found)
+    total = game.total_seeds
+    if max_seeds is not None and (isinstance(max_seeds, bool) or not isinstance(max_seeds, int)
+                                  or not 0 <= max_seeds <= total):
+        raise TableError(f"max_seeds must be None (the whole game), -1 (the largest saved table) or an int from 0 "
+                         f"to {total}, the seeds of {game.name}; got {max_seeds!r}.")
     values_path, info_path = table_paths(game, max_seeds, folder)
     if not values_path.exists() or not info_path.exists():
         raise TableError(_missing(game, max_seeds, folder))
     rebuild = f"delete {values_path.name} and rebuild it with {_command(game, max_seeds, folder)}"
     try:
-        description = json.loads(info_path.read_text())
-    except (OSError, ValueError) as error:
-        raise TableError(f"{info_path} is not a table description ({error}); {rebuild}.") from None
+        description = read_json_bounded(info_path, _MAX_DESCRIPTION_BYTES, "the table description", TableError,
+                                        expected="a table description")
+    except TableError as error:
+        raise TableError(f"{error} ({rebuild})") from None
     if not isinstance(description, dict) or description.get("format") != FORMAT:
         raise TableError(f"{info_path} is not a format-{FORMAT} table description; {rebuild}.")
     expected = (game.name, game.version, _config_fields(game))
     found_as = (description.get("game"), description.get("game_version"), description.get("config"))
     if found_as != expected:
         raise TableError(f"{info_path} describes another game or config ({found_as[0]}, {found_as[2]}); {rebuild}.")
-    digest = _sha256(values_path)
-    if digest != description.get("sha256"):
+    recorded = description.get("sha256")
+    build = description.get("build")
+    if not isinstance(recorded, str) or not (build is None or isinstance(build, dict)):
+        raise TableError(f"{info_path} has a malformed sha256 or build entry (a hex string and an object); "
+                         f"{rebuild}.")
+    top = total if max_seeds is None else max_seeds
+    expected_shape = (3, 2 * math.comb(top + game.n_pits, game.n_pits))
+    size = expected_shape[0] * expected_shape[1]
+    _check_memory(game, top, size, "loading")
+    try:
+        data = read_bytes_bounded(values_path, size + _MAX_NPY_HEADER, "the table file", TableError)
+    except TableError as error:
+        raise TableError(f"{error} ({rebuild})") from None
+    digest = hashlib.sha256(data).hexdigest()
+    if digest != recorded:
         raise TableError(f"{values_path} fails its integrity check (SHA-256 {digest[:12]}... is not the recorded one); "
                          f"{rebuild}.")
-    try:
-        values = np.load(values_path, mmap_mode="r", allow_pickle=False)
-    except (OSError, ValueError) as error:
-        raise TableError(f"{values_path} is not a table ({error}); {rebuild}.") from None
-    top = game.total_seeds if max_seeds is None else int(max_seeds)
-    expected_shape = (3, 2 * math.comb(top + game.n_pits, game.n_pits))
-    if values.dtype != np.uint8 or values.shape != expected_shape:
-        raise TableError(f"{values_path} holds {values.shape} {values.dtype} values, not {expected_shape} bytes; {rebuild}.")
-    table = Table(game, top, values, description.get("build"))
+    values = _npy_values(data, values_path, expected_shape, rebuild)
+    table = Table(game, top, values, build)
     table.folder = folder
     return table
 
 
+def _npy_values(data: bytes, path: Path, shape: tuple[int, int], rebuild: str) -> np.ndarray:
+    """The read-only ``uint8`` array of ``shape`` that the ``.npy`` bytes ``data`` hold (no copy, no pickle)."""
+    stream = io.BytesIO(data)
+    try:
+        version = np.lib.format.read_magic(stream)
+        if version == (1, 0):
+            found, fortran, dtype = np.lib.format.read_array_header_1_0(stream)
+        else:
+            found, fortran, dtype = np.lib.format.read_array_header_2_0(stream)
+    except (OSError, ValueError, TypeError, SyntaxError) as error:
+        raise TableError(f"{path} is not a table ({error}); {rebuild}.") from None
+    offset = stream.tell()
+    if dtype != np.uint8 or tuple(found) != shape or fortran or len(data) - offset != shape[0] * shape[1]:
+        raise TableError(f"{path} holds {tuple(found)} {dtype} values ({len(data) - offset} bytes), not {shape} "
+                         f"bytes; {rebuild}.")
+    return np.frombuffer(data, dtype=np.uint8, count=shape[0] * shape[1], offset=offset).reshape(shape)
+
+
+#: the ``max_seeds`` part of a table file's name: ASCII digits only (``str.isdigit`` takes ``"²"`` too)
+_SEEDS_TAIL = re.compile(r"[0-9]{1,4}")
+
+
 def available_tables(game: Game, folder: str | os.PathLike[str] | None = None) -> list[int]:
-    """The ``max_seeds`` of every saved table of ``game`` (its config) in ``folder``."""
+    """The ``max_seeds`` of every saved table of ``game`` (its config) in ``folder``.
+
+    Only regular files named as :func:`table_paths` names them, with their description beside them, count;
+    any other file in the folder (a stray name, a folder, a FIFO) is skipped.
+    """
     values_path, _ = table_paths(game, 0, folder)
     prefix = values_path.name[: -len("0.npy")]
     found = []
     for path in values_path.parent.glob(prefix + "*.npy"):
         tail = path.name[len(prefix): -len(".npy")]
-        if tail.isdigit() and path.with_suffix(".json").exists():
+        if not _SEEDS_TAIL.fullmatch(tail) or int(tail) > game.total_seeds:
+            continue
+        if path.is_file() and path.with_suffix(".json").is_file():
             found.append(int(tail))
     return sorted(found)
 
@@ -1093,5 +1260,12 @@ def _command(game: Game, max_seeds: int | None, folder: Any) -> str:
 
 
 def _missing(game: Game, max_seeds: int | None, folder: Any) -> str:
+    """No table: the command that builds one, of a size that fits the available memory when the whole game does not."""
     where = Path(folder) if folder is not None else table_dir()
+    memory = available_memory()
+    if max_seeds is None and memory is not None and build_memory(game, game.total_seeds) > memory:
+        fits = largest_max_seeds(game, memory)
+        return (f"no {game.name} table in {where}; the whole game's table needs about "
+                f"{_bytes_text(build_memory(game))} of memory and this machine has {_bytes_text(memory)} available, "
+                f"so build an endgame table with {_command(game, max(fits, 0), folder)} (the largest that fits).")
     return f"no {game.name} table in {where}; build it with {_command(game, max_seeds, folder)}."

@@ -124,7 +124,10 @@ def masked_choice(
     legal = np.asarray(masks).astype(bool, copy=False)
     if legal.shape[0] and not legal.any(axis=1).all():
         raise ValueError("a row of the masks has no legal action; pass the masks of games still running.")
-    scores = np.where(legal, np.asarray(logits, np.float64), -np.inf)
+    # mask first: a legal action keeps a finite score whatever its logit (NaN or -inf logits, from a diverged
+    # policy, rank below every finite one but above every illegal action), so an illegal action is never taken
+    finite = np.nan_to_num(np.asarray(logits, np.float64), nan=-1e300, neginf=-1e300, posinf=1e300)
+    scores = np.where(legal, finite, -np.inf)
     if not deterministic:
         scores = scores + rng.gumbel(size=scores.shape)
     return np.argmax(scores, axis=1).astype(np.int64)

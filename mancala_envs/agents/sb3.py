@@ -33,6 +33,7 @@ import numpy as np
 from mancala_envs.agents.base import StateAgent
 from mancala_envs.engine.state import PLAYER
 from mancala_envs.env import MancalaEnv, unwrap_env
+from mancala_envs.files import open_regular, parse_json, refuse_irregular
 from mancala_envs.games.base import Game
 
 __all__ = [
@@ -296,6 +297,7 @@ _TRUST_ADVICE = (
     "(or mancala_envs.agents.sb3.save_model) load without it."
 )
 _MAX_JSON_BYTES = 16 * 2**20  # an SB3 ``data`` entry is a few tens of kilobytes
+_MAX_POLICY_BYTES = 2**30  # the policy.pth of an MLP policy: kilobytes to a few megabytes
 _NOT_A_MODEL = "is neither a MaskablePPO nor a PPO model"
 _LAYER = re.compile(r"mlp_extractor\.(policy_net|value_net)\.(\d+)\.(weight|bias)")
 _INIT_NAME = re.compile(r"<function (\w+)\.__init__ at ")
@@ -438,6 +440,7 @@ def load_policy(path: str | os.PathLike[str], *, trust_remote_code: bool = False
     path = Path(path)
     if not path.is_file() and saved_model_path(path).is_file():  # "sb3:X" finds the X.zip that save_model("X") wrote
         path = saved_model_path(path)
+    refuse_irregular(path, "the saved model", ValueError)  # a folder, FIFO or device is named, never opened
     if not path.is_file():
         raise FileNotFoundError(f"no saved model at {str(path)!r}; pass the .zip that model.save() wrote.")
     _require_sb3()
@@ -492,7 +495,7 @@ def _described_encoding_and_game(path: Path) -> tuple[str | dict[str, Any] | Non
     """The encoding and game that the file's :data:`METADATA_ENTRY` names, or ``(None, None)`` without a valid one."""
     where = repr(str(path))
     try:
-        with zipfile.ZipFile(path) as archive:
+        with open_regular(path, "the saved model") as handle, zipfile.ZipFile(handle) as archive:
             if METADATA_ENTRY not in archive.namelist():
                 return None, None
             spec = _spec_from_metadata(_read_json(archive, METADATA_ENTRY, where), where)
@@ -516,12 +519,14 @@ def read_policy_spec(path: str | os.PathLike[str]) -> tuple[PolicySpec, dict[str
     """
     path = Path(path)
     where = repr(str(path))
+    handle = open_regular(path, "the saved model")  # a FIFO or device is refused, never read
     try:
-        archive = zipfile.ZipFile(path)
+        archive = zipfile.ZipFile(handle)
     except (zipfile.BadZipFile, OSError) as error:
+        handle.close()
         raise ValueError(f"{where} {_NOT_A_MODEL}: it is not a zip archive ({error}); pass the .zip that "
                          "model.save() wrote.") from None
-    with archive:
+    with handle, archive:
         names = set(archive.namelist())
         if "policy.pth" not in names:
             raise ValueError(
@@ -549,15 +554,17 @@ def read_policy_spec(path: str | os.PathLike[str]) -> tuple[PolicySpec, dict[str
 def _read_json(archive: zipfile.ZipFile, name: str, where: str) -> Any:
     if archive.getinfo(name).file_size > _MAX_JSON_BYTES:
         raise ValueError(f"{where}: its {name} entry is larger than {_MAX_JSON_BYTES} bytes; this is no saved model.")
-    try:
-        return json.loads(archive.read(name).decode("utf-8"))
-    except (UnicodeDecodeError, ValueError) as error:
-        raise ValueError(f"{where}: its {name} entry is not valid JSON ({error}); the file is damaged.") from None
+    return parse_json(archive.read(name), f"{where}: its {name} entry", ValueError)
 
 
 def _read_weights(archive: zipfile.ZipFile, where: str) -> dict[str, Any]:
     import torch
 
+    if archive.getinfo("policy.pth").file_size > _MAX_POLICY_BYTES:
+        raise ValueError(
+            f"{where}: its policy.pth entry is larger than {_MAX_POLICY_BYTES} bytes, the limit for a saved MLP "
+            "policy; this is no saved model of this library's policies."
+        )
     try:
         weights = torch.load(io.BytesIO(archive.read("policy.pth")), map_location="cpu", weights_only=True)
     except pickle.UnpicklingError as error:
