@@ -35,7 +35,6 @@ from stable_baselines3.common.vec_env import VecEnv, VecEnvWrapper
 
 from mancala_envs.agents.sb3 import save_model, saved_model_path
 from mancala_envs.batch import MAX_THREADS
-from mancala_envs.engine.jit import compile_notice
 from mancala_envs.opponents import PolicyOpponent, make_opponent
 from mancala_envs.search import parse_compiled_opponent
 from mancala_envs.single_agent import SingleAgentEnv
@@ -668,40 +667,39 @@ def warm_up(config: TrainConfig, batched: bool | None = None) -> float:
 
     The training envs, their generators and the policy are not touched.
 
+    On a cold cache numba says on standard error what it compiles and for how long, as it goes (the
+    compile notice of :mod:`mancala_envs.engine.jit`).
+
     Returns:
         The seconds it took (most of them compiling, on a cold cache).
     """
     start = time.perf_counter()
-    notice_was_on = compile_notice(False)  # the command reports this time itself
-    try:
-        opponents = config.opponents
-        if config.self_play:  # the batched loop and the pool's agents
-            from mancala_envs.selfplay import SelfPlayVecEnv
+    opponents = config.opponents
+    if config.self_play:  # the batched loop and the pool's agents
+        from mancala_envs.selfplay import SelfPlayVecEnv
 
-            env = SelfPlayVecEnv(config.game, 2, opponents=opponents, encoding=config.encoding, seed=0,
-                                 **config.game_options)
-            env.reset()
-            for _ in range(4):
-                env.step(np.argmax(env.action_masks(), axis=1))
-            env.close()
-        if _opponents_to_batch(config, batched) is not None:  # the learners' loop for these opponents' kinds
-            env = make_training_env(dataclasses.replace(config, n_envs=2, seed=0), batched)
-            env.reset()
-            for _ in range(8):
-                env.step(np.argmax(env.env_method("action_masks"), axis=1))
-            env.close()
-        else:
-            for opponent in opponents:
-                env = _single_env(config.game, opponent, config.encoding, config.game_options, config.trust_remote_code)
-                _, info = env.reset(seed=0)
-                rng = np.random.default_rng(0)
-                while True:
-                    action = int(rng.choice(np.flatnonzero(info["action_mask"])))
-                    _, _, terminated, truncated, info = env.step(action)
-                    if terminated or truncated:
-                        break
-    finally:
-        compile_notice(notice_was_on)
+        env = SelfPlayVecEnv(config.game, 2, opponents=opponents, encoding=config.encoding, seed=0,
+                             **config.game_options)
+        env.reset()
+        for _ in range(4):
+            env.step(np.argmax(env.action_masks(), axis=1))
+        env.close()
+    if _opponents_to_batch(config, batched) is not None:  # the learners' loop for these opponents' kinds
+        env = make_training_env(dataclasses.replace(config, n_envs=2, seed=0), batched)
+        env.reset()
+        for _ in range(8):
+            env.step(np.argmax(env.env_method("action_masks"), axis=1))
+        env.close()
+    else:
+        for opponent in opponents:
+            env = _single_env(config.game, opponent, config.encoding, config.game_options, config.trust_remote_code)
+            _, info = env.reset(seed=0)
+            rng = np.random.default_rng(0)
+            while True:
+                action = int(rng.choice(np.flatnonzero(info["action_mask"])))
+                _, _, terminated, truncated, info = env.step(action)
+                if terminated or truncated:
+                    break
     return time.perf_counter() - start
 
 
