@@ -647,8 +647,17 @@ class TournamentResult:
 
     @classmethod
     def load_json(cls, path: str | os.PathLike[str]) -> TournamentResult:
-        """Reads a result written by :meth:`to_json`."""
-        return cls.from_dict(json.loads(Path(path).read_text(encoding="utf-8")))
+        """Reads a result written by :meth:`to_json`.
+
+        Raises:
+            FileNotFoundError / PermissionError: the file cannot be opened.
+            ValueError: not a regular file (a folder, FIFO or device), larger than 256 MiB, not JSON or nested
+                too deeply (:func:`mancala_envs.files.read_json_bounded`), or not a tournament result.
+        """
+        from mancala_envs.files import read_json_bounded
+
+        return cls.from_dict(read_json_bounded(path, 256 * 2**20, "the tournament result", ValueError,
+                                               expected="a JSON tournament result"))
 
     def to_csv(self, path: str | os.PathLike[str]) -> Path:
         """Writes the per-agent and per-pair rows with the columns of :data:`CSV_COLUMNS`; returns the path."""

@@ -387,3 +387,21 @@ def test_the_solve_hint_names_a_command_that_works(tmp_path: Path, capsys: pytes
         assert main(["solve", "ouril", "--max-seeds", "3", "--dir", str(tmp_path), "--quiet"]) == 0
     assert solver.available_tables(ouril, tmp_path) == [3]
     assert "positions: 910 " in capsys.readouterr().out
+
+
+# --- other JSON files read through the same door ---------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("make", "words"),
+    [(make_fifo, "is a FIFO (named pipe)"), (make_zero_link, "is a device"),
+     (lambda path: path.write_text("[" * 100_000) or path, "nested too deeply to be a JSON tournament result")],
+    ids=["fifo", "symlink to /dev/zero", "deep"],
+)
+def test_a_tournament_result_is_read_through_the_file_door(tmp_path: Path, make: Callable[[Path], Any],
+                                                           words: str) -> None:
+    from mancala_envs.tournament import TournamentResult
+
+    path = tmp_path / "result.json"
+    make(path)
+    with pytest.raises(ValueError) as raised:
+        TournamentResult.load_json(path)
+    assert words in str(raised.value)
