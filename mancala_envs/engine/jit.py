@@ -449,6 +449,13 @@ class _CompileProgress(event.Listener):
         except Exception:  # noqa: BLE001
             pass
 
+    def after_fork(self) -> None:
+        """In a forked child: a lock and a progress thread of its own (the parent's thread is not there), the
+        notice said if the parent said it."""
+        announced, games = self._announced, dict(self._games)
+        self._reset()
+        self._announced, self._games = announced, games
+
     def stop(self) -> None:
         """Forgets the piece in progress (the notice is being turned off, perhaps in the middle of one)."""
         with self._lock:
@@ -512,7 +519,7 @@ def _where() -> str:
 
 
 _PROGRESS = _CompileProgress()
-os.register_at_fork(after_in_child=_PROGRESS._reset)
+os.register_at_fork(after_in_child=_PROGRESS.after_fork)
 _notice_on = False
 
 
