@@ -601,6 +601,10 @@ def oracle_evaluate(
             f"the table solves {table.game.name} with {_table_config(table.game)}, not {env_id} with "
             f"{_table_config(rules)}; load the table of this game (load_table(game, folder=...))."
         )
+    if table.game.config != rules.config:  # the same table, read with the played config's states (Table.value's door)
+        folder = table.folder
+        table = Table(rules, table.max_seeds, table.table, table.info)
+        table.folder = folder
     report = OracleReport(
         agent=_name(agent),
         game=env_id,

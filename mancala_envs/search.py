@@ -35,6 +35,16 @@ game's pit count): this module sits beside :mod:`mancala_envs.solver` and import
 a board's place in a table is :func:`mancala_envs.engine.boards.board_index`, the function the
 solver stores its tables by.
 
+**Unchecked.** The compiled templates here (:func:`alphabeta_move`, :func:`alphabeta_root`,
+:func:`mcts_move`, :func:`mcts_root`, :func:`choose_move`, :func:`opponent_turn`) are the engine's
+per-ply internals, called in the vector envs' and the batches' hot loops: they trust every argument
+(a state the engine made, buffers of the right sizes) and check nothing, so a state that no game
+reaches can make them read or write outside their arrays and end the process. They are not in
+``__all__``. The checked doors are :func:`mancala_envs.agents.search.alphabeta_search` and
+:func:`~mancala_envs.agents.search.mcts_search` and the agents' ``act_on_state``, which pass every
+state through ``Game.check_state`` first; check a state of unknown origin the same way before
+handing it to a template.
+
 Neither search uses numba's global generator: the agents draw from their own seeded numpy
 generator and pass the draws in (a uniform number for alpha-beta's ties, four 32-bit words for
 the MCTS generator, a small xorshift128 that runs without integer overflow).
@@ -83,16 +93,10 @@ __all__ = [
     "TABLE_LEAVES",
     "UCT_C",
     "WIN",
-    "alphabeta_move",
-    "alphabeta_root",
-    "choose_move",
     "empty_table",
-    "mcts_move",
-    "mcts_root",
     "opponent_kinds",
-    "opponent_turn",
     "parse_compiled_opponent",
-]
+]  # the compiled templates are unchecked internals (see the module docstring), not public API
 
 WIN = 1_000_000_000_000  # a won episode (more than any score difference plus depth bonus)
 GAME_POINT = 10_000_000_000  # one match point won in a game of a match that goes on
@@ -404,7 +408,7 @@ def alphabeta_root(
     """Alpha-beta to ``depth`` plies from the running ``state`` in the buffers given (see
     :func:`alphabeta_move`): the move (ties broken by ``draw``) and its value for the player to move.
     ``table, binom, table_seeds, n_pits`` are a perfect-play table's (:func:`empty_table` for none),
-    read in the copies compiled with ``TABLE_LEAVES=1``."""
+    read in the copies compiled with ``TABLE_LEAVES=1``. Unchecked (see the module docstring)."""
     root = state[PLAYER]
     games = state[GAMES_PLAYED]
     n = _expand(
@@ -483,6 +487,8 @@ def mcts_root(
     draw: float,
     visits_out: np.ndarray,
 ) -> tuple[int, int]:
+    """UCT from ``state`` (see :func:`mancala_envs.agents.search.mcts_search`, its checked door): the most visited
+    root action and the plies played in rollouts. Unchecked (see the module docstring)."""
     root = state[PLAYER]
     games = state[GAMES_PLAYED]
     size = simulations + 1
@@ -639,7 +645,8 @@ def _only_action(legal: int) -> int:
 def alphabeta_move(history_start: int, state: np.ndarray, params: np.ndarray, n_actions: int, depth: int,
                    draw: float, table: np.ndarray, binom: np.ndarray, table_seeds: int,
                    n_pits: int) -> tuple[int, int, int]:
-    """Alpha-beta to ``depth`` plies (ties broken by ``draw``), with its buffers made here: the move, its
+    """Unchecked (``state`` must have passed ``Game.check_state``, see the module docstring). Alpha-beta to
+    ``depth`` plies (ties broken by ``draw``), with its buffers made here: the move, its
     value for the player to move and the nodes searched. ``table, binom, table_seeds, n_pits``: a
     perfect-play table (its ``values``, ``binom``, ``max_seeds`` and the game's ``n_pits``), read only by
     the copies compiled with ``TABLE_LEAVES=1``; :func:`empty_table` when there is none."""
@@ -659,7 +666,8 @@ def alphabeta_move(history_start: int, state: np.ndarray, params: np.ndarray, n_
 @per_game()
 def mcts_move(history_start: int, state: np.ndarray, params: np.ndarray, n_actions: int, simulations: int,
               cap: int, words: np.ndarray, draw: float) -> int:
-    """MCTS's most visited move after ``simulations`` (UCB1 constant ``UCT_C``, rollouts of ``cap`` plies)."""
+    """MCTS's most visited move after ``simulations`` (UCB1 constant ``UCT_C``, rollouts of ``cap`` plies).
+    Unchecked: ``state`` must have passed ``Game.check_state`` (see the module docstring)."""
     visits = np.zeros(n_actions, np.int64)
     action, _ = mcts_root(history_start, state, params, n_actions, simulations, UCT_C, cap, words, draw, visits)
     return action
@@ -674,6 +682,7 @@ def choose_move(kind: int, history_start: int, state: np.ndarray, params: np.nda
     ``strength`` is the search's depth or simulations; ``cap`` the MCTS rollout cap; ``words`` the
     xorshift128 generator the agent draws from (ties, random moves, rollouts); ``trial`` scratch space
     at least the size of ``state`` (the greedy rule's). A search with one legal move searches nothing.
+    Unchecked (see the module docstring).
     """
     draw = uniform(words)
     # Each test of the bit set is a constant of the copy: numba drops the agents the copy cannot play.
@@ -708,6 +717,8 @@ def opponent_turn(state: np.ndarray, params: np.ndarray, action: int, settings: 
     Returns:
         The step code of ``action`` (nothing else is played unless it is ``OK``), the number of the
         agent's plies and its last action (-1 if none). ``trace`` holds the record of the last ply.
+
+    Unchecked (see the module docstring): the vector envs call it on their own states every step.
     """
     history_start, n_actions, strength, cap, kind = settings[0], settings[1], settings[2], settings[3], settings[4]
     mover = state[PLAYER]

@@ -107,6 +107,7 @@ from mancala_envs.engine.kernels import game_legal_bits, game_step, per_game
 from mancala_envs.engine.state import (
     BOARD,
     FIRST_MOVE_DONE,
+    HISTORY_FILTER,
     HISTORY_LEN,
     LEGAL,
     PLAYER,
@@ -800,8 +801,66 @@ class Table:
         return self.max_seeds >= self.game.total_seeds
 
     def covers(self, state: np.ndarray) -> bool:
-        """Whether ``state``'s board holds at most ``max_seeds`` seeds."""
+        """Whether ``state``'s board holds at most ``max_seeds`` seeds.
+
+        Raises:
+            TypeError: ``state`` is not an array of the form of :attr:`game`'s states (``game.check_state``).
+            ValueError: ``state`` is not a state that :attr:`game` reaches (the message names the part).
+        """
+        state = self._checked_state(state)
         return int(self.game.board(state).sum()) <= self.max_seeds
+
+    def _checked_state(self, state: Any) -> np.ndarray:
+        """``state`` after ``check_state`` of its game: :attr:`game`, or the same rules with the ``max_plies`` and
+        ``repetition`` that the state's size gives (tables ignore both). A state of another config comes back
+        copied into a state of :attr:`game` (its repetition memory kept when :attr:`game` keeps one), the form
+        the table's compiled lookups read.
+
+        Raises:
+            TypeError: ``state`` is not an array of a state's form (the message names :attr:`game`'s).
+            ValueError: it is not a state a game reaches, or its repetition memory is longer than :attr:`game`'s.
+        """
+        game = self.game
+        if isinstance(state, np.ndarray) and state.ndim == 1 and state.shape[0] != game.state_size:
+            games = self.__dict__.setdefault("_state_games", {})
+            size = int(state.shape[0])
+            if size not in games:
+                games[size] = self._rules_of_size(game, size)
+            game = games[size] or game
+        game.check_state(state)
+        if game is self.game:
+            return state
+        adopted = np.zeros(self.game.state_size, dtype=np.int64)
+        live = game.history_start + int(state[HISTORY_LEN]) if game.history_start else game.state_size
+        if not self.game.history_start:
+            live = min(live, self.game.state_size)  # the table's game keeps no repetition memory: it is dropped
+        elif live > self.game.state_size:
+            raise ValueError(
+                f"the state's repetition memory holds {int(state[HISTORY_LEN])} positions, more than this table's "
+                f"{self.game.name} keeps ({self.game.state_size - self.game.history_start}); load the table with "
+                "the state's game (load_table(game)) to read it."
+            )
+        adopted[:live] = state[:live]
+        if not self.game.history_start:
+            adopted[HISTORY_LEN] = adopted[HISTORY_FILTER] = 0
+        return adopted
+
+    @staticmethod
+    def _rules_of_size(game: Game, size: int) -> Game | None:
+        """``game``'s rules with the ``max_plies`` and ``repetition`` whose states have ``size`` entries, if any."""
+        fields = {field.name for field in dataclasses.fields(game.config)}
+        if not {"max_plies", "repetition"} <= fields:
+            return None
+        probe = type(game)(dataclasses.replace(game.config, repetition=True))
+        ply_cap = probe.max_plies + size - probe.state_size  # the history's length grows with the ply cap
+        for changes in ({"repetition": False}, {"repetition": True, "max_plies": ply_cap}):
+            try:
+                other = type(game)(dataclasses.replace(game.config, **changes))
+            except (TypeError, ValueError):  # no config of that size (a ply cap below 1)
+                continue
+            if other.state_size == size:
+                return other
+        return None
 
     def value(self, state: np.ndarray) -> TableValue:
         """The table's value of ``state`` for its player to move (its first ply valued by playing it, see :meth:`move_values`).
@@ -811,13 +870,20 @@ class Table:
         memory that matters here, ``max(move_values(state))`` can differ from it; :meth:`search`
         gives the exact value of ``state`` as it stands.
 
+        ``state`` must be a state of :attr:`game` (the game the table was built or loaded with), or of the
+        same game with another ``max_plies`` or ``repetition`` (tables ignore both), checked with that
+        game's ``check_state`` before anything reads it.
+
         Raises:
+            TypeError: ``state`` is not an array of the form of :attr:`game`'s states.
+            ValueError: ``state`` is not a state that :attr:`game` reaches (the message names the part).
             TableError: the game is over, or the board holds more than ``max_seeds`` seeds.
         """
+        state = self._checked_state(state)
         if state[STATUS] != RUNNING:
             raise TableError("the game is over: a finished position has no value to look up.")
         if state[FIRST_MOVE_DONE] == 0:  # the first ply may follow its own rules (Modiar rule 4): look one ply ahead
-            moves = self.move_values(state).values()
+            moves = self._move_values(state).values()
             return TableValue(max(v.margin for v in moves), max(v.low for v in moves), max(v.high for v in moves))
         self._check_covered(state)
         board = np.asarray(self.game.board(state), dtype=np.int64)
@@ -839,9 +905,19 @@ class Table:
                 visiting at most this many positions; its value is then exact (``low == high``). A search
                 that runs out of budget leaves the table's value.
 
+        ``state`` must be a state of :attr:`game` (the game the table was built or loaded with), or of the
+        same game with another ``max_plies`` or ``repetition`` (tables ignore both), checked with that
+        game's ``check_state`` before anything reads it.
+
         Raises:
+            TypeError: ``state`` is not an array of the form of :attr:`game`'s states.
+            ValueError: ``state`` is not a state that :attr:`game` reaches (the message names the part).
             TableError: the game is over, or a move leads outside the table.
         """
+        return self._move_values(self._checked_state(state), search_budget)
+
+    def _move_values(self, state: np.ndarray, search_budget: int = 0) -> dict[int, TableValue]:
+        """:meth:`move_values` of a state already checked (unchecked)."""
         if state[STATUS] != RUNNING:
             raise TableError("the game is over: a finished position has no moves to value.")
         missing = self.game.compiled(move_values)(
@@ -867,7 +943,7 @@ class Table:
         mover = int(state[PLAYER])
         after = state.copy()
         self.game.step(after, action, self._trace)
-        found = self.search(after, budget=budget)
+        found = self._search(after, budget, None)
         if found is None:
             return value
         gain = int(after[STORE + mover] - after[STORE + 1 - mover] - (state[STORE + mover] - state[STORE + 1 - mover]))
@@ -875,8 +951,12 @@ class Table:
         return TableValue(margin, margin, margin)
 
     def best_actions(self, state: np.ndarray) -> list[int]:
-        """The legal actions of ``state`` that keep its perfect-play value (several when they tie)."""
-        margins = self.move_values(state)
+        """The legal actions of ``state`` that keep its perfect-play value (several when they tie).
+
+        Raises:
+            TypeError, ValueError, TableError: as :meth:`move_values`.
+        """
+        margins = self._move_values(self._checked_state(state))
         best = max(v.margin for v in margins.values())
         return [action for action, v in margins.items() if v.margin == best]
 
@@ -895,7 +975,20 @@ class Table:
 
         Returns:
             The value and a best action, or None if the budget ran out.
+
+        ``state`` must be a state of :attr:`game` (the game the table was built or loaded with), or of the
+        same game with another ``max_plies`` or ``repetition`` (tables ignore both), checked with that
+        game's ``check_state`` before anything reads it.
+
+        Raises:
+            TypeError: ``state`` is not an array of the form of :attr:`game`'s states.
+            ValueError: ``state`` is not a state that :attr:`game` reaches (the message names the part).
+            TableError: the game is over.
         """
+        return self._search(self._checked_state(state), budget, window)
+
+    def _search(self, state: np.ndarray, budget: int, window: tuple[int, int] | None) -> SearchResult | None:
+        """:meth:`search` of a state already checked (unchecked)."""
         if state[STATUS] != RUNNING:
             raise TableError("the game is over: a finished position has no value to search.")
         game = self.game

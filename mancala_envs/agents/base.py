@@ -47,9 +47,14 @@ class Agent(ABC):
         """Returns a legal action for the player to move in ``state``, a state array of ``game``
         (``env.unwrapped.state_array``); neither is changed.
 
+        ``state`` is checked with ``game.check_state`` before anything reads it: a state no game of
+        ``game`` reaches is refused with an exception, never searched.
+
         Raises:
-            TypeError: ``game`` is not a mancala_envs Game, or ``state`` is not one of its states.
-            ValueError: the game in ``state`` is over.
+            TypeError: ``game`` is not a mancala_envs Game, or ``state`` is not a writable, C-contiguous
+                ``int64`` array of ``game.state_size`` entries.
+            ValueError: ``state`` is inconsistent (the message names the part: a negative pit, seeds that
+                are not the game's, a wrong player or counter...), or the game in it is over.
             NotImplementedError: the agent only acts on environments.
         """
         raise NotImplementedError(f"{type(self).__name__} only acts on environments; call act(env).")
@@ -72,14 +77,16 @@ class Agent(ABC):
 
     @staticmethod
     def state_legal_actions(game: Game, state: np.ndarray) -> np.ndarray:
-        """The legal actions of the player to move in ``state`` (checks that it is a running state of ``game``)."""
+        """The legal actions of the player to move in ``state``, after checking that it is a running state of
+        ``game`` (``game.check_state``: the door of every ``act_on_state`` and search).
+
+        Raises:
+            TypeError: ``game`` is not a Game, or ``state`` not an array of its state's form.
+            ValueError: ``state`` is inconsistent, or its game is over.
+        """
         if not isinstance(game, Game):
             raise TypeError(f"game must be a mancala_envs Game such as Ouril() (got {type(game).__name__}).")
-        if not isinstance(state, np.ndarray) or state.dtype != np.int64 or state.shape != (game.state_size,):
-            raise TypeError(
-                f"state must be an int64 array of shape ({game.state_size},), a state of {game.env_name} "
-                f"such as env.unwrapped.state_array (got {type(state).__name__})."
-            )
+        game.check_state(state)
         if state[STATUS] != RUNNING or state[LEGAL] == 0:
             raise ValueError("the player to move has no legal action: the game is over; call reset().")
         return game.legal_actions(state)

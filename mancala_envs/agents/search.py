@@ -51,6 +51,20 @@ __all__ = [
 ]
 
 
+def _check_draw(draw: Any) -> float:
+    """``draw`` as a float, after checking that it is a number in [0, 1) (the searches' tie-break)."""
+    if isinstance(draw, bool) or not isinstance(draw, (int, float, np.integer, np.floating)) or not 0 <= draw < 1:
+        raise ValueError(f"draw must be a number in [0, 1), e.g. rng.random() (got {draw!r}).")
+    return float(draw)
+
+
+def _check_exploration(c: Any) -> float:
+    """``c`` as a float, after checking that it is a finite number >= 0 (UCB1's exploration constant)."""
+    if isinstance(c, bool) or not isinstance(c, (int, float, np.integer, np.floating)) or not math.isfinite(c) or c < 0:
+        raise ValueError(f"the exploration constant c must be a finite number >= 0 (got {c!r}).")
+    return float(c)
+
+
 def table_arguments(table: Table | None) -> tuple[np.ndarray, np.ndarray, int, int]:
     """What the compiled alpha-beta reads of ``table``: its value bytes, binomials, ``max_seeds`` and the
     game's pit count (:func:`mancala_envs.search.empty_table` for ``None``)."""
@@ -120,7 +134,7 @@ def alphabeta_search(
         game: The game whose state it is (its compiled rules and ``params``).
         state: A running state of ``game`` (not changed).
         depth: Plies to search, 1 to ``MAX_DEPTH``.
-        draw: A uniform number in [0, 1) that breaks ties between root moves.
+        draw: A uniform number in [0, 1) that breaks ties between root moves (``ValueError`` otherwise).
         table: A perfect-play table of ``game`` (:mod:`mancala_envs.solver`), or ``None``. With one, a
             running position after the first ply whose board holds at most ``table.max_seeds`` seeds
             is a leaf scored by its outcome under perfect play (:mod:`mancala_envs.search`).
@@ -130,10 +144,11 @@ def alphabeta_search(
         nodes searched (plies played).
 
     Raises:
-        TypeError: ``game`` is not a Game, ``state`` not one of its states, ``depth`` not an integer, or
-            ``table`` not a Table.
-        ValueError: the game in ``state`` is over, ``depth`` is out of range, or ``table`` is another game's
-            (a :class:`~mancala_envs.solver.TableError`).
+        TypeError: ``game`` is not a Game, ``state`` not an array of its state's form (``game.check_state``),
+            ``depth`` not an integer, or ``table`` not a Table.
+        ValueError: ``state`` is inconsistent (``game.check_state`` names the part) or its game is over,
+            ``depth`` or ``draw`` is out of range, or ``table`` is another game's (a
+            :class:`~mancala_envs.solver.TableError`).
 
     Example:
         >>> import mancala_envs
@@ -145,15 +160,21 @@ def alphabeta_search(
     """
     Agent.state_legal_actions(game, state)
     depth = check_integer("alphabeta depth", depth, 1, MAX_DEPTH)
-    if table is None:
-        search = game.compiled(alphabeta_move)
-    else:
+    draw = _check_draw(draw)
+    if table is not None:
         if not isinstance(table, Table):
             raise TypeError(f"table must be a mancala_envs.solver.Table or None (got {type(table).__name__}).")
         if not same_table_game(table.game, game):
             raise TableError(f"this table is of {table.game.name} {table.game.config}, not of {game.name} {game.config} "
                              "(the config may differ only in max_plies and repetition).")
-        search = game.compiled(alphabeta_move, TABLE_LEAVES=1)
+    return _alphabeta(game, state, depth, draw, table)
+
+
+def _alphabeta(
+    game: Game, state: np.ndarray, depth: int, draw: float, table: Table | None
+) -> tuple[int, int, int]:
+    """:func:`alphabeta_search` on arguments already checked (the agents' own): unchecked."""
+    search = game.compiled(alphabeta_move) if table is None else game.compiled(alphabeta_move, TABLE_LEAVES=1)
     values, binom, table_seeds, n_pits = table_arguments(table)
     action, value, nodes = search(
         game.history_start, state, game.params, game.n_actions, int(depth), float(draw),
@@ -186,7 +207,7 @@ def mcts_search(
         words: An int64 array of four numbers in ``0 .. 2**32 - 1``, not all 0: the state of the
             xorshift128 generator of the expansions and rollouts (changed in place).
         draw: A uniform number in [0, 1) that breaks ties between equally visited root moves.
-        c: The exploration constant (``sqrt(2)``).
+        c: The exploration constant (``sqrt(2)``), a finite number >= 0.
         rollout_cap: Most plies in one rollout (default: ``game.max_episode_plies``).
 
     Returns:
@@ -194,11 +215,15 @@ def mcts_search(
         plies played in rollouts.
 
     Raises:
-        TypeError: ``game`` is not a Game, ``state`` not one of its states, or a count not an integer.
-        ValueError: the game in ``state`` is over, a count is out of range, or ``words`` is unusable.
+        TypeError: ``game`` is not a Game, ``state`` not an array of its state's form (``game.check_state``),
+            or a count not an integer.
+        ValueError: ``state`` is inconsistent (``game.check_state`` names the part) or its game is over, a
+            count is out of range, ``draw`` or ``c`` is not a number of its range, or ``words`` is unusable.
     """
     Agent.state_legal_actions(game, state)
     simulations = check_integer("mcts simulations", simulations, 1, MAX_SIMULATIONS)
+    draw = _check_draw(draw)
+    c = _check_exploration(c)
     if (
         not isinstance(words, np.ndarray) or words.dtype != np.int64 or words.shape != (4,)
         or (words < 0).any() or (words > MASK32).any() or not words.any()
@@ -210,6 +235,12 @@ def mcts_search(
     if rollout_cap is None:
         rollout_cap = game.max_episode_plies
     rollout_cap = check_integer("rollout_cap", rollout_cap, 1, 2**62)
+    return _mcts(game, state, simulations, words, draw, c, rollout_cap)
+
+
+def _mcts(game: Game, state: np.ndarray, simulations: int, words: np.ndarray, draw: float, c: float,
+          rollout_cap: int) -> tuple[int, np.ndarray, int]:
+    """:func:`mcts_search` on arguments already checked (the agents' own): unchecked."""
     visits = np.zeros(game.n_actions, np.int64)
     action, plies = game.compiled(mcts_root)(
         game.history_start, state, game.params, game.n_actions, int(simulations), float(c), int(rollout_cap),
@@ -228,10 +259,10 @@ class _StateSearchAgent(Agent):
         if legal.size == 1:
             self._record_trivial()
             return int(legal[0])
-        return self._choose(raw.game, raw.state_array)
+        return self._choose(raw.game, raw.state_array)  # the env's own state: no check needed
 
     def act_on_state(self, game: Game, state: np.ndarray) -> int:
-        legal = self.state_legal_actions(game, state)
+        legal = self.state_legal_actions(game, state)  # game.check_state: the search reads a checked state
         if legal.size == 1:
             self._record_trivial()
             return int(legal[0])
@@ -241,6 +272,7 @@ class _StateSearchAgent(Agent):
         """Notes a move with one legal action (nothing was searched)."""
 
     def _choose(self, game: Game, state: np.ndarray) -> int:
+        """The searched move in ``state``, a running state of ``game`` already checked (unchecked here)."""
         raise NotImplementedError
 
 
@@ -309,7 +341,7 @@ class AlphaBetaAgent(_StateSearchAgent):
 
     def _choose(self, game: Game, state: np.ndarray) -> int:
         table = self.table_for(game)
-        action, value, nodes = alphabeta_search(game, state, self.depth, float(self.rng.random()), table)
+        action, value, nodes = _alphabeta(game, state, self.depth, float(self.rng.random()), table)
         self.last_nodes = nodes
         self.last_value = value
         self.last_table = table
@@ -338,10 +370,9 @@ class MCTSAgent(_StateSearchAgent):
 
     def __init__(self, simulations: int = 400, seed: int | None = None, c: float = UCT_C) -> None:
         self.simulations = check_integer("mcts simulations", simulations, 1, MAX_SIMULATIONS)
-        if isinstance(c, bool) or not isinstance(c, (int, float)) or not math.isfinite(c) or c < 0:
-            raise ValueError(f"the exploration constant c must be a finite number >= 0 (got {c!r}).")
+        c = _check_exploration(c)
         super().__init__(seed)
-        self.c = float(c)
+        self.c = c
         self.name = f"mcts:{self.simulations}"
         self.last_simulations = 0
         self.last_rollout_plies = 0
@@ -354,7 +385,9 @@ class MCTSAgent(_StateSearchAgent):
 
     def _choose(self, game: Game, state: np.ndarray) -> int:
         words = self.rng.integers(1, 1 << 32, size=4, dtype=np.int64)
-        action, visits, plies = mcts_search(game, state, self.simulations, words, float(self.rng.random()), self.c)
+        action, visits, plies = _mcts(
+            game, state, self.simulations, words, float(self.rng.random()), self.c, game.max_episode_plies
+        )
         self.last_simulations = self.simulations
         self.last_rollout_plies = plies
         self.last_visits = visits

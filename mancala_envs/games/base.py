@@ -234,6 +234,12 @@ class Game(ABC):
         n_actions: Size of the ``Discrete`` action space.
         n_pits: Number of board slots in the state.
         total_seeds: Seeds in the game (conserved on board plus stores).
+
+    The methods that take a ``state`` (``step``, ``legal_bits``, ``observe``, ``board``, ``info``...) are the
+    engine's unchecked fast path, called on every ply: they trust ``state`` to be one the engine made and
+    check nothing, and the compiled ones may read outside the array (and end the process) on a state no
+    game reaches. Check an array of unknown origin with :meth:`check_state` first, as every public door
+    that takes a raw state does (agents' ``act_on_state``, the searches, the perfect-play tables).
     """
 
     name: ClassVar[str]
@@ -476,8 +482,47 @@ class Game(ABC):
         from a file may hold any int64, and the sum must not wrap around."""
         return sum(state[BOARD : BOARD + self.n_pits].tolist()) + sum(state[STORE : STORE + 2].tolist())
 
-    def check_state(self, state: np.ndarray) -> None:
-        """Raises ``ValueError`` naming the first inconsistency of a state array (from a snapshot).
+    def check_state(self, state: Any) -> None:
+        """Raises unless ``state`` is a state array of this game that a game reaches: the one check of a raw
+        state, at every public door that takes one (agents' ``act_on_state``, ``alphabeta_search``,
+        ``mcts_search``, the perfect-play ``Table``'s lookups, ``env.load_state_dict``).
+
+        The array must be what the engine makes (``new_state``, ``env.unwrapped.state_array``): a
+        writable, C-contiguous 1-d ``int64`` numpy array of :attr:`state_size` entries. Its content must
+        be reachable (:meth:`check_reachable`): header, repetition memory, seeds, legal-move mask,
+        position and observations. It is read, never changed; it costs about 0.1 ms.
+
+        Raises:
+            TypeError: ``state`` is not such an array (another type, dtype, shape, a view that is not
+                contiguous, a read-only array); the message names what differs.
+            ValueError: its content is inconsistent; the message names the first part that is (e.g.
+                ``the state's board has a negative count``) and where a valid state comes from.
+        """
+        form = (
+            f"state must be a writable, C-contiguous int64 array of shape ({self.state_size},), a state of "
+            f"{self.env_name} such as env.unwrapped.state_array or game.new_state(0)"
+        )
+        if not isinstance(state, np.ndarray):
+            raise TypeError(f"{form} (got {type(state).__name__}).")
+        if state.dtype != np.int64:
+            raise TypeError(f"{form} (got dtype {state.dtype}; values are not converted).")
+        if state.shape != (self.state_size,):
+            raise TypeError(f"{form} (got shape {state.shape}).")
+        if not state.flags.c_contiguous or not state.flags.writeable:
+            what = "a non-contiguous view" if not state.flags.c_contiguous else "a read-only array"
+            raise TypeError(f"{form} (got {what}; pass np.array(state) for a writable copy).")
+        try:
+            self.check_reachable(state)
+        except ValueError as error:
+            raise ValueError(
+                f"{error} No {self.env_name} game reaches this state: take states from the engine "
+                "(env.unwrapped.state_array, game.new_state(0), env.state_dict())."
+            ) from None
+
+    def check_reachable(self, state: np.ndarray) -> None:
+        """Raises ``ValueError`` naming the first inconsistency of ``state``, an ``int64`` array of
+        :attr:`state_size` entries (:meth:`check_state` checks its form first, then calls this). A game's
+        companion extends it with the checks of its own slots.
 
         A state passes only if a game can reach it: its header is one the game can reach
         (:meth:`check_header`), its repetition memory is consistent (:meth:`check_history`), its seeds
@@ -485,8 +530,6 @@ class Game(ABC):
         one ``reset(options=...)`` accepts (:meth:`check_position`, the same validation as that door),
         and both players' observations lie within their bounds.
         """
-        if state.shape != (self.state_size,):
-            raise ValueError(f"the state must have {self.state_size} entries (got {state.shape}).")
         self.check_header(state)
         self.check_history(state)
         if (state[BOARD : BOARD + self.n_pits] < 0).any():

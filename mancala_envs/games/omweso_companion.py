@@ -6,7 +6,7 @@ module holds the mixin :class:`OmwesoCompanion`, which ``Omweso`` inherits befor
 :class:`~mancala_envs.games.base.Game`:
 
 - positions: ``load_position`` (and the checks of the placement phase and of a pending
-  mid-turn choice), ``position_flags``, the ``check_state`` override and ``held_seeds``;
+  mid-turn choice), ``position_flags``, the ``check_reachable`` override and ``held_seeds``;
 - inspection: ``board``, ``info``, the values of the layout's symbols (observation bounds);
 - text: the spec table (``env_doc``), ``describe_action``, ``board_rows``, ``played_pit``,
   ``move_words``, ``render_text``.
@@ -261,8 +261,8 @@ class OmwesoCompanion:
         ranges[LAPS] = ("lap counter", 0, config.max_laps_per_turn)
         return ranges
 
-    def check_state(self, state: np.ndarray) -> None:
-        """Adds the ranges of Omweso's own slots to the shared checks (see ``Game.check_state``)."""
+    def check_reachable(self, state: np.ndarray) -> None:
+        """Adds the ranges of Omweso's own slots to the shared checks (see ``Game.check_reachable``)."""
         values = state[: min(len(state), rules.STATE_SIZE)].tolist()
         if len(values) == rules.STATE_SIZE:
             ranges = (
@@ -292,7 +292,7 @@ class OmwesoCompanion:
                     f"the state's ply counter {values[PLY]} is more than {values[TURN]} turns can take "
                     f"(at most {1 + config.max_laps_per_turn} plies a turn)."
                 )
-        super().check_state(state)
+        super().check_reachable(state)
 
     def load_checked_position(self, scratch: np.ndarray, fields: dict[str, Any], state: np.ndarray) -> None:
         """A running game's position loads as ``reset(options=...)`` loads it. A finished game's position

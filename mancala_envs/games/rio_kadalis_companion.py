@@ -96,7 +96,7 @@ class RioKadalisCompanion(TwoRowCompanion):
         ranges[rules.ROUND] = ("round counter", 0, self.config.max_rounds if match else 0)
         return ranges
 
-    def check_state(self, state: np.ndarray) -> None:
+    def check_reachable(self, state: np.ndarray) -> None:
         """Adds the match slots to the shared checks: closed pits are real and empty, the fours at most
         a quarter of the seeds in all."""
         closed = int(state[rules.CLOSED])
@@ -107,7 +107,7 @@ class RioKadalisCompanion(TwoRowCompanion):
         if state[rules.FOURS : rules.FOURS + 2].sum() > self.total_seeds // 4:
             raise ValueError(f"the state's fours {state[rules.FOURS : rules.FOURS + 2].tolist()} hold more than the "
                              f"{self.total_seeds} seeds.")
-        super().check_state(state)
+        super().check_reachable(state)
 
     def held_seeds(self, state: np.ndarray) -> int | None:
         return super().held_seeds(state) + sum(state[rules.RESERVE : rules.RESERVE + 2].tolist())  # no wrap-around
