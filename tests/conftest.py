@@ -1,6 +1,7 @@
 """Test-session settings (pygame windows go to SDL's dummy video driver: no display needed) and shared fixtures."""
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -9,6 +10,19 @@ from mancala_envs.single_agent import SingleAgentEnv
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def sb3_logs_in_the_sessions_folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Stable-Baselines3 makes a logger folder (``SB3-<time>`` in the system temp folder) for every model built
+    without one; point it at the session's own temporary folder, so the test run leaves nothing behind."""
+    previous = os.environ.get("SB3_LOGDIR")
+    os.environ["SB3_LOGDIR"] = str(tmp_path_factory.mktemp("sb3-logs"))
+    yield
+    if previous is None:
+        os.environ.pop("SB3_LOGDIR", None)
+    else:
+        os.environ["SB3_LOGDIR"] = previous
 
 
 @pytest.fixture(autouse=True)

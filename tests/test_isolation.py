@@ -40,3 +40,16 @@ def test_a_table_built_by_one_test_is_not_seen_by_the_next(first: bool) -> None:
     if first:
         folder.mkdir(parents=True)
         (folder / "leftover.json").write_text("{}", encoding="utf-8")
+
+
+def test_stable_baselines3_logs_go_to_the_sessions_folder(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """A model built without a logger folder writes its ``SB3-<time>`` folder into the session's temporary folder,
+    not the system's."""
+    pytest.importorskip("stable_baselines3")
+    from stable_baselines3.common.logger import configure
+
+    logger = configure(format_strings=[])
+    try:
+        assert Path(logger.get_dir()).resolve().is_relative_to(tmp_path_factory.getbasetemp().resolve())
+    finally:
+        logger.close()
