@@ -88,8 +88,9 @@ class TwoSeatVectorEnv(gymnasium.vector.VectorEnv):
             (and the final views of ``infos["final_obs"]`` and ``final_info``) are then the encoder's float32
             features, and the observation spaces the encoder's.
         threads: Threads that step the games, each its own contiguous part of them (``None``, the default:
-            every core this process may run on, one per 64 games at most; ``1``: the calling thread alone).
-            Observations, rewards and infos are the same whatever the count.
+            every core this process may run on, one per 64 games at most; ``1``: the calling thread alone; at most
+            256, :data:`~mancala_envs.batch.MAX_THREADS`). Observations, rewards and infos are the same whatever the
+            count.
         **options: Game options and ``first_player`` (``None``: drawn for each game from its generator) and
             ``reward_mode`` (``"win_loss"`` or ``"match_points"``), as for :func:`mancala_envs.make`.
 

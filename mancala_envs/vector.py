@@ -105,8 +105,9 @@ class MancalaVectorEnv(gymnasium.vector.VectorEnv):
             ``apply_wrappers`` takes it: the observations (and ``infos["final_obs"]``) are then the
             encoder's float32 features, and the observation spaces the encoder's.
         threads: Threads that step the games, each its own contiguous part of them (``None``, the default:
-            every core this process may run on, one per 64 games at most; ``1``: the calling thread alone). Observations, rewards and
-            infos are the same whatever the count.
+            every core this process may run on, one per 64 games at most; ``1``: the calling thread alone; at most
+            256, :data:`~mancala_envs.batch.MAX_THREADS`). Observations, rewards and infos are the same whatever the
+            count.
         **options: Game options and ``first_player`` and ``reward_mode``, as for :func:`mancala_envs.make`.
 
     Attributes:

@@ -51,8 +51,8 @@ class MancalaSB3VecEnv(VecEnv):
         encoding: ``None`` or ``"raw"`` (default: the raw int32 vector), or an observation encoding by name
             (``"flat"``, ``"one_hot"``, ``"thermometer"``, ``"planes"``) or as a dict with its options
             (``{"name": "one_hot", "cap": 8}``); the observation space is the encoder's.
-        threads: Threads that step the games (``None``, the default: every core, one per 64 games at most); the
-            results are the same whatever the count (see :class:`~mancala_envs.vector.MancalaVectorEnv`).
+        threads: Threads that step the games (``None``, the default: every core, one per 64 games at most; at most
+            256); the results are the same whatever the count (see :class:`~mancala_envs.vector.MancalaVectorEnv`).
         **options: Game options, ``first_player``, ``reward_mode``, ``history_capacity``.
 
     Attributes:
