@@ -488,9 +488,6 @@ def _two_seat_kalah() -> TwoSeatVectorEnv:
 MASK_WRITERS: list[tuple[str, Callable[[], Any], Callable[[Any], np.ndarray]]] = [
     ("MancalaVectorEnv step infos['action_mask']", _kalah_vector,
      lambda env: env.step(np.full(N, 2))[4]["action_mask"]),
-    ("MancalaVectorEnv reset infos['action_mask']",
-     lambda: MancalaVectorEnv("kalah_v0", N, learner_seat=0, first_player=0, threads=1),
-     lambda env: (env.reset(seed=0)[1]["action_mask"], env.step(np.full(N, 2)))[0]),
     ("MancalaVectorEnv action_masks()", _kalah_vector, lambda env: (env.step(np.full(N, 2)), env.action_masks())[1]),
     ("TwoSeatVectorEnv step infos['action_mask']", _two_seat_kalah,
      lambda env: env.step(np.full(N, 2))[4]["action_mask"]),
