@@ -199,7 +199,7 @@ DOORS: dict[str, Callable[[Game], Callable[[np.ndarray], Any]]] = {
     "StateAgent subclass.act_on_state": lambda game: lambda state: RecordingAgent().act_on_state(game, state),
     "alphabeta_search": lambda game: lambda state: alphabeta_search(game, state, 2),
     "mcts_search": lambda game: lambda state: mcts_search(game, state, 8, np.array([1, 2, 3, 4], np.int64)),
-    "Game.check_state": lambda game: game.check_state,
+    "Game.check_state": lambda game: lambda state: game.check_state(state),
 }
 #: the doors that answer a valid running state with a legal action without a table or weights
 ACTING = [name for name in DOORS if "perfect" not in name and "pretrained" not in name and name != "Game.check_state"]
@@ -235,6 +235,7 @@ def frozen(value: Any) -> Any:
 @pytest.mark.parametrize("env_id", IDS)
 def test_every_door_refuses_every_corrupted_state(env_id: str, door: str) -> None:
     game, state = running_state(env_id)
+    require_checking_door(game, state, DOORS[door](game), door)
     for name, bad in corruptions(game, state):
         error, words = expected(game, name)
         with pytest.raises(error):  # crash safety: the door is only tried once check_state refuses the state
@@ -277,22 +278,37 @@ def test_a_refused_state_leaves_the_agent_as_it_was(env_id: str) -> None:
     assert recorder.seen == []
 
 
-@pytest.mark.parametrize("env_id", IDS)
-def test_every_door_checks_the_state_before_reading_it(env_id: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    """With ``check_state`` refusing everything, every door refuses a valid state: each one asks it."""
-    game, state = running_state(env_id)
+class Refused(Exception):
+    """What the stand-in ``check_state`` of :func:`asks_check_state` raises."""
 
-    class Refused(Exception):
-        pass
+
+def asks_check_state(game: Game, state: np.ndarray, call: Callable[[np.ndarray], Any]) -> bool:
+    """Whether ``call`` asks ``game.check_state`` about a valid ``state`` (a stand-in that refuses everything)."""
 
     def refuse(self: Game, value: Any) -> None:
         raise Refused
 
-    monkeypatch.setattr(type(game), "check_state", refuse)
-    for door, make in DOORS.items():
-        with pytest.raises(Refused):
-            make(game)(state)
-        assert door
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(type(game), "check_state", refuse)
+        try:
+            call(state)
+        except Refused:
+            return True
+    return False
+
+
+def require_checking_door(game: Game, state: np.ndarray, call: Callable[[np.ndarray], Any], door: str) -> None:
+    """Crash safety: a door that does not ask ``check_state`` gets no corrupted state (the test fails instead)."""
+    if not asks_check_state(game, state.copy(), call):
+        pytest.fail(f"{door} does not call game.check_state: corrupted states are not passed to it")
+
+
+@pytest.mark.parametrize("env_id", IDS)
+def test_every_door_checks_the_state_before_reading_it(env_id: str) -> None:
+    """With ``check_state`` refusing everything, every door refuses a valid state: each one asks it."""
+    game, state = running_state(env_id)
+    assert [door for door, make in DOORS.items() if not asks_check_state(game, state, make(game))] == []
+    assert asks_check_state(game, state, lambda value: None) is False  # the stand-in is only met through a door
 
 
 # --- the perfect-play tables ----------------------------------------------------------------------------------------
@@ -335,6 +351,7 @@ TABLE_DOORS: dict[str, Callable[[Table, np.ndarray], Any]] = {
 def test_every_table_door_refuses_every_corrupted_state(env_id: str, door: str, tables: dict[str, Table]) -> None:
     game, state = running_state(env_id)
     table = tables[env_id]
+    require_checking_door(game, state, lambda value: TABLE_DOORS[door](table, value), door)
     for name, bad in corruptions(game, state):
         if name in OTHER_LENGTHS:
             continue  # another length may be a state of the same game with another max_plies: see below
