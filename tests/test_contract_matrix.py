@@ -516,15 +516,12 @@ case(door, RESET, row, "parse_position('x')", lambda env: env.game.parse_positio
 case(door, RESET, row, "load_position with a flag the game lacks",
      lambda env: env.game.load_position(env.state_array, board=[4] * 12, stores=[0, 0], player=0, colour="red"),
      TypeError, "'colour'", **on_env())
-KEPT_STATE = mid_game().state_array
-
-
 def load_bad_position(state: np.ndarray) -> None:
     mid_game().game.load_position(state, board=kalah_board(p0=5), stores=[0, 0], player=0)
 
 
 case(door, RESET, row, "load_position leaves the state untouched", load_bad_position, ValueError, "49",
-     subject=lambda: KEPT_STATE.copy(), frozen=plain)
+     subject=lambda: mid_game().state_array.copy(), frozen=plain)
 
 # step(action)
 door = "step"
