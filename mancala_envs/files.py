@@ -232,6 +232,7 @@ def atomic_write(path: PathLike, data: bytes | Callable[[IO[bytes]], None]) -> N
     target = Path(path)
     descriptor, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
     try:
+        os.chmod(temporary, _mode_for(target))  # mkstemp makes it 0600: give it the mode an ordinary write would
         with os.fdopen(descriptor, "wb") as file:
             if callable(data):
                 data(file)
@@ -243,6 +244,17 @@ def atomic_write(path: PathLike, data: bytes | Callable[[IO[bytes]], None]) -> N
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+
+
+def _mode_for(target: Path) -> int:
+    """The permission bits an ordinary ``open(target, "w")`` would leave: the existing file's, else 0666 less the
+    process's umask."""
+    try:
+        return stat.S_IMODE(target.stat().st_mode)
+    except OSError:
+        umask = os.umask(0o022)  # reading the umask means setting it; put it straight back
+        os.umask(umask)
+        return 0o666 & ~umask
 
 
 @contextlib.contextmanager

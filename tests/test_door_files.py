@@ -13,6 +13,7 @@ import json
 import multiprocessing
 import os
 import socket
+import stat
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -128,6 +129,22 @@ def test_an_atomic_write_that_fails_leaves_the_old_file_and_no_temporary(tmp_pat
         files.atomic_write(path, half_then_fail)
     assert path.read_bytes() == b"old"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["file.json"]
+
+
+@pytest.mark.parametrize("umask", [0o022, 0o077, 0o002])
+def test_an_atomic_write_leaves_the_mode_an_ordinary_write_would(tmp_path: Path, umask: int) -> None:
+    """A new file gets 0666 less the umask (not mkstemp's 0600); a rewritten file keeps its mode."""
+    previous = os.umask(umask)
+    try:
+        files.atomic_write(tmp_path / "new.json", b"{}")
+        (tmp_path / "plain.json").write_bytes(b"{}")
+    finally:
+        os.umask(previous)
+    assert stat.S_IMODE((tmp_path / "new.json").stat().st_mode) == stat.S_IMODE((tmp_path / "plain.json").stat().st_mode)
+    assert stat.S_IMODE((tmp_path / "new.json").stat().st_mode) == 0o666 & ~umask
+    (tmp_path / "new.json").chmod(0o640)
+    files.atomic_write(tmp_path / "new.json", b"[]")
+    assert stat.S_IMODE((tmp_path / "new.json").stat().st_mode) == 0o640
 
 
 def _add_entries(path: str, prefix: str, count: int) -> None:
