@@ -13,6 +13,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 #: ``Case.error`` of a command-line case: ``main(argv)`` returns this status after one error line on stderr
 EXIT_2 = 2
 
@@ -50,6 +52,22 @@ class Case:
     exact: bool = False
     stdout_empty: bool = True
     xfail: str = ""
+
+
+def plain(value: Any, skip: tuple[str, ...] = ()) -> Any:
+    """``value`` with numpy arrays as (dtype, shape, values) and numpy scalars as Python numbers, so that ``==``
+    compares whole structures; dict entries named in ``skip`` are left out (such as wall times)."""
+    if isinstance(value, np.ndarray):
+        if value.dtype == object:
+            return ("objects", value.shape, [plain(item, skip) for item in value.ravel()])
+        return ("array", str(value.dtype), value.shape, value.tolist())
+    if isinstance(value, dict):
+        return {key: plain(item, skip) for key, item in value.items() if key not in skip}
+    if isinstance(value, (list, tuple)):
+        return [plain(item, skip) for item in value]
+    if isinstance(value, np.generic):
+        return value.item()
+    return value
 
 
 def door_cases() -> list[Case]:

@@ -36,7 +36,7 @@ from typing import Any, ClassVar
 import gymnasium
 import numpy as np
 import pytest
-from contract_support import EXIT_2, Case, Row, door_cases
+from contract_support import EXIT_2, Case, Row, door_cases, plain
 from gymnasium import spaces
 from mancala_envs.wrappers import FlattenObservation, GymFlattenObservation, apply_wrappers
 from pettingzoo import AECEnv, ParallelEnv
@@ -85,16 +85,6 @@ AGENT = "Agents:"
 RECORDS = "Game records"
 TABLES = "Perfect-play tables"
 CLI = "The command line"
-
-def plain(value: Any) -> Any:
-    """``value`` with numpy arrays as lists, so that ``==`` compares whole structures."""
-    if isinstance(value, np.ndarray):
-        return ("array", str(value.dtype), value.shape, value.tolist())
-    if isinstance(value, dict):
-        return {key: plain(item) for key, item in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [plain(item) for item in value]
-    return value
 
 
 # --- subjects and what must not change ------------------------------------------------------------------------------

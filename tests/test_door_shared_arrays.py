@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from contract_support import plain
 from mancala_envs.wrappers import FlattenObservation, GymFlattenObservation, GymStackObservation
 
 import mancala_envs
@@ -30,21 +31,6 @@ from mancala_envs.two_seat import TwoSeatVectorEnv
 from mancala_envs.vector import MancalaVectorEnv
 
 N = 4
-
-
-def plain(value: Any) -> Any:
-    """``value`` with arrays as (dtype, shape, values), so that ``==`` compares whole structures."""
-    if isinstance(value, np.ndarray):
-        if value.dtype == object:
-            return ("objects", value.shape, [plain(item) for item in value.ravel()])
-        return ("array", str(value.dtype), value.shape, value.tolist())
-    if isinstance(value, dict):
-        return {key: plain(item) for key, item in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [plain(item) for item in value]
-    if isinstance(value, np.generic):
-        return value.item()
-    return value
 
 
 def spoil(value: Any) -> None:

@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 import pytest
 from contract_doors import types as type_cases
+from contract_support import plain as plain_of
 from gymnasium import spaces
 from mancala_envs.wrappers import FlattenObservation, GymFlattenObservation, turn_based_parallel
 from mancala_envs.wrappers.encodings import OneHotEncoder, encodings_of_space, max_cap
@@ -36,17 +37,8 @@ NUMPY_SEEDS = [np.int64(7), np.int32(7), np.uint8(7), np.uint64(7), np.int16(7)]
 
 
 def plain(value: Any) -> Any:
-    if isinstance(value, np.ndarray):
-        if value.dtype == object:
-            return ("objects", value.shape, [plain(item) for item in value.ravel()])
-        return ("array", str(value.dtype), value.shape, value.tolist())
-    if isinstance(value, dict):
-        return {key: plain(item) for key, item in value.items() if key != "episode"}  # "episode" holds wall time
-    if isinstance(value, (list, tuple)):
-        return [plain(item) for item in value]
-    if isinstance(value, np.generic):
-        return value.item()
-    return value
+    """:func:`contract_support.plain` without the ``episode`` entries (they hold wall time)."""
+    return plain_of(value, skip=("episode",))
 
 
 def legal(masks: np.ndarray) -> np.ndarray:

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-from contract_support import Case, Row
+from contract_support import Case, Row, plain
 from mancala_envs.wrappers import FlattenObservation, GymFlattenObservation, turn_based_parallel
 
 import mancala_envs
@@ -21,16 +21,6 @@ from mancala_envs.vector import MancalaVectorEnv
 
 SECTION = "Types and shared arrays"
 N = 4
-
-
-def plain(value: Any) -> Any:
-    if isinstance(value, np.ndarray):
-        return ("array", str(value.dtype), value.shape, value.tolist())
-    if isinstance(value, dict):
-        return {key: plain(item) for key, item in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [plain(item) for item in value]
-    return value
 
 
 def legal(masks: np.ndarray) -> np.ndarray:
