@@ -417,11 +417,17 @@ class _CompileProgress(event.Listener):
         self._terminal = False
         self._drawn = False
 
+    @staticmethod
+    def _our_dispatcher(event_: event.Event) -> Any:
+        """The dispatcher the event is about when it compiles one of the package's functions, else None."""
+        dispatcher = (event_.data or {}).get("dispatcher")
+        module = getattr(getattr(dispatcher, "py_func", None), "__module__", None) or ""
+        return dispatcher if module.startswith("mancala_envs") else None
+
     def on_start(self, event_: event.Event) -> None:
         try:
-            dispatcher = (event_.data or {}).get("dispatcher")
-            module = getattr(getattr(dispatcher, "py_func", None), "__module__", None) or ""
-            if not module.startswith("mancala_envs"):
+            dispatcher = self._our_dispatcher(event_)
+            if dispatcher is None:
                 return
             with self._lock:
                 self._depth += 1
@@ -433,9 +439,7 @@ class _CompileProgress(event.Listener):
 
     def on_end(self, event_: event.Event) -> None:
         try:
-            dispatcher = (event_.data or {}).get("dispatcher")
-            module = getattr(getattr(dispatcher, "py_func", None), "__module__", None) or ""
-            if not module.startswith("mancala_envs"):
+            if self._our_dispatcher(event_) is None:
                 return
             with self._lock:
                 self._depth = max(self._depth - 1, 0)
