@@ -7,6 +7,14 @@ play "the game" through ``game_step``, and ``game.compiled(greedy_action)`` comp
     action = greedy(state, game.params, np.empty_like(state), draw)
 
 :class:`RolloutStats` is the one result type of random play (:func:`mancala_envs.batch.play_random`).
+
+**Unchecked.** :func:`greedy_action` and :func:`greedy_gains` are the engine's per-ply internals (the greedy
+agent's move, the compiled opponents of the vector envs and :mod:`mancala_envs.search`): they trust every argument
+(a state the engine made, a ``trial`` the size of the state, legal ``actions``) and check nothing, so a state that no
+game reaches can make them read or write outside their arrays and end the process. They are not in ``__all__``.
+The checked door to the greedy move of a state is ``GreedyAgent(seed).act_on_state(game, state)``
+(:mod:`mancala_envs.agents`), which passes the state through ``Game.check_state`` first; check a state of
+unknown origin the same way (``game.check_state(state)``) before handing it to a template.
 """
 
 from __future__ import annotations
@@ -21,10 +29,8 @@ from mancala_envs.engine.state import LEGAL, PLAYER, STORE
 
 __all__ = [
     "RolloutStats",
-    "greedy_action",
-    "greedy_gains",
     "legal_action_at",
-]
+]  # greedy_action and greedy_gains are unchecked internals (see the module docstring), not public API
 
 
 @njit(cache=True, inline="always", error_model="numpy")
@@ -72,7 +78,9 @@ def _gain(state: np.ndarray, params: np.ndarray, trial: np.ndarray, action: int)
 @per_game()
 def greedy_gains(state: np.ndarray, params: np.ndarray, actions: np.ndarray) -> np.ndarray:
     """For each of ``actions`` (legal ones), the mover's store minus the opponent's after playing it
-    on a copy of ``state`` (the greedy baseline's score of a move)."""
+    on a copy of ``state`` (the greedy baseline's score of a move).
+
+    Unchecked: ``state`` must have passed ``Game.check_state`` (see the module docstring)."""
     trial = np.empty_like(state)
     gains = np.empty(actions.shape[0], np.int64)
     for i in range(actions.shape[0]):
@@ -86,6 +94,9 @@ def greedy_action(state: np.ndarray, params: np.ndarray, trial: np.ndarray, draw
     broken by the uniform ``draw`` in [0, 1) (the ``int(draw * ties)``-th best, in action order).
 
     ``trial`` is scratch space the size of ``state``; -1 if no action is legal.
+
+    Unchecked: ``state`` must have passed ``Game.check_state`` (see the module docstring); the checked door is
+    ``GreedyAgent(seed).act_on_state(game, state)``.
     """
     legal = state[LEGAL]
     gains = np.empty(64, np.int64)

@@ -68,6 +68,15 @@ Memory: before allocating a table, :func:`build_table` and :func:`load_table` co
 (:func:`build_memory`) with the memory available (:func:`available_memory`) and refuse with the largest
 ``max_seeds`` that fits (a whole Ouril table would need about 56 TiB).
 
+**Unchecked.** The compiled functions here that read a state or a board (:func:`move_values`,
+:func:`history_search`, :func:`solve_layer`, and :func:`board_index`, which the tables are ordered by) are the
+tables' internals: they trust every argument (a state the engine made, a table, scratch arrays of the right sizes)
+and check nothing, so a state that no game reaches can make them read or write outside their arrays and end the
+process. They are not in ``__all__``. The checked doors are the :class:`Table` methods (:meth:`Table.value`,
+:meth:`Table.move_values`, :meth:`Table.best_actions`, :meth:`Table.search`, :meth:`Table.covers`), which pass
+every state through ``Game.check_state`` first; check a state of unknown origin the same way
+(``game.check_state(state)``) before handing it to a compiled function.
+
 Example:
     >>> from mancala_envs.solver import build_table
     >>> from mancala_envs.registration import make_game, resolve_env_id
@@ -131,18 +140,15 @@ __all__ = [
     "available_memory",
     "available_tables",
     "binomials",
-    "board_index",
     "build_memory",
     "build_table",
     "largest_max_seeds",
-    "history_search",
     "load_table",
-    "move_values",
     "save_table",
     "solvable",
     "table_dir",
     "table_paths",
-]
+]  # board_index, move_values and history_search are unchecked internals (see the module docstring), not public API
 
 #: version of the table files; a file of another format is refused
 FORMAT = 2
@@ -505,6 +511,9 @@ def move_values(state: np.ndarray, params: np.ndarray, n_pits: int, n_actions: i
     included: the move is played on ``state``, history and all) is valued by its result. Returns the
     number of legal actions whose resulting position is outside the table (valued ``-1000`` too), so
     0 means every legal move was valued.
+
+    Unchecked: ``state`` must have passed ``Game.check_state`` (see the module docstring); the checked door is
+    :meth:`Table.move_values`.
     """
     mover = state[PLAYER]
     legal = state[LEGAL]
@@ -571,6 +580,9 @@ def history_search(root: np.ndarray, params: np.ndarray, n_pits: int, n_actions:
     Returns:
         The root mover's future margin (in the window's sense), or ``SEARCH_ABORTED`` when the budget or the
         depth of ``children`` ran out.
+
+    Unchecked: ``root`` must have passed ``Game.check_state`` (see the module docstring); the checked door is
+    :meth:`Table.search`.
     """
     # frame slots: 0 alpha, 1 beta, 2 best, 3 best action, 4 moves, 5 next, 6 current action, 7 parent's
     # action; then per action: order, kind (0 known, 1 same mover, 2 other mover), gain, low, high, estimate
