@@ -327,7 +327,7 @@ class MancalaGame(pyspiel.Game):
             ValueError: the position is malformed or invalid (the message says why).
         """
         if position is None:
-            return MancalaState(self, self._opening.copy())
+            return MancalaState._of_engine(self, self._opening.copy())
         if isinstance(position, str):
             fields = self.engine_game.parse_position(position)
         elif isinstance(position, dict):
@@ -339,7 +339,7 @@ class MancalaGame(pyspiel.Game):
             )
         state = np.zeros_like(self._opening)
         self.engine_game.load_position(state, **fields)
-        return MancalaState(self, state, start=self.engine_game.position_string(state))
+        return MancalaState._of_engine(self, state, start=self.engine_game.position_string(state))
 
     def deserialize_state(self, serialized: str | bytes) -> MancalaState:
         """The state that ``state.serialize()`` wrote, rebuilt and checked; nothing is unpickled.
@@ -440,7 +440,37 @@ class MancalaState(pyspiel.State):
     __slots__ = ("__dict__", "_game")
 
     def __init__(self, game: MancalaGame, state: np.ndarray, start: str | None = None) -> None:
-        super().__init__(game)
+        """A state of ``game`` holding ``state`` (not a copy); ``game.new_initial_state()`` is the usual way.
+
+        Args:
+            game: The mancala-envs OpenSpiel game (``load_game``, ``pyspiel.load_game``).
+            state: An engine state array of ``game.engine_game``; it is checked with ``Game.check_state``
+                before anything reads it.
+            start: The start position in the game's notation that :meth:`serialize` writes (``None``: the
+                opening).
+
+        Raises:
+            TypeError: ``game`` is not a mancala-envs OpenSpiel game, or ``state`` not a state array of its
+                game (another type, dtype, shape or layout).
+            ValueError: ``state`` is one no game reaches; the message names the part.
+        """
+        if not isinstance(game, MancalaGame):
+            raise TypeError(
+                f"game must be a mancala-envs OpenSpiel game such as load_game('kalah_v0') (got {type(game).__name__})."
+            )
+        game.engine_game.check_state(state)
+        self._adopt(game, state, start)
+
+    @classmethod
+    def _of_engine(cls, game: MancalaGame, state: np.ndarray, start: str | None = None) -> MancalaState:
+        """A state of an array the engine just made (the opening's copy, a loaded position): not checked again,
+        so that OpenSpiel's clones (a new initial state each) cost one array copy."""
+        made = cls.__new__(cls)
+        made._adopt(game, state, start)
+        return made
+
+    def _adopt(self, game: MancalaGame, state: np.ndarray, start: str | None) -> None:
+        pyspiel.State.__init__(self, game)
         self._game = game
         self._state = state
         self._start = start

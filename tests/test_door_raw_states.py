@@ -43,7 +43,9 @@ from mancala_envs.engine.state import (
     WINNER,
 )
 from mancala_envs.games.base import Game
+from mancala_envs.openspiel import MancalaState, load_game
 from mancala_envs.registration import VARIANTS, make_game
+from mancala_envs.rendering.picture import BoardPicture
 from mancala_envs.solver import Table, TableError, TableValue, build_table, load_table, save_table, solvable
 
 IDS = [variant.id for variant in VARIANTS]
@@ -200,9 +202,21 @@ DOORS: dict[str, Callable[[Game], Callable[[np.ndarray], Any]]] = {
     "alphabeta_search": lambda game: lambda state: alphabeta_search(game, state, 2),
     "mcts_search": lambda game: lambda state: mcts_search(game, state, 8, np.array([1, 2, 3, 4], np.int64)),
     "Game.check_state": lambda game: lambda state: game.check_state(state),
+    "BoardPicture.draw": lambda game: BoardPicture(game).draw,
+    "BoardPicture.surface": lambda game: lambda state: BoardPicture(game).surface(state, None),
+    "openspiel.MancalaState": lambda game: (lambda spiel: lambda state: MancalaState(spiel, state))(
+        openspiel_game(game)
+    ),
 }
+#: the doors that do not answer with an action (a check, a picture, an OpenSpiel state)
+NOT_ACTING = {"Game.check_state", "BoardPicture.draw", "BoardPicture.surface", "openspiel.MancalaState"}
 #: the doors that answer a valid running state with a legal action without a table or weights
-ACTING = [name for name in DOORS if "perfect" not in name and "pretrained" not in name and name != "Game.check_state"]
+ACTING = [name for name in DOORS if "perfect" not in name and "pretrained" not in name and name not in NOT_ACTING]
+
+
+def openspiel_game(game: Game) -> Any:
+    """The OpenSpiel game of the registered id whose config is ``game``'s."""
+    return next(load_game(env_id) for env_id in IDS if make_game(env_id).config == game.config)
 
 
 @pytest.mark.parametrize("env_id", IDS)
@@ -257,6 +271,20 @@ def test_a_valid_state_still_gets_a_legal_action(env_id: str, door: str) -> None
     action = DOORS[door](game)(state)
     action = action[0] if isinstance(action, tuple) else action
     assert action in game.legal_actions(state).tolist()
+    assert np.array_equal(state, before)
+
+
+@pytest.mark.parametrize("env_id", IDS)
+def test_a_valid_state_still_gets_its_picture_and_its_openspiel_state(env_id: str) -> None:
+    game, state = running_state(env_id)
+    before = state.copy()
+    picture = BoardPicture(game)
+    image = picture.draw(state)
+    assert image.shape == (picture.height, picture.width, 3) and image.dtype == np.uint8
+    assert np.array_equal(image, picture.draw(state.copy()))
+    spiel = MancalaState(openspiel_game(game), state)
+    assert spiel.legal_actions() == game.legal_actions(state).tolist()
+    assert spiel.current_player() == int(state[PLAYER])
     assert np.array_equal(state, before)
 
 

@@ -169,11 +169,16 @@ class BoardPicture:
         """The picture of ``state`` with ``last_move`` highlighted.
 
         Args:
-            state: An engine state of this picture's game.
+            state: An engine state of this picture's game (``env.unwrapped.state_array``); it is checked with
+                ``game.check_state`` before anything reads it, and never changed.
             last_move: ``{"player", "action", "sown", "captures"}`` as in the env's infos, or None.
 
         Returns:
             A new ``(height, width, 3)`` ``uint8`` array.
+
+        Raises:
+            TypeError: ``state`` is not a state array of this game (another type, dtype, shape or layout).
+            ValueError: ``state`` is one no game reaches; the message names the part.
         """
         pygame = import_pygame()
         surface = self.surface(state, last_move)
@@ -181,7 +186,8 @@ class BoardPicture:
         return np.frombuffer(pixels, dtype=np.uint8).reshape(self.height, self.width, 3)
 
     def surface(self, state: np.ndarray, last_move: dict[str, Any] | None = None) -> Any:
-        """Like :meth:`draw`, as a pygame ``Surface`` (for a window)."""
+        """Like :meth:`draw`, as a pygame ``Surface`` (for a window); ``state`` is checked the same way."""
+        self.game.check_state(state)
         pygame = import_pygame()
         if self._background is None:
             self._background = self._draw_background(pygame)

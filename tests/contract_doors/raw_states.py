@@ -1,8 +1,8 @@
 """The contract's "Raw states" refusals (issue 30, item 9): every public door that takes an engine state array
 (``act_on_state`` of the agents, ``alphabeta_search``, ``mcts_search``, the perfect-play ``Table``'s lookups,
-``Game.check_state`` itself) checks it with ``Game.check_state`` before anything reads it. A refused call changes
-neither the state nor the agent. The table-driven test over every game, corruption and door is
-``tests/test_door_raw_states.py``.
+``BoardPicture.draw``/``surface``, ``openspiel.MancalaState(game, state)``, ``Game.check_state`` itself) checks
+it with ``Game.check_state`` before anything reads it. A refused call changes neither the state nor the agent. The
+table-driven test over every game, corruption and door is ``tests/test_door_raw_states.py``.
 """
 
 from __future__ import annotations
@@ -15,11 +15,14 @@ from contract_support import Case, Row
 
 from mancala_envs.agents import GreedyAgent, RandomAgent, make_agent
 from mancala_envs.agents.search import alphabeta_search, mcts_search
-from mancala_envs.engine.state import BOARD, HISTORY_LEN, LEGAL, PLAYER
+from mancala_envs.engine.state import BOARD, HISTORY_LEN, LEGAL, PLAYER, STORE
+from mancala_envs.openspiel import MancalaState, load_game
 from mancala_envs.registration import make_game
+from mancala_envs.rendering.picture import BoardPicture
 from mancala_envs.solver import build_table
 
 SECTION = "Raw states"
+NOT_SPIEL = "`openspiel.MancalaState(game, state)` with a `game` that is not"
 FORM = "a state that is not a numpy array"
 LAYOUT = "a non-contiguous view"
 CONTENT = "a state no game reaches"
@@ -85,6 +88,11 @@ case(FORM, "act_on_state(another game's state)",
      KALAH_FORM, "(got shape (1046,))")
 case(FORM, "Table.value(one entry short)",
      lambda h: build_table(h["game"], 1).value(h["state"][:-1].copy()), TypeError, KALAH_FORM, "(got shape (43,))")
+case(FORM, "BoardPicture.draw(a list)", lambda h: BoardPicture(h["game"]).draw(h["state"].tolist()), TypeError,
+     KALAH_FORM, "(got list)")
+case(FORM, "openspiel.MancalaState(int32)",
+     lambda h: MancalaState(load_game("kalah_v0"), h["state"].astype(np.int32)), TypeError, KALAH_FORM,
+     "(got dtype int32")
 case(LAYOUT, "act_on_state(a non-contiguous view)",
      lambda h: GreedyAgent(0).act_on_state(h["game"], np.repeat(h["state"], 2)[::2]), TypeError,
      KALAH_FORM, "(got a non-contiguous view; pass np.array(state) for a writable copy)")
@@ -104,6 +112,18 @@ case(CONTENT, "mcts_search(a history length)",
 case(CONTENT, "Table.value(a legal-move mask)",
      lambda h: build_table(h["game"], 1).value(corrupted(lambda s: s.__setitem__(LEGAL, 1 << 62))(h)), ValueError,
      "the state's legal-move mask does not match its position.", NO_GAME)
+case(CONTENT, "BoardPicture.draw(a negative pit)",
+     lambda h: BoardPicture(h["game"]).draw(corrupted(negative_pit)(h)), ValueError,
+     "the state's board has a negative count.", NO_GAME)
+case(CONTENT, "BoardPicture.surface(a negative store)",
+     lambda h: BoardPicture(h["game"]).surface(corrupted(lambda s: s.__setitem__(STORE, -1))(h)), ValueError,
+     "the state's stores are negative", NO_GAME)
+case(CONTENT, "openspiel.MancalaState(player 2)",
+     lambda h: MancalaState(load_game("kalah_v0"), corrupted(lambda s: s.__setitem__(PLAYER, 2))(h)), ValueError,
+     "the state's player slot holds 2, out of range (0..1).", NO_GAME)
+case(NOT_SPIEL, "openspiel.MancalaState(the engine game, state)",
+     lambda h: MancalaState(h["game"], h["state"]), TypeError,
+     "game must be a mancala-envs OpenSpiel game such as load_game('kalah_v0') (got Kalah).")
 case(CONTENT, "check_state(seeds over the total)",
      lambda h: h["game"].check_state(corrupted(lambda s: s.__setitem__(BOARD, s[BOARD] + 1000))(h)), ValueError,
      "seeds; this config has 48.", NO_GAME)
