@@ -38,6 +38,7 @@ from typing import IO, Any
 __all__ = [
     "JSON_MAX_DEPTH",
     "atomic_write",
+    "check_destination",
     "locked_json_update",
     "open_regular",
     "parse_json",
@@ -77,6 +78,44 @@ def refuse_irregular(path: PathLike, what: str, error: type[Exception] = ValueEr
         return
     if not stat.S_ISREG(mode):
         raise error(f"{what} {os.fspath(path)!r} is {_kind(mode)}, not a regular file; pass the path of a saved file.")
+
+
+def check_destination(path: PathLike, what: str, *, folder: bool = False) -> Path:
+    """Checks, before any long work, that ``path`` can be written without creating folders anywhere.
+
+    A file (``folder=False``) needs a writable folder that exists, and must not be a folder itself. A folder
+    (``folder=True``) may be created, but only itself: it exists, or its parent folder exists and is writable;
+    a file in its place is refused.
+
+    Args:
+        path: The file or folder to be written.
+        what: What goes there, for the message (``"the game records"``, ``"argument --out"``).
+        folder: Whether ``path`` names a folder (created if missing) rather than a file.
+
+    Returns:
+        ``path`` as a :class:`~pathlib.Path`.
+
+    Raises:
+        ValueError: a missing or non-folder parent (the message says to create it first), a folder that cannot be
+            written, a folder where a file goes or a file where a folder goes.
+    """
+    target = Path(path)
+    if folder and target.is_dir():
+        parent = target
+    elif folder and target.exists():
+        raise ValueError(f"cannot write {what} to {str(target)!r}: it is a file, not a folder; pass a folder.")
+    elif not folder and target.is_dir():
+        raise ValueError(f"cannot write {what} to {str(target)!r}: it is a folder; pass the path of a file in it.")
+    else:
+        parent = target.absolute().parent
+    if not parent.is_dir():
+        state = "is not a folder" if parent.exists() else "does not exist"
+        raise ValueError(f"cannot write {what} to {str(target)!r}: the folder {str(parent)!r} {state}; create it "
+                         "first (nothing creates missing folders).")
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise ValueError(f"cannot write {what} to {str(target)!r}: the folder {str(parent)!r} is not writable; pass "
+                         "a path in a folder you can write.")
+    return target
 
 
 def open_regular(path: PathLike, what: str, error: type[Exception] = ValueError) -> IO[bytes]:

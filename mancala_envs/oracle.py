@@ -87,6 +87,7 @@ from mancala_envs.engine.state import LEGAL, PLAYER, PLY
 from mancala_envs.registration import make, make_game, resolve_env_id
 from mancala_envs.solver import IGNORED_FIELDS, Table, TableError, load_table, solvable
 from mancala_envs.stats import Tally, wilson_interval
+from mancala_envs.tournament import check_game_count
 from mancala_envs.validation import check_integer
 
 __all__ = [
@@ -568,7 +569,8 @@ def oracle_evaluate(
     Raises:
         TableError: no table for the game (the message names the ``mancala-envs solve`` command), or a
             table of another game or config.
-        TypeError / ValueError: an unknown game, agent or option, no opponents, ``games`` below 1, a negative seed.
+        TypeError / ValueError: an unknown game, agent or option, no opponents, ``games`` below 1 or more
+            than :data:`~mancala_envs.tournament.MAX_GAMES` games in all, a negative seed.
     """
     _check_player(agent, "agent")
     if isinstance(opponents, str) or not isinstance(opponents, Sequence):
@@ -578,6 +580,8 @@ def oracle_evaluate(
     for opponent in opponents:
         _check_player(opponent, "each opponent")
     games = check_integer("games", games, 1)
+    check_game_count("oracle_evaluate", len(opponents), "opponent", games,
+                     "Play fewer games per opponent (--games) or fewer opponents.")
     seed = check_integer("seed", seed, 0)
     if not isinstance(history, bool):
         raise TypeError(f"history must be True or False (got {history!r}).")

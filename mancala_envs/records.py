@@ -40,7 +40,7 @@ import numpy as np
 
 from mancala_envs.engine.state import END_REASON_NAMES, OK
 from mancala_envs.env import MancalaEnv
-from mancala_envs.files import atomic_write, read_json_bounded
+from mancala_envs.files import atomic_write, check_destination, read_json_bounded
 from mancala_envs.games import game_classes
 from mancala_envs.games.base import Game, config_from_kwargs
 from mancala_envs.registration import VARIANTS, make, make_game
@@ -557,13 +557,15 @@ def write_animation(
     Raises:
         ImportError: Pillow (GIF, PNG) or moviepy (MP4) is missing; install them with
             ``pip install 'mancala-envs[render]'``.
-        ValueError: an unknown output form, a bad ``fps`` or ``end_pause``, or a record that does not
-            replay (see :func:`replay`).
+        ValueError: an unknown output form, a bad ``fps`` or ``end_pause``, a record that does not
+            replay (see :func:`replay`), or a folder that does not exist: a directory of frames is created,
+            but not its parent (:func:`mancala_envs.files.check_destination`).
     """
     record = _as_record(record)
     text = os.fspath(out)
     path = pathlib.Path(text)
     kind = _output_kind(path, text)
+    check_destination(path, "the animation", folder=kind == "directory")  # no missing parent folder is created
     _check_timing(fps, end_pause)
     for _ in replay(record):  # a record that does not replay fails here, before any file is written
         pass
@@ -582,7 +584,7 @@ def write_animation(
         return [path]
     image_module = _import_pillow()
     if kind == "directory":
-        path.mkdir(parents=True, exist_ok=True)
+        path.mkdir(exist_ok=True)
         names = [path / f"frame-{index:0{width}d}.png" for index in range(count)]
     elif "*" in path.name:
         names = [path.with_name(path.name.replace("*", f"{index:0{width}d}")) for index in range(count)]

@@ -112,6 +112,7 @@ from typing import Any
 
 import numpy as np
 
+from mancala_envs.files import check_destination
 from mancala_envs.registration import resolve_env_id
 from mancala_envs.stats import Tally
 from mancala_envs.validation import check_integer, is_integer
@@ -126,6 +127,7 @@ __all__ = [
     "Record",
     "TournamentInterrupted",
     "TournamentResult",
+    "check_game_count",
     "fit_ratings",
     "max_workers",
     "play_games",
@@ -154,6 +156,29 @@ MAX_GAMES = 1_000_000
 #: Worker processes per available core at most (:func:`max_workers`): more only wait for a core, and each holds
 #: its own copy of the library and the compiled engine.
 WORKERS_PER_CORE = 4
+
+
+def check_game_count(what: str, groups: int, group: str, games: int, fewer: str) -> None:
+    """Refuses more than :data:`MAX_GAMES` games in all: ``groups`` pairs or opponents times ``games`` each.
+
+    The one check of that limit, for :func:`run_tournament`, :func:`mancala_envs.oracle.oracle_evaluate` and the
+    evaluation of :mod:`mancala_envs.training`.
+
+    Args:
+        what: Who plays them, for the message (``"a tournament"``).
+        groups: How many pairs or opponents.
+        group: What one of them is called (``"pair"``, ``"opponent"``).
+        games: Games per pair or opponent.
+        fewer: The fix, as a sentence (``"Play fewer games per pair (--games) or fewer agents."``).
+
+    Raises:
+        ValueError: more than :data:`MAX_GAMES` games in all; the message names the limit.
+    """
+    if groups * games > MAX_GAMES:
+        raise ValueError(
+            f"{what} plays at most {MAX_GAMES} games (MAX_GAMES); {groups} {group}(s) x {games} games per {group} is "
+            f"{groups * games}. {fewer}"
+        )
 
 
 def require(module: str, purpose: str) -> Any:
@@ -850,7 +875,8 @@ def run_tournament(
         progress: Show a tqdm progress bar on stderr.
         record_dir: If given, every game is also written there as a JSON game record
             (``pair-PP-game-GGGG.json``, see :func:`record_name`), which ``mancala-envs replay``
-            prints or animates. The folder is created.
+            prints or animates. The folder is created if missing, but its parent folder must exist
+            (:func:`mancala_envs.files.check_destination`).
         trust_remote_code: Load ``sb3:`` agents in full with Stable-Baselines3, which unpickles objects stored
             in the file, so a crafted file runs arbitrary code (in every worker). Only for files you trust; by
             default saved models are loaded without unpickling, and files that need it are refused.
@@ -863,7 +889,8 @@ def run_tournament(
         TypeError: an argument of the wrong type.
         ValueError: an unknown game, option or agent, fewer than two agents, an agent given
             twice, fewer than one game per pair, more than :data:`MAX_GAMES` games in all, a negative seed,
-            fewer than one worker or more than :func:`max_workers`.
+            fewer than one worker or more than :func:`max_workers`, a ``record_dir`` whose parent folder does
+            not exist (or is a file).
         ImportError: ``progress`` without tqdm.
         TournamentInterrupted: Ctrl-C while the games are played; it holds the games finished so far.
     """
@@ -875,11 +902,8 @@ def run_tournament(
         raise ValueError(f"each agent may appear once (got {list(agents)}).")
     check_integer("games_per_pair", games_per_pair, 1)
     pairs = math.comb(len(agents), 2)
-    if pairs * games_per_pair > MAX_GAMES:
-        raise ValueError(
-            f"a tournament plays at most {MAX_GAMES} games (MAX_GAMES); {pairs} pair(s) x {games_per_pair} games "
-            f"per pair is {pairs * games_per_pair}. Play fewer games per pair (--games) or fewer agents."
-        )
+    check_game_count("a tournament", pairs, "pair", games_per_pair,
+                     "Play fewer games per pair (--games) or fewer agents.")
     check_integer("seed", seed, 0)
     most = max_workers()
     if workers is not None and not is_integer(workers):
@@ -896,8 +920,7 @@ def run_tournament(
     if record_dir is not None:
         if not isinstance(record_dir, (str, os.PathLike)):
             raise TypeError(f"record_dir must be a folder path or None (got {type(record_dir).__name__}).")
-        record_dir = os.fspath(record_dir)
-        Path(record_dir).mkdir(parents=True, exist_ok=True)
+        record_dir = os.fspath(check_destination(record_dir, "the game records", folder=True))
     from mancala_envs.agents import make_agent
     from mancala_envs.registration import make
 
@@ -905,6 +928,8 @@ def run_tournament(
     make(game, first_player=0, **game_options).reset(seed=0)  # an unknown game or option fails here
     for name in agents:  # an unknown agent, or a model refused without the opt-in, fails before any process starts
         make_agent(name, seed=0, trust_remote_code=trust_remote_code)
+    if record_dir is not None:  # checked above: only this folder is created, never a missing parent
+        Path(record_dir).mkdir(exist_ok=True)
     agents = list(agents)
     total = pairs * games_per_pair
     workers = min(most // WORKERS_PER_CORE if workers is None else int(workers), total)

@@ -35,10 +35,13 @@ from stable_baselines3.common.vec_env import VecEnv, VecEnvWrapper
 
 from mancala_envs.agents.sb3 import save_model, saved_model_path
 from mancala_envs.batch import MAX_THREADS
+from mancala_envs.files import check_destination
 from mancala_envs.opponents import PolicyOpponent, make_opponent
 from mancala_envs.search import parse_compiled_opponent
 from mancala_envs.single_agent import SingleAgentEnv
 from mancala_envs.stats import Tally, wilson_interval
+from mancala_envs.tournament import check_game_count
+from mancala_envs.validation import check_integer
 
 __all__ = [
     "MAX_LAYERS",
@@ -115,10 +118,11 @@ class TrainConfig:
     overwrite: bool = False
     """Replace a file at ``save_path`` (without it, :func:`train` refuses before it trains)."""
     tensorboard_log: str | None = None
-    """A folder for TensorBoard logs (off by default)."""
+    """A folder for TensorBoard logs (off by default); created if missing, but its parent folder must exist."""
     progress_bar: bool = True
     eval_games: int = 200
-    """Evaluation games per baseline opponent (half with each seat)."""
+    """Evaluation games per baseline opponent (half with each seat); at most
+    :data:`~mancala_envs.tournament.MAX_GAMES` games in all."""
     eval_opponents: tuple[str, ...] = ("random", "greedy")
     game_options: dict[str, Any] = field(default_factory=dict)
     """Options of the game (e.g. ``{"pits_per_row": 4}``)."""
@@ -132,8 +136,9 @@ class TrainConfig:
     pool_size: int = 8
     """Self-play: snapshots kept in the pool (the oldest leaves first)."""
     export_pretrained: str | None = None
-    """Also export the trained actor as shipped-agent weights (a ``.safetensors`` file; see
-    :func:`mancala_envs.agents.pretrained.export_pretrained`)."""
+    """Also export the trained actor as shipped-agent weights (a ``.safetensors`` file, or a folder that gets the
+    default name; see :func:`mancala_envs.agents.pretrained.export_pretrained`). Checked before training
+    (:meth:`TrainConfig.check_paths`): a file's folder must exist, a folder's parent must."""
     trust_remote_code: bool = False
     """Load ``model:`` opponents (training and evaluation) in full with Stable-Baselines3, which unpickles
     objects stored in the file: a crafted file runs arbitrary code. Only for files you trust; models saved
@@ -146,6 +151,11 @@ class TrainConfig:
                 raise ValueError(f"{name} must be a positive integer (got {value!r}).")
         if isinstance(self.eval_games, bool) or not isinstance(self.eval_games, int) or self.eval_games < 0:
             raise ValueError(f"eval_games must be an integer >= 0 (got {self.eval_games!r}).")
+        if not isinstance(self.eval_opponents, (tuple, list)):
+            raise TypeError(f"eval_opponents must be a list of agent names such as ('random', 'greedy') "
+                            f"(got {self.eval_opponents!r}).")
+        check_game_count("the evaluation", len(self.eval_opponents), "opponent", self.eval_games,
+                         "Play fewer games per opponent (--eval-games) or fewer opponents (--eval-opponents).")
         if isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0:
             raise ValueError(f"seed must be an integer >= 0 (got {self.seed!r}).")
         if isinstance(self.snapshot_every, bool) or not isinstance(self.snapshot_every, int) or self.snapshot_every < 1:
@@ -236,6 +246,27 @@ class TrainConfig:
                     "save path (--save)."
                 )
         return path.exists()
+
+    def check_paths(self) -> bool:
+        """Checks every place :func:`train` writes, before anything is trained: the model
+        (:meth:`check_model_path`), ``tensorboard_log`` (a folder: created if missing, its parent must exist) and
+        ``export_pretrained`` (:func:`~mancala_envs.agents.pretrained.export_destination`). Nothing is created.
+
+        Returns:
+            Whether saving the model will replace a file that is there now.
+
+        Raises:
+            ValueError / FileExistsError: a refused path (the message names it and the fix).
+        """
+        replacing = self.check_model_path()
+        if self.tensorboard_log is not None:
+            check_destination(self.tensorboard_log, "the TensorBoard logs (--tensorboard)", folder=True)
+        if self.export_pretrained is not None:
+            from mancala_envs.agents.pretrained import export_destination
+            from mancala_envs.registration import make_game
+
+            export_destination(self.export_pretrained, make_game(self.game, **self.game_options))
+        return replacing
 
 
 class TrainingInterrupted(KeyboardInterrupt):
@@ -453,8 +484,8 @@ def train(config: TrainConfig, callbacks: Sequence[Any] = ()) -> TrainResult:
         The model, the timesteps, the wall time of ``learn`` and the part of it spent in the envs.
 
     Raises:
-        ValueError / FileExistsError: the model could not be saved where ``config`` says
-            (:meth:`TrainConfig.check_model_path`); raised before anything is trained.
+        ValueError / FileExistsError: the model, the TensorBoard logs or the exported weights could not be written
+            where ``config`` says (:meth:`TrainConfig.check_paths`); raised before anything is trained.
         TrainingInterrupted: Ctrl-C (``KeyboardInterrupt``) during training: the model trained so far was saved
             to ``config.model_path`` first (the exception holds the path and the steps played).
     """
@@ -462,7 +493,7 @@ def train(config: TrainConfig, callbacks: Sequence[Any] = ()) -> TrainResult:
     from stable_baselines3.common.callbacks import ProgressBarCallback
     from stable_baselines3.common.logger import Logger
 
-    config.check_model_path()
+    config.check_paths()
     set_torch_threads(config.torch_threads)
     # A SelfPlayCallback sends its pool to the envs one by one: it needs single-agent views.
     batched = False if any(isinstance(callback, SelfPlayCallback) for callback in callbacks) else None
@@ -756,7 +787,14 @@ def evaluate(
 
     Returns:
         For each opponent, the rows for moving first, moving second and both.
+
+    Raises:
+        TypeError / ValueError: ``games`` not an integer from 0, or more than
+            :data:`~mancala_envs.tournament.MAX_GAMES` games in all.
     """
+    check_integer("games", games, 0)
+    check_game_count("the evaluation", len(opponents), "opponent", games,
+                     "Play fewer games per opponent (--eval-games) or fewer opponents (--eval-opponents).")
     learner = PolicyOpponent(policy, observation=encoding, deterministic=deterministic, name="learner")
     rows: list[EvalRow] = []
     for spec in opponents:

@@ -343,3 +343,80 @@ def test_workers_are_quiet_and_leave_ctrl_c_to_the_main_process(monkeypatch: pyt
     with executor(1, mp_context=multiprocessing.get_context("spawn"), initializer=initializer) as pool:
         assert pool.submit(compile_notice, False).result() is False  # the notice was off
         assert pool.submit(signal.getsignal, signal.SIGINT).result() == signal.SIG_IGN
+
+
+# --- Ctrl-C in the other long commands: one line of what was kept, status 130, no traceback ------------------------
+def interrupted(*_: Any, **__: Any) -> Any:
+    raise KeyboardInterrupt
+
+
+CTRL_C = [
+    # (command line, {folder}: the test's folder), (module, name) that Ctrl-C stops, the one line printed
+    (["solve", "modiar", "--max-seeds", "2", "--force", "--dir", "{folder}/tables"], ("mancala_envs.cli.solve",
+     "build_table"), "Interrupted: nothing was saved (the table is saved once every layer is solved); run the "
+     "command again to build it"),
+    (["evaluate", "greedy", "--game", "modiar", "--oracle", "--json", "{folder}/report.json"],
+     ("mancala_envs.oracle", "oracle_evaluate"),
+     "Interrupted: nothing was written (the report is made once every game is played)"),
+    (["warm-up", "--games", "modiar"], ("mancala_envs.warm", "warm_up"),
+     "Interrupted: what was compiled so far stays in numba's cache; run mancala-envs warm-up again for the rest"),
+    (["demo", "--game", "modiar", "--record", "{folder}/game.json"], ("mancala_envs", "make"),
+     "Interrupted: the game was not recorded"),
+    (["demo", "--game", "modiar"], ("mancala_envs", "make"), "Interrupted: nothing was written"),
+    (["replay", "{folder}/game.json"], ("mancala_envs.cli", "print_replay"), "Interrupted: nothing was written"),
+    (["replay", "{folder}/game.json", "--out", "{folder}/game.gif"], ("mancala_envs.records", "write_animation"),
+     "Interrupted: the animation at {folder}/game.gif may be incomplete; run the command again"),
+]
+
+
+@pytest.mark.parametrize(("argv", "stopped", "line"), CTRL_C, ids=[" ".join(case[0][:2]) for case in CTRL_C])
+def test_ctrl_c_in_a_long_command_says_what_was_kept_in_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+    argv: list[str], stopped: tuple[str, str], line: str,
+) -> None:
+    import importlib
+    import io
+
+    from mancala_envs.cli import play_demo
+    from mancala_envs.engine.jit import CACHING
+
+    play_demo("modiar", ["random", "greedy"], 0, out=io.StringIO(), record=tmp_path / "game.json")
+    before = sorted(path.name for path in tmp_path.iterdir())
+    monkeypatch.setattr(importlib.import_module(stopped[0]), stopped[1], interrupted)
+    assert main([part.format(folder=tmp_path) for part in argv]) == 130
+    out, err = capsys.readouterr()
+    if argv[0] == "warm-up" and not CACHING:
+        line = "Interrupted: numba could not write a cache here, so nothing was kept"
+    assert err == "" and out.splitlines()[-1] == line.format(folder=tmp_path)
+    assert sorted(path.name for path in tmp_path.iterdir()) == before  # nothing half-written beside the record
+
+
+# --- every destination is checked before the work ---------------------------------------------------------------------
+@pytest.mark.parametrize("flag", ["--export-pretrained", "--tensorboard"])
+def test_train_checks_every_destination_before_it_trains(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], flag: str
+) -> None:
+    target = tmp_path / "new" / ("w.safetensors" if flag == "--export-pretrained" else "tb")
+    assert main(["train", *TINY_ARGV, "--save", str(tmp_path / "m.zip"), flag, str(target)]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""  # not even "Training MaskablePPO ...": nothing was trained
+    assert err.startswith("mancala-envs: error: cannot write the ") and err.count("\n") == 1
+    assert err.endswith(f"{str(tmp_path / 'new')!r} does not exist; create it first (nothing creates missing "
+                        "folders).\n")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_only_the_folder_named_is_created(tmp_path: Path) -> None:
+    """``--record DIR``, ``--tensorboard DIR``, an ``--export-pretrained`` folder: ``DIR`` itself may be made (as
+    ``train`` makes its default ``models/``), never a missing parent."""
+    from mancala_envs.files import check_destination
+
+    for name in ("games", "tb", "weights"):
+        assert check_destination(tmp_path / name, "it", folder=True) == tmp_path / name
+        assert not (tmp_path / name).exists()  # checking creates nothing
+    run_tournament("kalah", ["random", "greedy"], 2, workers=1, progress=False, record_dir=tmp_path / "games")
+    assert sorted(path.name for path in (tmp_path / "games").iterdir()) == ["pair-00-game-0000.json",
+                                                                          "pair-00-game-0001.json"]
+    with pytest.raises(ValueError, match="does not exist; create it first"):
+        run_tournament("kalah", ["random", "greedy"], 2, workers=1, progress=False, record_dir=tmp_path / "a" / "b")
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["games"]

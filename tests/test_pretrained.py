@@ -177,6 +177,7 @@ def test_load_round_trip_gives_the_exported_arrays(models: dict[str, Any], weigh
 
 
 def test_export_to_a_file_path_and_the_file_name_rule(models: dict[str, Any], tmp_path: Path) -> None:
+    (tmp_path / "sub").mkdir()  # a file's folder must exist (export_destination): nothing creates it
     path = export_pretrained(
         models["ouril_v0"], tmp_path / "sub" / "mine.safetensors", game="ouril_v0", encoding="flat"
     )

@@ -51,7 +51,14 @@ import numpy as np
 
 from mancala_envs.agents.base import StateAgent, masked_choice
 from mancala_envs.engine.state import PLAYER
-from mancala_envs.files import atomic_write, locked_json_update, parse_json, read_bytes_bounded, read_json_bounded
+from mancala_envs.files import (
+    atomic_write,
+    check_destination,
+    locked_json_update,
+    parse_json,
+    read_bytes_bounded,
+    read_json_bounded,
+)
 from mancala_envs.games.base import Game
 
 __all__ = [
@@ -66,6 +73,7 @@ __all__ = [
     "PretrainedAgent",
     "PretrainedPolicy",
     "PretrainedWeightsError",
+    "export_destination",
     "export_pretrained",
     "load_pretrained",
     "weights_dir",
@@ -231,8 +239,9 @@ def export_pretrained(
     Args:
         policy: A MaskablePPO or PPO model, or its policy: the MLP policy with the flatten features extractor
             on a vector observation.
-        path: The file to write (a name ending in ``.safetensors``), or a folder (created if needed) that gets
-            :func:`weights_file_name` (``ouril.safetensors``), the name :func:`load_pretrained` looks for.
+        path: The file to write (a name ending in ``.safetensors``, in a folder that exists), or a folder (created
+            if missing, in a folder that exists) that gets :func:`weights_file_name` (``ouril.safetensors``), the
+            name :func:`load_pretrained` looks for (:func:`export_destination`).
         game: The game the policy was trained on: a ``Game`` (with its config), or a game name or registered
             id (``"ouril"``, ``"ouril_v0"``, ``"ouril-mini-v0"``).
         encoding: The observation encoding it was trained on, as ``encoding=`` takes it (``None`` or ``"raw"``,
@@ -245,11 +254,12 @@ def export_pretrained(
     Raises:
         TypeError: ``policy`` is not an SB3 actor-critic policy, or ``metadata`` is not a mapping of strings.
         ValueError: the policy is not an MLP of this kind, its spaces are not the encoding's and the game's,
-            or ``metadata`` uses a reserved key.
+            or ``metadata`` uses a reserved key, or ``path`` is refused by :func:`export_destination`.
     """
     from safetensors.numpy import save
 
     game = _as_game(game)
+    target = export_destination(path, game)
     policy = getattr(policy, "policy", policy)
     extractor = getattr(policy, "mlp_extractor", None)
     action_net = getattr(policy, "action_net", None)
@@ -319,10 +329,7 @@ def export_pretrained(
     }
     _check_layers(_layer_list(tensors, "the exported policy"), int(np.prod(expected)), n_actions, "the exported policy")
 
-    target = Path(path)
-    if target.suffix != _SUFFIX:
-        target = target / weights_file_name(game)
-    target.parent.mkdir(parents=True, exist_ok=True)
+    target.parent.mkdir(exist_ok=True)  # a folder named by ``path``; its parent was checked to exist
     data = save(tensors, metadata=header)
     _read_manifest(target.parent)  # a damaged manifest is refused before anything is written
     atomic_write(target, data)
@@ -334,6 +341,26 @@ def export_pretrained(
     # under the manifest's lock: two processes exporting into one folder keep both entries
     locked_json_update(target.parent / MANIFEST, add_entry, lambda path: _read_manifest(path.parent))
     return target
+
+
+def export_destination(path: str | os.PathLike[str], game: Game | str) -> Path:
+    """The file :func:`export_pretrained` writes for ``path``, checked without writing anything: a name ending in
+    ``.safetensors`` is the file (its folder must exist and be writable); any other path is a folder (created if
+    missing, but its parent must exist) that gets :func:`weights_file_name`. ``train --export-pretrained`` calls
+    it before training.
+
+    Raises:
+        ValueError: a missing parent folder (the message says to create it first), a folder where the file goes,
+            a file where the folder goes, or a folder that cannot be written.
+    """
+    if not isinstance(path, (str, os.PathLike)):
+        raise TypeError(f"path must be a file or folder path (got {type(path).__name__}).")
+    target = Path(path)
+    what = "the exported weights (--export-pretrained)"
+    if target.suffix == _SUFFIX:
+        return check_destination(target, what)
+    check_destination(target, what, folder=True)
+    return target / weights_file_name(_as_game(game))
 
 
 def _array(parameter: Any) -> np.ndarray:

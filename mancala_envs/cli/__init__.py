@@ -200,9 +200,11 @@ def run_replay(args: argparse.Namespace, out=None) -> int:
 def run_train(args: argparse.Namespace, out=None) -> dict:
     """``mancala-envs train``: trains, saves, evaluates and prints the table; returns the figures.
 
-    Where the model goes is checked before training (:meth:`~mancala_envs.training.TrainConfig.check_model_path`):
+    Where the model goes is checked before training (:meth:`~mancala_envs.training.TrainConfig.check_paths`):
     ``--save`` must name a file in a folder that exists, and one that exists is replaced only with ``--overwrite``;
-    the default path is rewritten by each run, which the command says before it trains.
+    the default path is rewritten by each run, which the command says before it trains. ``--json`` and
+    ``--export-pretrained`` (a ``.safetensors`` file) need a folder that exists; ``--tensorboard DIR`` and an
+    ``--export-pretrained`` folder are created if missing, but only themselves: their parent must exist.
 
     Raises:
         ValueError / TypeError / FileExistsError: bad arguments, or a save path refused (one error line).
@@ -257,7 +259,7 @@ def run_train(args: argparse.Namespace, out=None) -> dict:
     make_opponent(opponent, trust_remote_code=args.trust_remote_code)
     for name in args.eval_opponents:
         make_agent(name, trust_remote_code=args.trust_remote_code)
-    replacing = config.check_model_path()  # a refused save path fails here, before training
+    replacing = config.check_paths()  # a refused save, --tensorboard or --export-pretrained path fails here
     if args.json and not os.path.isdir(os.path.dirname(os.path.abspath(args.json))):
         raise ValueError(f"argument --json: the folder of {args.json!r} does not exist; create it first.")
     against = opponent if isinstance(opponent, str) else " / ".join(opponent) + " (one drawn per episode)"
@@ -377,6 +379,25 @@ def list_table() -> str:
     return "\n".join(lines)
 
 
+#: What each command but ``train`` (which says it itself) prints on Ctrl-C: what was kept.
+_INTERRUPTED = {
+    "list": lambda args: "Interrupted",
+    "demo": lambda args: ("Interrupted: the game was not recorded" if args.record is not None
+                          else "Interrupted: nothing was written"),
+    "replay": lambda args: ("Interrupted: nothing was written" if args.out is None
+                            else f"Interrupted: the animation at {args.out} may be incomplete; run the command again"),
+    "warm-up": lambda args: _warm_up_interrupted(),
+}
+
+
+def _warm_up_interrupted() -> str:
+    from mancala_envs.engine.jit import CACHING
+
+    if not CACHING:
+        return "Interrupted: numba could not write a cache here, so nothing was kept"
+    return "Interrupted: what was compiled so far stays in numba's cache; run mancala-envs warm-up again for the rest"
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = Parser(prog=PROG, description="Mancala games as RL environments.")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -492,7 +513,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     Bad input -- an unknown command, a missing or malformed argument, an unknown game or
     agent -- prints one line ``mancala-envs: error: <what was wrong>`` on stderr (no usage
     text, no traceback) and returns 2. ``--help`` prints the usage and exits with 0. Ctrl-C returns 130
-    without a traceback (``train`` first saves the model so far and says so in one line).
+    without a traceback, after one line that says what was kept (``train`` saves the model so far; ``warm-up``
+    keeps what it compiled in numba's cache; ``demo`` records nothing).
     """
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv and argv[0] in ("play", "tournament", "solve", "evaluate"):  # commands with parsers of their own
@@ -530,7 +552,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return fail(str(error))
     except BrokenPipeError:
         return quiet_broken_pipe()
-    except KeyboardInterrupt:  # Ctrl-C: the command said what it kept (train saves its model); no traceback
+    except KeyboardInterrupt:  # Ctrl-C: one line of what was kept (train said it: its model); no traceback
+        if args.command != "train":
+            print(_INTERRUPTED[args.command](args), flush=True)
         return 130
     except OSError as error:  # demo --record into a place that cannot be written, a missing model
         return fail(os_error_line(error))

@@ -83,7 +83,9 @@ def evaluate_main(argv: Sequence[str] | None = None, out: TextIO | None = None) 
 
     Bad input (no ``--oracle``, an unknown game, agent or option, a missing table, a folder for ``--json``
     that does not exist) prints one line ``mancala-envs: error: ...`` on stderr and returns 2; a missing
-    table's line names the ``mancala-envs solve`` command that builds it. ``--help`` exits with 0.
+    table's line names the ``mancala-envs solve`` command that builds it; ``--games`` above
+    :data:`~mancala_envs.tournament.MAX_GAMES` games in all is refused. ``--help`` exits with 0. Ctrl-C returns 130
+    after one line: nothing was written.
     """
     out = sys.stdout if out is None else out
     try:
@@ -114,6 +116,10 @@ def evaluate_main(argv: Sequence[str] | None = None, out: TextIO | None = None) 
         return quiet_broken_pipe()
     except OSError as error:
         return fail(os_error_line(error))
+    except KeyboardInterrupt:  # the report is made once every game is played
+        print("Interrupted: nothing was written (the report is made once every game is played)", file=out,
+              flush=True)
+        return 130
     return 0
 
 

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from typing import TextIO
 
 from mancala_envs.cli.common import PROG, Parser, UsageError, fail, integer_at_least, os_error_line
+from mancala_envs.files import check_destination
 from mancala_envs.registration import make_game, resolve_env_id
 from mancala_envs.solver import Table, TableError, build_table, load_table, save_table, table_dir, table_paths
 
@@ -72,7 +73,8 @@ def solve_main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> 
     """``mancala-envs solve GAME [--max-seeds K] [--dir DIR] [--force] [--quiet]``; returns the exit status.
 
     Bad input (an unknown game, a game that cannot be tabled, K out of range, a folder that cannot
-    be written) prints one line ``mancala-envs: error: ...`` and returns 2.
+    be written, a ``--dir`` whose parent folder does not exist) prints one line ``mancala-envs: error: ...`` and
+    returns 2. Ctrl-C returns 130 after one line: nothing was saved (a table is saved once complete).
     """
     out = sys.stdout if out is None else out
     try:
@@ -81,6 +83,8 @@ def solve_main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> 
         return fail(str(error))
     try:
         game = make_game(resolve_env_id(args.game))
+        if args.dir is not None:  # the folder may be created, but not its parent; checked before the long build
+            check_destination(args.dir, "the table (--dir)", folder=True)
         if not args.force:
             try:
                 table = load_table(game, args.max_seeds, args.dir)
@@ -104,6 +108,10 @@ def solve_main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> 
         return fail(str(error))
     except OSError as error:
         return fail(os_error_line(error))
+    except KeyboardInterrupt:  # a table is saved only once complete (atomically): nothing half-made is left
+        print("Interrupted: nothing was saved (the table is saved once every layer is solved); run the command "
+              "again to build it", file=out, flush=True)
+        return 130
     return 0
 
 

@@ -16,14 +16,22 @@ from typing import Any
 
 from contract_support import EXIT_2, Case, Row
 
+from mancala_envs.agents.pretrained import export_destination, export_pretrained
 from mancala_envs.batch import MAX_THREADS
 from mancala_envs.cli import main
+from mancala_envs.oracle import oracle_evaluate
+from mancala_envs.records import write_animation
 from mancala_envs.tournament import MAX_GAMES, max_workers, run_tournament
-from mancala_envs.training import MAX_LAYER_SIZE, MAX_LAYERS, MAX_ROLLOUT_STEPS, TrainConfig
+from mancala_envs.training import MAX_LAYER_SIZE, MAX_LAYERS, MAX_ROLLOUT_STEPS, TrainConfig, evaluate
 
 DOOR = "cli_work"
 TRAINING = "Training:"
 TOURNAMENT = "Tournaments:"
+WEIGHTS = "Pretrained weights and saved models:"
+RECORDS = "Game records:"
+TABLES = "Perfect-play tables:"
+#: what every refused destination says: the missing folder is to be created first, nothing creates it
+MISSING = "does not exist; create it first (nothing creates missing folders)."
 #: the tiny run the command-line cases would start if the refusal did not stop them first
 TINY = ["--timesteps", "64", "--n-envs", "2", "--n-steps", "32", "--batch-size", "64", "--n-epochs", "1",
         "--eval-games", "0", "--no-progress", "--opponent", "random"]
@@ -36,6 +44,17 @@ def model_folder(*subfolders: str) -> Path:
     (path / "m.zip").write_bytes(b"an earlier model")
     for name in subfolders:
         (path / name).mkdir()
+    return path
+
+
+def record_folder() -> Path:
+    """A folder holding ``m.zip`` and a recorded Modiar game, ``game.json``."""
+    import io
+
+    from mancala_envs.cli import play_demo
+
+    path = model_folder()
+    play_demo("modiar", ["random", "greedy"], 0, out=io.StringIO(), record=path / "game.json")
     return path
 
 
@@ -150,3 +169,106 @@ for argv, words in ((["--games", "100000000000000"], ("at most 1000000 games (MA
     case(TOURNAMENT, row, "tournament " + " ".join(argv),
          lambda _, a=argv: main(["tournament", "--game", "kalah", "--no-progress", *a]), EXIT_2,
          "mancala-envs tournament: error: ", *words)
+
+# --- destinations: nothing creates a missing parent folder (only a folder named itself, as --record DIR) -----------
+row = "`tensorboard_log` (`--tensorboard DIR`) or `export_pretrained`"
+for name, fields, words in (
+    ("tensorboard_log two folders deep", {"tensorboard_log": "{folder}/new/tb"},
+     ("cannot write the TensorBoard logs (--tensorboard) to ", "new/tb': the folder ", f"new' {MISSING}")),
+    ("tensorboard_log onto a file", {"tensorboard_log": "{folder}/m.zip"}, ("m.zip': it is a file, not a folder",)),
+    ("export_pretrained into a missing folder", {"export_pretrained": "{folder}/new/w.safetensors"},
+     ("cannot write the exported weights (--export-pretrained) to ", f"new' {MISSING}")),
+    ("export_pretrained folder two deep", {"export_pretrained": "{folder}/new/weights"}, (f"new' {MISSING}",)),
+    ("export_pretrained folder under a file", {"export_pretrained": "{folder}/m.zip/weights"},
+     ("m.zip' is not a folder; create it first",)),
+    ("export_pretrained onto a folder", {"export_pretrained": "{folder}/w.safetensors"},
+     ("w.safetensors': it is a folder; pass the path of a file in it",)),
+):
+    def check(folder: Path, fields: dict[str, str] = fields) -> bool:
+        return TrainConfig(save_path=str(folder / "n.zip"),
+                           **{key: value.format(folder=folder) for key, value in fields.items()}).check_paths()
+
+    case(TRAINING, row, f"check_paths {name}", check, ValueError, *words,
+         subject=lambda: model_folder("w.safetensors"), frozen=content)
+
+row = "more evaluation games in all"
+case(TRAINING, row, "TrainConfig eval_games=600000 x 2 opponents", lambda _: config(eval_games=MAX_GAMES // 2 + 1),
+     ValueError, f"the evaluation plays at most {MAX_GAMES} games (MAX_GAMES); 2 opponent(s) x 500001 games per "
+     "opponent is 1000002. Play fewer games per opponent (--eval-games) or fewer opponents (--eval-opponents).")
+case(TRAINING, row, "TrainConfig eval_games=10**14, one opponent",
+     lambda _: config(eval_games=10**14, eval_opponents=("random",)), ValueError, "1 opponent(s) x 100000000000000")
+case(TRAINING, row, "training.evaluate games=10**7", lambda _: evaluate(None, "ouril", games=10**7), ValueError,
+     "the evaluation plays at most 1000000 games (MAX_GAMES); 2 opponent(s) x 10000000")
+case(TRAINING, row, "training.evaluate games=-1", lambda _: evaluate(None, "ouril", games=-1), ValueError,
+     "games must be an integer >= 0 (got -1)")
+case(TRAINING, row, "training.evaluate games=2.0", lambda _: evaluate(None, "ouril", games=2.0), TypeError,
+     "games must be an integer >= 0 (got float 2.0)")
+
+row = "`mancala-envs train --tensorboard a/b/tb`"
+for name, argv, words in (
+    ("train --tensorboard two folders deep", ["--tensorboard", "{folder}/new/tb"], (f"new' {MISSING}",)),
+    ("train --export-pretrained into a missing folder", ["--export-pretrained", "{folder}/new/w.safetensors"],
+     ("(--export-pretrained)", f"new' {MISSING}")),
+    ("train --export-pretrained onto a folder", ["--export-pretrained", "{folder}/w.safetensors"],
+     ("it is a folder",)),
+    ("train --eval-games 10000000", ["--eval-games", "10000000"], ("(MAX_GAMES)", "(--eval-games)")),
+):
+    def run_train(folder: Path, argv: list[str] = argv) -> int:
+        return main(["train", *TINY, "--save", f"{folder}/n.zip", *(part.format(folder=folder) for part in argv)])
+
+    case(TRAINING, row, name, run_train, EXIT_2, "mancala-envs: error: ", *words,
+         subject=lambda: model_folder("w.safetensors"), frozen=content)
+
+row = "`record_dir` (`--record DIR`) whose parent folder does not exist"
+for name, record, words in (
+    ("two folders deep", "new/games", ("cannot write the game records to ", f"new' {MISSING}")),
+    ("onto a file", "m.zip", ("m.zip': it is a file, not a folder; pass a folder.",)),
+    ("under a file", "m.zip/games", ("m.zip' is not a folder",)),
+):
+    case(TOURNAMENT, row, f"record_dir {name}", lambda folder, r=record: tournament(record_dir=folder / r),
+         ValueError, *words, subject=model_folder, frozen=content)
+case(TOURNAMENT, row, "tournament --record two folders deep",
+     lambda folder: main(["tournament", "--game", "kalah", "--games", "2", "--workers", "1", "--no-progress",
+                          "--record", str(folder / "new" / "games")]),
+     EXIT_2, "mancala-envs tournament: error: cannot write the game records to ", f"new' {MISSING}",
+     subject=model_folder, frozen=content)
+
+row = "`oracle_evaluate` (`mancala-envs evaluate --games`)"
+case(TOURNAMENT, row, "oracle_evaluate games=500001 x 2 opponents",
+     lambda _: oracle_evaluate("greedy", "modiar", ["random", "greedy"], games=MAX_GAMES // 2 + 1), ValueError,
+     "oracle_evaluate plays at most 1000000 games (MAX_GAMES); 2 opponent(s) x 500001 games per opponent is 1000002. "
+     "Play fewer games per opponent (--games) or fewer opponents.")
+case(TOURNAMENT, row, "evaluate --games 10000000",
+     lambda _: main(["evaluate", "greedy", "--game", "modiar", "--oracle", "--games", "10000000"]), EXIT_2,
+     "mancala-envs: error: oracle_evaluate plays at most 1000000 games (MAX_GAMES); 3 opponent(s) x 10000000")
+
+row = "`export_pretrained(policy, path)` whose folder does not exist"
+for name, path, words in (
+    ("a file in a missing folder", "new/w.safetensors", (f"new' {MISSING}",)),
+    ("a folder two deep", "new/weights", (f"new' {MISSING}",)),
+    ("a folder that is a file", "m.zip", ("m.zip': it is a file, not a folder",)),
+):
+    case(WEIGHTS, row, f"export_pretrained into {name}",
+         lambda folder, p=path: export_pretrained(object(), folder / p, game="ouril", encoding="flat"), ValueError, *words,
+         subject=model_folder, frozen=content)
+    case(WEIGHTS, row, f"export_destination of {name}", lambda folder, p=path: export_destination(folder / p, "ouril"),
+         ValueError, *words, subject=model_folder, frozen=content)
+
+row = "`write_animation` (`mancala-envs replay --out`) into a folder that does not exist"
+for out in ("new/game.gif", "new/game.mp4", "new/frames/", "new/frames/move-*.png", "m.zip/frames"):
+    case(RECORDS, row, f"write_animation to {out}",
+         lambda folder, o=out: write_animation(folder / "game.json", f"{folder}/{o}"), ValueError,
+         "cannot write the animation to ", "create it first", subject=lambda: record_folder(), frozen=content)
+case(RECORDS, row, "replay --out new/game.gif",
+     lambda folder: main(["replay", str(folder / "game.json"), "--out", str(folder / "new" / "game.gif")]), EXIT_2,
+     "mancala-envs: error: cannot write the animation to ", f"new' {MISSING}", subject=lambda: record_folder(),
+     frozen=content)
+
+row = "`mancala-envs solve --dir a/b`"
+for name, where, words in (("two folders deep", "new/tables", (f"new' {MISSING}",)),
+                           ("onto a file", "m.zip", ("it is a file, not a folder",))):
+    case(TABLES, row, f"solve --dir {name}",
+         lambda folder, w=where: main(["solve", "modiar", "--max-seeds", "2", "--force", "--quiet", "--dir",
+                                       f"{folder}/{w}"]),
+         EXIT_2, "mancala-envs: error: cannot write the table (--dir) to ", *words, subject=model_folder,
+         frozen=content)
