@@ -712,6 +712,8 @@ class MancalaEnv(AECEnv):
             ValueError: the action is outside ``0 .. n_actions - 1``.
             IllegalActionError: the action is illegal and ``illegal_action="raise"``.
             GameOverError: the episode is over and every agent has been removed.
+            RuntimeError: ``render_mode="human"`` and SDL cannot open the display that is set: the window opens
+                (:meth:`open_window`) before the move is played, so the env is unchanged.
         """
         if not self._has_reset:
             raise RuntimeError("step() was called before reset(); call env.reset() first.")
@@ -727,6 +729,8 @@ class MancalaEnv(AECEnv):
         if type(index) is not int or not 0 <= index < self._n_actions:
             index = self._validate_action(action)
         action = index
+        if self.render_mode == "human":
+            self.open_window()  # a display that cannot be opened is refused here, before the move is played
         trace = self._spare_trace
         code = self._step_function(self._state, self._params, action, trace)
         if code == ILLEGAL:
@@ -823,12 +827,31 @@ class MancalaEnv(AECEnv):
             self._picture = BoardPicture(self.game)
         if self.render_mode == "rgb_array":
             return self._picture.draw(self._state, self._last_move)
+        self.open_window()
+        self._window.show(self._picture.surface(self._state, self._last_move))
+        return None
+
+    def open_window(self) -> None:
+        """Opens the window of ``render_mode="human"`` now, if it is not open (a no-op for the other modes).
+
+        :meth:`step` calls it before it plays the move (and ``SingleAgentEnv.reset`` before it starts the episode),
+        so a display that cannot be opened is refused before anything changes, never at the picture after a move.
+
+        Raises:
+            RuntimeError: SDL cannot open the display that is set; the message names the fixes (a display,
+                ``xvfb-run``, ``SDL_VIDEODRIVER=dummy``, ``render_mode="rgb_array"``). The env is unchanged.
+        """
+        if self.render_mode != "human":
+            return
+        if self._picture is None:
+            from mancala_envs.rendering import BoardPicture
+
+            self._picture = BoardPicture(self.game)
         if self._window is None:
             from mancala_envs.rendering import BoardWindow
 
             self._window = BoardWindow(f"mancala-envs: {self.game.env_name}", self.metadata["render_fps"])
-        self._window.show(self._picture.surface(self._state, self._last_move))
-        return None
+        self._window.open((self._picture.width, self._picture.height))
 
     def close(self) -> None:
         """Closes the window of ``render_mode="human"`` if one is open."""

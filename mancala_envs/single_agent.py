@@ -178,8 +178,11 @@ class SingleAgentEnv(gymnasium.Env):
             TypeError: a seed that is neither ``None`` nor an integer (a bool, a float, a string); numpy integers
                 are integers (:func:`~mancala_envs.validation.check_seed`, as every env checks a seed).
             ValueError: a negative seed; the starting position ends the game before the learner's first move.
+            RuntimeError: ``render_mode="human"`` and SDL cannot open the display that is set (the window opens
+                here, before anything changes: the env is as it was).
         """
         seed = check_seed(seed)
+        self.aec_env.open_window()  # render_mode="human": a display that cannot be opened is refused before any change
         super().reset(seed=seed)
         rng = self.np_random
         aec_seed = None  # unseeded resets continue the AEC env's generator (a new one costs ~50 us)

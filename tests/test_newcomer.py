@@ -325,6 +325,79 @@ def test_human_window_without_a_display(
             assert outcome.get(key) == value, (key, outcome)
 
 
+#: a refused window changes nothing: every call that would show the window is tried on a display that cannot be
+#: opened, and the env's snapshot (``state_dict``) compared with the one before it
+HALF_APPLIED = """
+import json
+import numpy as np
+import mancala_envs
+from mancala_envs.single_agent import SingleAgentEnv
+
+def snapshot(env):
+    return json.dumps(env.unwrapped.state_dict(), sort_keys=True)
+
+def attempt(call):
+    try:
+        call()
+    except RuntimeError as error:
+        return str(error)
+    return "done"
+
+outcome = {}
+env = mancala_envs.make("ouril_v0", render_mode="human")
+env.reset(seed=0)
+before = snapshot(env)
+legal = int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[0])
+outcome["step"] = attempt(lambda: env.step(legal))
+outcome["step leaves the env as it was"] = snapshot(env) == before
+outcome["render"] = attempt(env.render)
+outcome["step after render"] = attempt(lambda: env.step(legal))
+outcome["step after render leaves the env as it was"] = snapshot(env) == before
+penalty = mancala_envs.make("ouril_v0", render_mode="human", illegal_action="penalty")
+penalty.reset(options={"board": [0] + [4] * 10 + [8], "player": 0})  # pit 0 is empty: action 0 is illegal
+before = snapshot(penalty)
+outcome["illegal step under penalty"] = attempt(lambda: penalty.step(0))
+outcome["illegal step leaves the env as it was"] = snapshot(penalty) == before
+single = SingleAgentEnv("ouril_v0", learner_seat=1, render_mode="human")  # the opponent moves first
+outcome["single-agent reset"] = attempt(lambda: single.reset(seed=0))
+outcome["single-agent reset leaves the env unreset"] = attempt(lambda: single.aec_env.state_dict())
+print(json.dumps(outcome))
+"""
+REFUSED = ["SDL could not open one", "DISPLAY=':4093'", *FIXES]
+NOT_RESET = "state_dict() was called before reset(); call env.reset() first."
+
+
+@pytest.mark.parametrize(
+    ("setting", "environment", "expected"),
+    [
+        # the display cannot be opened: each call is refused before it changes anything (the move is not played)
+        ("unreachable display", {"DISPLAY": ":4093"},
+         {"step": REFUSED, "step leaves the env as it was": True, "render": REFUSED, "step after render": REFUSED,
+          "step after render leaves the env as it was": True, "illegal step under penalty": REFUSED,
+          "illegal step leaves the env as it was": True, "single-agent reset": REFUSED,
+          "single-agent reset leaves the env unreset": [NOT_RESET]}),
+        # headless by choice: the same calls play their moves (what the comparisons above would see change)
+        ("dummy driver", {"SDL_VIDEODRIVER": "dummy"},
+         {"step": ["done"], "step leaves the env as it was": False, "render": ["done"],
+          "illegal step under penalty": ["done"], "illegal step leaves the env as it was": False,
+          "single-agent reset": ["done"]}),
+    ],
+)
+def test_a_window_that_cannot_open_leaves_the_env_as_it_was(
+    setting: str, environment: dict[str, str], expected: dict[str, Any], tmp_path: Path
+) -> None:
+    """Nothing half-applied: the window opens before ``step`` plays its move (and before ``SingleAgentEnv.reset``
+    starts its episode), so a display that cannot be opened is refused with the env unchanged."""
+    done = fresh_python(HALF_APPLIED, tmp_path, **{**NO_DISPLAY, **environment})
+    assert done.returncode == 0, done.stderr
+    outcome = json.loads(done.stdout.strip().splitlines()[-1])
+    for key, value in expected.items():
+        if isinstance(value, list):
+            assert all(word in outcome[key] for word in value), (key, outcome[key])
+        else:
+            assert outcome[key] is value, (key, outcome)
+
+
 # --- the Hydra example's run folders --------------------------------------------------------------------------------
 def test_the_hydra_examples_run_folders_are_ignored_by_git() -> None:
     """Where Hydra writes when the example is started from the repository (its run and multirun folders, as the

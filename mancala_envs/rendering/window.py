@@ -1,14 +1,17 @@
 """The window of ``render_mode="human"``: the board picture shown with pygame-ce.
 
-The window opens at the first ``render()`` (never at import or ``reset``) and is
+The window opens at the first ``render()`` or ``step`` (never at import or ``reset``) and is
 closed by the env's ``close()``. It works under a virtual display (Xvfb) and with
 ``SDL_VIDEODRIVER=dummy`` (a headless run by choice: the pictures are drawn, nothing is shown).
 
 Where there is no display to open it on, ``render_mode="human"`` is refused with a
 ``RuntimeError`` that names the fixes (:func:`check_display`): at the env's construction when
 no display is set at all (Linux and the BSDs: neither ``DISPLAY`` nor ``WAYLAND_DISPLAY``, and
-no ``SDL_VIDEODRIVER`` chosen), and at the first ``render()`` when SDL cannot open the display that
+no ``SDL_VIDEODRIVER`` chosen), and when the window opens if SDL cannot open the display that
 is set (pygame-ce would otherwise fall back to drawing off screen and carry on, showing nothing).
+The window opens (:meth:`BoardWindow.open`) before anything changes: at the first ``render()``, at the start
+of the first ``step`` (before the move is played) or of a ``SingleAgentEnv``'s ``reset``, so a refused call
+leaves the env as it was.
 """
 
 from __future__ import annotations
@@ -72,8 +75,11 @@ class BoardWindow:
         """Whether the window is on screen."""
         return self._screen is not None
 
-    def show(self, surface: Any) -> None:
-        """Shows ``surface`` (a pygame ``Surface``), opening the window the first time.
+    def open(self, size: tuple[int, int]) -> None:
+        """Opens the window at ``size`` (width, height) pixels unless it is open: a no-op then.
+
+        The env calls it before it changes anything (at the start of ``step``), so that a display that
+        cannot be opened is refused before a move is played, not at the picture after it.
 
         Raises:
             RuntimeError: SDL cannot open a display (and ``SDL_VIDEODRIVER`` chose no headless driver);
@@ -93,8 +99,17 @@ class BoardWindow:
                 shown = ", ".join(f"{name}={os.environ[name]!r}" for name in names if os.environ.get(name))
                 raise _no_display(f"SDL could not open one ({shown or 'none is set'}) and fell back to off-screen")
             pygame.display.set_caption(self.title)
-            self._screen = pygame.display.set_mode(surface.get_size())
+            self._screen = pygame.display.set_mode(size)
             self._clock = pygame.time.Clock()
+
+    def show(self, surface: Any) -> None:
+        """Shows ``surface`` (a pygame ``Surface``), opening the window first if it is not open (:meth:`open`).
+
+        Raises:
+            RuntimeError: as :meth:`open`.
+        """
+        pygame = import_pygame()
+        self.open(surface.get_size())
         pygame.event.pump()  # keeps the window responsive
         self._screen.blit(surface, (0, 0))
         pygame.display.flip()
