@@ -129,6 +129,7 @@ __all__ = [
     "TournamentResult",
     "check_game_count",
     "fit_ratings",
+    "is_ctrl_c",
     "max_workers",
     "play_games",
     "record_name",
@@ -156,6 +157,22 @@ MAX_GAMES = 1_000_000
 #: Worker processes per available core at most (:func:`max_workers`): more only wait for a core, and each holds
 #: its own copy of the library and the compiled engine.
 WORKERS_PER_CORE = 4
+
+
+def is_ctrl_c(error: BaseException) -> bool:
+    """Whether ``error`` is Ctrl-C: a ``KeyboardInterrupt``, or the ``SystemError`` numba raises when the interrupt
+    lands while compiled code calls back into Python (``returned a result with an exception set``, with the
+    ``KeyboardInterrupt`` as its cause). The long work (:func:`run_tournament`,
+    :func:`mancala_envs.training.train`) treats both as Ctrl-C and keeps what it made."""
+    seen: set[int] = set()
+    while error is not None and id(error) not in seen:
+        if isinstance(error, KeyboardInterrupt):
+            return True
+        if not isinstance(error, SystemError):
+            return False
+        seen.add(id(error))
+        error = error.__cause__ or error.__context__
+    return False
 
 
 def check_game_count(what: str, groups: int, group: str, games: int, fewer: str) -> None:
@@ -957,7 +974,9 @@ def run_tournament(
             played = {"game": game, "agents": agents, "seed": seed, "game_options": options, "record_dir": record_dir,
                       "trust_remote_code": trust_remote_code}
             _play_in_workers(workers, tasks, results, bar, played)
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, SystemError) as error:
+        if not is_ctrl_c(error):
+            raise
         results.sort(key=lambda result: (result.pair, result.game))
         raise TournamentInterrupted(TournamentResult(
             game=game, agents=agents, games_per_pair=games_per_pair, seed=seed, games=results, game_options=options,

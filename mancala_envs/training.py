@@ -40,7 +40,7 @@ from mancala_envs.opponents import PolicyOpponent, make_opponent
 from mancala_envs.search import parse_compiled_opponent
 from mancala_envs.single_agent import SingleAgentEnv
 from mancala_envs.stats import Tally, wilson_interval
-from mancala_envs.tournament import check_game_count
+from mancala_envs.tournament import check_game_count, is_ctrl_c
 from mancala_envs.validation import check_integer
 
 __all__ = [
@@ -521,7 +521,9 @@ def train(config: TrainConfig, callbacks: Sequence[Any] = ()) -> TrainResult:
             device="cpu",
             verbose=0,
         )
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, SystemError) as error:  # Ctrl-C, also inside compiled code (is_ctrl_c)
+        if not is_ctrl_c(error):
+            raise
         raise TrainingInterrupted(None, 0) from None
     progress = ProgressBarCallback() if config.progress_bar else None
     if config.tensorboard_log is None:  # a logger that writes nowhere (SB3's default makes a folder in the temp folder)
@@ -531,7 +533,9 @@ def train(config: TrainConfig, callbacks: Sequence[Any] = ()) -> TrainResult:
     start = time.perf_counter()
     try:
         model.learn(config.timesteps, callback=[*callbacks, *([progress] if progress else [])] or None)
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, SystemError) as error:  # Ctrl-C, also inside compiled code (is_ctrl_c)
+        if not is_ctrl_c(error):
+            raise
         if progress is not None and hasattr(progress, "pbar"):
             progress.pbar.close()
         raise TrainingInterrupted(_save(model, config), int(model.num_timesteps)) from None

@@ -420,3 +420,62 @@ def test_only_the_folder_named_is_created(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="does not exist; create it first"):
         run_tournament("kalah", ["random", "greedy"], 2, workers=1, progress=False, record_dir=tmp_path / "a" / "b")
     assert sorted(path.name for path in tmp_path.iterdir()) == ["games"]
+
+
+def numba_wrapped_ctrl_c() -> SystemError:
+    """What numba raises when Ctrl-C lands while compiled code calls back into Python: ``SystemError``s, each
+    caused by the next, the last by the ``KeyboardInterrupt``."""
+    error: BaseException = KeyboardInterrupt()
+    for _ in range(3):
+        wrapped = SystemError("<function _numba_unpickle> returned a result with an exception set")
+        wrapped.__cause__ = error
+        error = wrapped
+    return error  # type: ignore[return-value]
+
+
+@pytest.mark.parametrize(("error", "ctrl_c"), [
+    (KeyboardInterrupt(), True),
+    (numba_wrapped_ctrl_c(), True),
+    (SystemError("a real fault"), False),
+    (ValueError("bad"), False),
+], ids=["KeyboardInterrupt", "numba's SystemError from Ctrl-C", "another SystemError", "ValueError"])
+def test_is_ctrl_c(error: BaseException, ctrl_c: bool) -> None:
+    assert tournament.is_ctrl_c(error) is ctrl_c
+
+
+class CompiledCtrlC(CtrlC):
+    """Ctrl-C as it comes out of compiled code: numba's ``SystemError`` caused by the ``KeyboardInterrupt``."""
+
+    def _on_step(self) -> bool:
+        if self.num_timesteps >= self.steps:
+            raise numba_wrapped_ctrl_c()
+        return True
+
+
+def test_ctrl_c_inside_compiled_code_still_saves_the_model(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    config = TrainConfig(save_path=str(tmp_path / "m.zip"), **TINY)
+    with pytest.raises(TrainingInterrupted) as stopped:
+        train(config, callbacks=[CompiledCtrlC(130)])
+    assert stopped.value.path == tmp_path / "m.zip" and load_policy(tmp_path / "m.zip").game == "ouril_v0"
+    interrupt = numba_wrapped_ctrl_c()
+    play_games = tournament.play_games
+    calls = {"n": 0}
+
+    def compiled_interrupt(*arguments: Any, **keywords: Any) -> Any:
+        calls["n"] += 1
+        if calls["n"] == 2:
+            raise interrupt
+        return play_games(*arguments, **keywords)
+
+    monkeypatch.setattr(tournament, "play_games", compiled_interrupt)
+    with pytest.raises(TournamentInterrupted) as played:
+        run_tournament("kalah", ["random", "greedy"], 4, workers=1, progress=False)
+    assert len(played.value.result.games) == 1
+    with pytest.raises(SystemError, match="a real fault"):  # a real fault is not taken for Ctrl-C
+        train(TrainConfig(save_path=str(tmp_path / "f.zip"), **TINY), callbacks=[FaultyStep()])
+    assert not (tmp_path / "f.zip").exists()
+
+
+class FaultyStep(BaseCallback):
+    def _on_step(self) -> bool:
+        raise SystemError("a real fault")

@@ -249,8 +249,8 @@ for name, path, words in (
     ("a folder that is a file", "m.zip", ("m.zip': it is a file, not a folder",)),
 ):
     case(WEIGHTS, row, f"export_pretrained into {name}",
-         lambda folder, p=path: export_pretrained(object(), folder / p, game="ouril", encoding="flat"), ValueError, *words,
-         subject=model_folder, frozen=content)
+         lambda folder, p=path: export_pretrained(object(), folder / p, game="ouril", encoding="flat"), ValueError,
+         *words, subject=model_folder, frozen=content)
     case(WEIGHTS, row, f"export_destination of {name}", lambda folder, p=path: export_destination(folder / p, "ouril"),
          ValueError, *words, subject=model_folder, frozen=content)
 
