@@ -522,7 +522,8 @@ def _import_pillow() -> Any:
 
 def _check_timing(fps: Any, end_pause: Any) -> None:
     if not _is_int(fps) or not 1 <= fps <= MAX_FPS:
-        raise ValueError(f"fps must be an integer between 1 and {MAX_FPS} (got {fps!r}).")
+        raise ValueError(f"fps must be an integer between 1 and {MAX_FPS} (got {fps!r}); {MAX_FPS} is MAX_FPS, the "
+                         "most positions per second.")
     if isinstance(end_pause, bool) or not isinstance(end_pause, (int, float)) or not 0 <= end_pause <= 3600:
         raise ValueError(f"end_pause must be a number of seconds between 0 and 3600 (got {end_pause!r}).")
 

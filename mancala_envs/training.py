@@ -46,7 +46,9 @@ from mancala_envs.validation import check_integer
 __all__ = [
     "MAX_LAYERS",
     "MAX_LAYER_SIZE",
+    "MAX_POOL_SIZE",
     "MAX_ROLLOUT_STEPS",
+    "MAX_SEED",
     "EvalRow",
     "SelfPlayCallback",
     "SelfPlayPool",
@@ -78,6 +80,11 @@ MAX_LAYERS = 8
 #: The largest rollout :class:`TrainConfig` takes: ``n_steps * n_envs`` learner steps held in memory between
 #: updates (2,048 by default), with their observations, masks and values.
 MAX_ROLLOUT_STEPS = 2**18
+#: The most snapshots a self-play pool keeps (``pool_size``, ``--pool-size``): each is a copy of the policy's
+#: weights, up to hundreds of megabytes at :data:`MAX_LAYERS` layers of :data:`MAX_LAYER_SIZE`.
+MAX_POOL_SIZE = 64
+#: The largest ``seed`` (``--seed``): Stable-Baselines3 seeds numpy's global generator with it, which takes 32 bits.
+MAX_SEED = 2**32 - 1
 
 
 @dataclass
@@ -94,7 +101,7 @@ class TrainConfig:
     """Games stepped together (one compiled call a step against compiled opponents, else SB3's DummyVecEnv of
     single-agent views; :func:`make_training_env`)."""
     seed: int = 0
-    """Seeds the envs, the opponents, the policy and the evaluation."""
+    """Seeds the envs, the opponents, the policy and the evaluation; at most :data:`MAX_SEED`."""
     encoding: str = "flat"
     """Observation encoding for the policy (``flat``, ``one_hot``, ``thermometer``)."""
     learning_rate: float = 3e-4
@@ -134,7 +141,7 @@ class TrainConfig:
     snapshot_every: int = 50_000
     """Self-play: timesteps between snapshots of the learner joining the pool."""
     pool_size: int = 8
-    """Self-play: snapshots kept in the pool (the oldest leaves first)."""
+    """Self-play: snapshots kept in the pool (the oldest leaves first), at most :data:`MAX_POOL_SIZE`."""
     export_pretrained: str | None = None
     """Also export the trained actor as shipped-agent weights (a ``.safetensors`` file, or a folder that gets the
     default name; see :func:`mancala_envs.agents.pretrained.export_pretrained`). Checked before training
@@ -174,7 +181,9 @@ class TrainConfig:
 
     def _check_sizes(self) -> None:
         """The limits that keep a run inside memory: :data:`MAX_LAYERS`, :data:`MAX_LAYER_SIZE`,
-        :data:`MAX_ROLLOUT_STEPS`, and ``torch_threads`` up to :data:`mancala_envs.batch.MAX_THREADS`."""
+        :data:`MAX_ROLLOUT_STEPS` (the rollout and ``batch_size``), :data:`MAX_POOL_SIZE`, ``torch_threads`` up to
+        :data:`mancala_envs.batch.MAX_THREADS`; and ``seed`` up to :data:`MAX_SEED`. ``timesteps``, ``n_epochs``
+        and ``snapshot_every`` cost time, not memory: Ctrl-C stops the run and keeps the model."""
         layers = self.net_arch
         if not isinstance(layers, (tuple, list)) or len(layers) > MAX_LAYERS:
             what = f"{len(layers)} sizes" if isinstance(layers, (tuple, list)) else repr(layers)
@@ -192,6 +201,21 @@ class TrainConfig:
             raise ValueError(
                 f"torch_threads must be at most {MAX_THREADS} (mancala_envs.batch.MAX_THREADS; one is fastest for "
                 f"this small MLP) (got {self.torch_threads})."
+            )
+        if self.batch_size > MAX_ROLLOUT_STEPS:
+            raise ValueError(
+                f"batch_size must be at most {MAX_ROLLOUT_STEPS} (MAX_ROLLOUT_STEPS; a minibatch is part of the "
+                f"rollout, n_steps * n_envs) (got {self.batch_size})."
+            )
+        if self.pool_size > MAX_POOL_SIZE:
+            raise ValueError(
+                f"pool_size must be at most {MAX_POOL_SIZE} (MAX_POOL_SIZE; each snapshot is a copy of the policy) "
+                f"(got {self.pool_size})."
+            )
+        if self.seed > MAX_SEED:
+            raise ValueError(
+                f"seed must be at most {MAX_SEED} (MAX_SEED; Stable-Baselines3 seeds numpy's global generator, which "
+                f"takes 32 bits) (got {self.seed})."
             )
         if self.n_steps * self.n_envs > MAX_ROLLOUT_STEPS:
             raise ValueError(

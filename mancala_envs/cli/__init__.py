@@ -463,7 +463,8 @@ def _parser() -> argparse.ArgumentParser:
         "--n-envs", type=POSITIVE, default=128,
         help="games stepped together; against compiled opponents, one compiled call a step (default: 128)",
     )
-    train.add_argument("--seed", type=SEED, default=0, help="seeds envs, opponents, policy and evaluation (default: 0)")
+    train.add_argument("--seed", type=SEED, default=0,
+                       help="seeds envs, opponents, policy and evaluation, up to 4294967295 (MAX_SEED) (default: 0)")
     train.add_argument(
         "--encoding", default="flat", choices=["flat", "one_hot", "thermometer"],
         help="observation encoding (default: flat, normalised)",
@@ -476,7 +477,8 @@ def _parser() -> argparse.ArgumentParser:
     )
     train.add_argument("--overwrite", action="store_true", help="replace the file at --save if there is one")
     train.add_argument("--tensorboard", default=None, metavar="DIR", help="log to TensorBoard in DIR")
-    train.add_argument("--eval-games", type=COUNT, default=200, help="evaluation games per opponent (default: 200)")
+    train.add_argument("--eval-games", type=COUNT, default=200,
+                       help="evaluation games per opponent, 1000000 in all at most (MAX_GAMES) (default: 200)")
     train.add_argument(
         "--eval-opponents", nargs="+", default=["random", "greedy"], help="evaluation opponents (default: random greedy)"
     )
@@ -489,11 +491,13 @@ def _parser() -> argparse.ArgumentParser:
                        help="self-play: share of episodes against the --opponent baselines (default: 0.2)")
     train.add_argument("--snapshot-every", type=POSITIVE, default=50_000,
                        help="self-play: timesteps between snapshots joining the pool (default: 50000)")
-    train.add_argument("--pool-size", type=POSITIVE, default=8, help="self-play: snapshots kept (default: 8)")
+    train.add_argument("--pool-size", type=POSITIVE, default=8,
+                       help="self-play: snapshots kept, up to 64 (MAX_POOL_SIZE) (default: 8)")
     train.add_argument("--export-pretrained", default=None, metavar="PATH",
                        help="also export the actor as shipped-agent weights (.safetensors) to PATH")
     train.add_argument("--n-steps", type=POSITIVE, default=16, help="steps per game between updates (default: 16)")
-    train.add_argument("--batch-size", type=POSITIVE, default=256, help="minibatch size (default: 256)")
+    train.add_argument("--batch-size", type=POSITIVE, default=256,
+                       help="minibatch size, up to 262144 (MAX_ROLLOUT_STEPS) (default: 256)")
     train.add_argument("--n-epochs", type=POSITIVE, default=4, help="epochs per update (default: 4)")
     train.add_argument("--learning-rate", type=float, default=3e-4, help="Adam's learning rate (default: 3e-4)")
     train.add_argument("--ent-coef", type=float, default=0.01, help="entropy bonus (default: 0.01)")

@@ -22,7 +22,15 @@ from mancala_envs.cli import main
 from mancala_envs.oracle import oracle_evaluate
 from mancala_envs.records import write_animation
 from mancala_envs.tournament import MAX_GAMES, max_workers, run_tournament
-from mancala_envs.training import MAX_LAYER_SIZE, MAX_LAYERS, MAX_ROLLOUT_STEPS, TrainConfig, evaluate
+from mancala_envs.training import (
+    MAX_LAYER_SIZE,
+    MAX_LAYERS,
+    MAX_POOL_SIZE,
+    MAX_ROLLOUT_STEPS,
+    MAX_SEED,
+    TrainConfig,
+    evaluate,
+)
 
 DOOR = "cli_work"
 TRAINING = "Training:"
@@ -103,6 +111,17 @@ for n_steps, n_envs in ((16, 10**9), (MAX_ROLLOUT_STEPS, 2)):
 
 case(TRAINING, row, "TrainConfig torch_threads=20000", lambda _: config(torch_threads=20_000), ValueError,
      f"torch_threads must be at most {MAX_THREADS} (mancala_envs.batch.MAX_THREADS", "(got 20000)")
+
+for name, fields, words in (
+    ("batch_size=10**9", {"batch_size": 10**9}, (f"batch_size must be at most {MAX_ROLLOUT_STEPS} (MAX_ROLLOUT_STEPS",
+                                                 "(got 1000000000)")),
+    ("pool_size=10**9", {"pool_size": 10**9}, (f"pool_size must be at most {MAX_POOL_SIZE} (MAX_POOL_SIZE;",
+                                               "(got 1000000000)")),
+    ("pool_size=65", {"pool_size": MAX_POOL_SIZE + 1}, (f"(got {MAX_POOL_SIZE + 1})",)),
+    ("seed=2**32", {"seed": MAX_SEED + 1}, (f"seed must be at most {MAX_SEED} (MAX_SEED;", f"(got {MAX_SEED + 1})")),
+    ("seed=10**30", {"seed": 10**30}, ("(MAX_SEED;",)),
+):
+    case(TRAINING, row, f"TrainConfig {name}", lambda _, f=fields: config(**f), ValueError, *words)
 
 row = "`overwrite` not `True`/`False`; `save_path` not a path"
 case(TRAINING, row, "TrainConfig overwrite='yes'", lambda _: config(overwrite="yes"), TypeError,
@@ -212,6 +231,9 @@ for name, argv, words in (
     ("train --export-pretrained onto a folder", ["--export-pretrained", "{folder}/w.safetensors"],
      ("it is a folder",)),
     ("train --eval-games 10000000", ["--eval-games", "10000000"], ("(MAX_GAMES)", "(--eval-games)")),
+    ("train --seed 4294967296", ["--seed", str(MAX_SEED + 1)], ("(MAX_SEED;",)),
+    ("train --pool-size 1000", ["--self-play", "--pool-size", "1000"], ("(MAX_POOL_SIZE;",)),
+    ("train --batch-size 1000000", ["--batch-size", "1000000"], ("batch_size must be at most",)),
 ):
     def run_train(folder: Path, argv: list[str] = argv) -> int:
         return main(["train", *TINY, "--save", f"{folder}/n.zip", *(part.format(folder=folder) for part in argv)])
@@ -259,6 +281,10 @@ for out in ("new/game.gif", "new/game.mp4", "new/frames/", "new/frames/move-*.pn
     case(RECORDS, row, f"write_animation to {out}",
          lambda folder, o=out: write_animation(folder / "game.json", f"{folder}/{o}"), ValueError,
          "cannot write the animation to ", "create it first", subject=lambda: record_folder(), frozen=content)
+case(RECORDS, "`write_animation`: an empty `out`", "replay --fps 1000",
+     lambda folder: main(["replay", str(folder / "game.json"), "--out", str(folder / "game.gif"), "--fps", "1000"]),
+     EXIT_2, "mancala-envs: error: fps must be an integer between 1 and 60 (got 1000); 60 is MAX_FPS",
+     subject=lambda: record_folder(), frozen=content)
 case(RECORDS, row, "replay --out new/game.gif",
      lambda folder: main(["replay", str(folder / "game.json"), "--out", str(folder / "new" / "game.gif")]), EXIT_2,
      "mancala-envs: error: cannot write the animation to ", f"new' {MISSING}", subject=lambda: record_folder(),
