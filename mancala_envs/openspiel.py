@@ -460,6 +460,9 @@ class MancalaState(pyspiel.State):
             )
         game.engine_game.check_state(state)
         self._adopt(game, state, start)
+        # A hand-made array other than the opening, with no start position, has no actions to replay from the
+        # opening: serialize() refuses it rather than write the opening (the actions before it are unknown).
+        self._replayable = start is not None or np.array_equal(state, game.new_initial_state().state_array)
 
     @classmethod
     def _of_engine(cls, game: MancalaGame, state: np.ndarray, start: str | None = None) -> MancalaState:
@@ -520,11 +523,27 @@ class MancalaState(pyspiel.State):
             >>> state.apply_action(2)
             >>> state.serialize()[:60]
             '{"format":"mancala-envs-openspiel-state-1","game":"mancala_e'
+
+        Raises:
+            ValueError: the state was made by ``MancalaState(game, state)`` from an array other than the opening
+                without ``start``: no start and actions rebuild it.
         """
+        if not self.__dict__.get("_replayable", True):
+            raise ValueError(
+                "this state was made with MancalaState(game, state) from an array that is not the opening and no "
+                "start position, so no text can rebuild it: pass start=<the position in the game's notation, such "
+                "as env.position()> when making it, or make it with game.new_initial_state(position)."
+            )
         return json.dumps(
             {"format": STATE_FORMAT, "game": str(self._game), "start": self._start, "history": self.history()},
             separators=(",", ":"),
         )
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> MancalaState:
+        """A copy in memory (nothing serialized), which a state made from an array without its start also has."""
+        twin = self.clone()
+        memo[id(self)] = twin
+        return twin
 
     def __reduce__(self) -> tuple[Any, tuple[str, str]]:
         """Pickles as the game string and :meth:`serialize`'s text (never as the state array), which

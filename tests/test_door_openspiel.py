@@ -21,6 +21,7 @@ What is checked:
 from __future__ import annotations
 
 import base64
+import copy
 import json
 import pickle
 from collections.abc import Callable
@@ -316,3 +317,22 @@ def test_a_history_that_no_game_plays_is_refused_on_other_games(env_id: str) -> 
     index = state.move_number()
     with pytest.raises(ValueError, match=rf"history\[{index}\] = {illegal} is illegal where it is played"):
         game.deserialize_state(text)
+
+
+def test_a_state_made_from_a_mid_game_array_is_not_serialized_as_the_opening() -> None:
+    """``MancalaState(game, array)`` of a mid-game array knows no actions from the opening: ``serialize`` refuses it
+    (it used to write the opening with no actions, another state), while copies, clones and play still work."""
+    game = load_game("kalah_v0")
+    played = game.new_initial_state()
+    for action in (2, 3):
+        played.apply_action(action)
+    made = MancalaState(game, played.state_array)
+    with pytest.raises(ValueError, match="start=") as refused:
+        made.serialize()
+    assert "new_initial_state(position)" in str(refused.value)
+    with pytest.raises(ValueError, match="start="):
+        made.clone().serialize()
+    twin = copy.deepcopy(made)
+    assert np.array_equal(twin.state_array, played.state_array) and twin.legal_actions() == played.legal_actions()
+    opening = MancalaState(game, game.new_initial_state().state_array)
+    assert json.loads(opening.serialize())["history"] == []
