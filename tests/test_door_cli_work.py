@@ -479,3 +479,43 @@ def test_ctrl_c_inside_compiled_code_still_saves_the_model(tmp_path: Path, monke
 class FaultyStep(BaseCallback):
     def _on_step(self) -> bool:
         raise SystemError("a real fault")
+
+
+# the Ctrl-C line of every command but train, as numba reports it from inside compiled code (a SystemError)
+@pytest.mark.parametrize(("argv", "stopped", "line"), CTRL_C[:3], ids=[" ".join(case[0][:2]) for case in CTRL_C[:3]])
+def test_ctrl_c_inside_compiled_code_is_ctrl_c_in_every_command(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+    argv: list[str], stopped: tuple[str, str], line: str,
+) -> None:
+    import importlib
+
+    from mancala_envs.engine.jit import CACHING
+
+    def compiled_interrupt(*_: Any, **__: Any) -> Any:
+        raise numba_wrapped_ctrl_c()
+
+    monkeypatch.setattr(importlib.import_module(stopped[0]), stopped[1], compiled_interrupt)
+    assert main([part.format(folder=tmp_path) for part in argv]) == 130
+    out, err = capsys.readouterr()
+    if argv[0] == "warm-up" and not CACHING:
+        line = "Interrupted: numba could not write a cache here, so nothing was kept"
+    assert err == "" and out.splitlines()[-1] == line.format(folder=tmp_path)
+
+
+def test_a_real_sigint_stops_solve_in_one_line(tmp_path: Path) -> None:
+    """One real Ctrl-C (SIGINT) to ``python -m mancala_envs solve``, sent once the first layer is solved."""
+    command = [sys.executable, "-m", "mancala_envs", "solve", "modiar", "--force", "--dir", str(tmp_path / "tables")]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        first = process.stdout.readline()  # type: ignore[union-attr]
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=120)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert first.startswith("  0 seeds on the board: solved")
+    assert process.returncode == 130, err
+    assert "Traceback" not in err
+    assert out.splitlines()[-1] == ("Interrupted: nothing was saved (the table is saved once every layer is solved); "
+                                    "run the command again to build it")
+    assert not (tmp_path / "tables").exists() or list((tmp_path / "tables").iterdir()) == []

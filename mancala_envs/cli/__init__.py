@@ -556,7 +556,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return fail(str(error))
     except BrokenPipeError:
         return quiet_broken_pipe()
-    except KeyboardInterrupt:  # Ctrl-C: one line of what was kept (train said it: its model); no traceback
+    except (KeyboardInterrupt, SystemError) as error:  # Ctrl-C: one line of what was kept (train said it); no traceback
+        from mancala_envs.tournament import is_ctrl_c
+
+        if not is_ctrl_c(error):  # numba's SystemError caused by Ctrl-C is Ctrl-C; any other is a fault
+            raise
         if args.command != "train":
             print(_INTERRUPTED[args.command](args), flush=True)
         return 130

@@ -116,7 +116,11 @@ def evaluate_main(argv: Sequence[str] | None = None, out: TextIO | None = None) 
         return quiet_broken_pipe()
     except OSError as error:
         return fail(os_error_line(error))
-    except KeyboardInterrupt:  # the report is made once every game is played
+    except (KeyboardInterrupt, SystemError) as error:  # the report is made once every game is played
+        from mancala_envs.tournament import is_ctrl_c
+
+        if not is_ctrl_c(error):  # numba's SystemError caused by Ctrl-C is Ctrl-C; any other is a fault
+            raise
         print("Interrupted: nothing was written (the report is made once every game is played)", file=out,
               flush=True)
         return 130

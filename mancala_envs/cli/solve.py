@@ -19,6 +19,7 @@ from mancala_envs.cli.common import PROG, Parser, UsageError, fail, integer_at_l
 from mancala_envs.files import check_destination
 from mancala_envs.registration import make_game, resolve_env_id
 from mancala_envs.solver import Table, TableError, build_table, load_table, save_table, table_dir, table_paths
+from mancala_envs.tournament import is_ctrl_c
 
 __all__ = ["solve_main", "solve_parser"]
 
@@ -108,7 +109,9 @@ def solve_main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> 
         return fail(str(error))
     except OSError as error:
         return fail(os_error_line(error))
-    except KeyboardInterrupt:  # a table is saved only once complete (atomically): nothing half-made is left
+    except (KeyboardInterrupt, SystemError) as error:  # a table is saved only once complete: nothing half-made
+        if not is_ctrl_c(error):  # numba's SystemError caused by Ctrl-C is Ctrl-C; any other is a fault
+            raise
         print("Interrupted: nothing was saved (the table is saved once every layer is solved); run the command "
               "again to build it", file=out, flush=True)
         return 130
