@@ -11,6 +11,9 @@ Every write is **atomic**: :func:`atomic_write` writes a temporary file in the s
 and renames it over the target, so a reader sees the old file or the new one, never a part.
 :func:`locked_json_update` runs a read-modify-write of a small JSON file (a manifest) under an exclusive lock
 file (``fcntl.flock``), so two processes writing into one folder keep each other's entries.
+Nothing creates a missing parent folder: :func:`check_destination` checks, before the long work, that a file's
+folder exists and can be written, or that a folder to be created has a parent that does (only the folder named
+is created), with a message that says to create it first.
 
 Example:
     >>> import tempfile, pathlib
