@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from mancala_envs.wrappers import FlattenObservation
 from pettingzoo import ParallelEnv
 from test_api import game_cap
 from test_bad_input import legal_action, mid_game, position_with_an_empty_pit
@@ -32,7 +33,6 @@ from mancala_envs.cli import main, play_demo
 from mancala_envs.engine.state import BOARD, LEGAL, PLAYER
 from mancala_envs.env import MancalaEnv
 from mancala_envs.registration import VARIANTS, make_game
-from mancala_envs.wrappers import FlattenObservation
 
 IDS = [variant.id for variant in VARIANTS]
 OMWESO_IDS = [env_id for env_id in IDS if "omweso" in env_id]

@@ -21,15 +21,15 @@ from typing import Any
 
 import numpy as np
 import pytest
+from mancala_envs.wrappers import GymRecordGames, RecordGames
+from pettingzoo_checks import api_test, only_dict_observation_warnings, seed_test
+from reference import OURIL_DEFAULTS
 
 import mancala_envs
 from mancala_envs.cli import main, play_demo, print_replay
 from mancala_envs.records import RECORD_FORMAT, GameRecord, replay, write_animation
 from mancala_envs.registration import VARIANTS
 from mancala_envs.single_agent import SingleAgentEnv
-from mancala_envs.wrappers import GymRecordGames, RecordGames
-from pettingzoo_checks import api_test, only_dict_observation_warnings, seed_test
-from reference import OURIL_DEFAULTS
 
 IDS = [variant.id for variant in VARIANTS]
 AGENTS = ("player_0", "player_1")

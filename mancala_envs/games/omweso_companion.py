@@ -29,9 +29,9 @@ from mancala_envs.engine.sowing import CW
 from mancala_envs.engine.state import (
     BOARD,
     END_ENDLESS_MOVE,
-    ENDLESS,
     END_NO_LEGAL_MOVE,
     END_REASON,
+    ENDLESS,
     FIRST_MOVE_DONE,
     LAPS,
     LEGAL,
