@@ -211,17 +211,22 @@ BATCH_CASES += [(f"step final.{field}", lambda s, f=field: getattr(s.out["step"]
 BATCH_CASES += [("state(0)", lambda s: s.env.state(0))]
 
 
+def step_until_a_game_ends(env: Any, ended: Callable[[Any], np.ndarray]) -> Any:
+    """Steps ``env`` with legal actions until ``ended(result)`` marks a game (at most 200 steps), so that the
+    final arrays hold something; returns that step's result."""
+    for _ in range(200):
+        result = env.step(legal_actions(env.action_masks()))
+        if ended(result).any():
+            return result
+    raise AssertionError("no game ended in 200 steps")
+
+
 # --- the compiled vector env and its SB3 adapter -----------------------------------------------------------------
 def vector(autoreset_mode: str = "same_step") -> Subject:
     env = MancalaVectorEnv("modiar_v0", N, opponent="random", learner_seat=0, first_player=0,
                            autoreset_mode=autoreset_mode, threads=1)
     out = {"reset": env.reset(seed=0)}
-    for _ in range(200):
-        result = env.step(legal_actions(env.action_masks()))
-        if (result[2] | result[3]).any():
-            break
-    assert (result[2] | result[3]).any()
-    out["step"] = result
+    out["step"] = step_until_a_game_ends(env, lambda result: result[2] | result[3])
     return Subject(env, out)
 
 
@@ -266,12 +271,7 @@ def sb3() -> Subject:
 
     env = MancalaSB3VecEnv("modiar_v0", N, learner_seat=0, first_player=0, seed=0, threads=1)
     out = {"reset": env.reset()}
-    for _ in range(200):
-        result = env.step(legal_actions(env.action_masks()))
-        if result[2].any():
-            break
-    assert result[2].any()
-    out["step"] = result
+    out["step"] = step_until_a_game_ends(env, lambda result: result[2])
     return Subject(env, out)
 
 
@@ -300,12 +300,7 @@ SB3_CASES = [
 def two_seat(autoreset_mode: str = "same_step") -> Subject:
     env = TwoSeatVectorEnv("modiar_v0", N, first_player=0, autoreset_mode=autoreset_mode, threads=1)
     out = {"reset": env.reset(seed=0)}
-    for _ in range(200):
-        result = env.step(legal_actions(env.action_masks()))
-        if (result[2] | result[3]).any():
-            break
-    assert (result[2] | result[3]).any()
-    out["step"] = result
+    out["step"] = step_until_a_game_ends(env, lambda result: result[2] | result[3])
     return Subject(env, out)
 
 
@@ -341,12 +336,7 @@ def self_play(encoding: str | None = None) -> Subject:
     env = SelfPlayVecEnv("modiar_v0", N, opponents=["random"], encoding=encoding, learner_seat=0, seed=0,
                          first_player=0, threads=1)
     out = {"reset": env.reset()}
-    for _ in range(200):
-        result = env.step(legal_actions(env.action_masks()))
-        if result[2].any():
-            break
-    assert result[2].any()
-    out["step"] = result
+    out["step"] = step_until_a_game_ends(env, lambda result: result[2])
     return Subject(env, out)
 
 
