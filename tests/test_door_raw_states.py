@@ -451,3 +451,39 @@ def test_a_table_reads_a_state_of_its_game_with_another_ply_cap(env_id: str, tab
         with pytest.raises(ValueError, match=f"board has a negative count. No {other.env_name} game reaches"):
             table.value(bad)
 
+
+
+# --- no false refusals: every state that play reaches passes --------------------------------------------------------
+#: (env_id, game options, games played): every registered id, and configs whose rarer endings come quickly (an Omweso
+#: match whose last game ends by an annulled endless turn, seeds left in hand; short ply and lap caps)
+REACHED = [(env_id, {}, 3) for env_id in IDS] + [
+    ("mancala/omweso-match-v0", {"max_laps_per_turn": 1, "max_games": 1}, 8),
+    ("mancala/omweso-match-v0", {"max_laps_per_turn": 3, "no_capture_turns": 0, "max_games": 3}, 3),
+    ("mancala/omweso-v0", {"max_turns": 9}, 4),
+    ("mancala/rio-kadalis-match-v0", {"max_laps_per_turn": 2, "repetition": False}, 2),
+    ("mancala/urim-match-v0", {"max_plies": 40}, 2),
+    ("mancala/kalah-v0", {"max_plies": 5}, 3),
+]
+
+
+@pytest.mark.parametrize(("env_id", "options", "games"), REACHED, ids=lambda value: str(value))
+def test_check_state_accepts_every_state_that_play_reaches(env_id: str, options: dict[str, Any], games: int) -> None:
+    """Every state of seeded random games to their end, final states included (a picture or an OpenSpiel state of a
+    finished match is drawn or made from them), passes ``check_state``."""
+    from mancala_envs.engine.trace import new_trace
+
+    game = make_game(env_id, **options)
+    trace = new_trace()
+    rng = np.random.default_rng(4)
+    refused = []
+    for number in range(games):
+        state = game.new_state(number % 2)
+        while True:
+            try:
+                game.check_state(state)
+            except ValueError as error:
+                refused.append((number, int(state[PLY]), str(error)))
+            if state[STATUS] != 0:
+                break
+            game.step(state, int(rng.choice(game.legal_actions(state))), trace)
+    assert refused == []

@@ -282,7 +282,11 @@ class OmwesoCompanion:
             if values[rules.GAME_RESULT] not in self.end_reason_names:
                 raise ValueError(f"the state's last game result {values[rules.GAME_RESULT]} is unknown.")
             resow_waiting = values[rules.PENDING] == rules.PENDING_RESOW
-            if values[rules.HAND] and not resow_waiting and values[END_REASON] != END_ENDLESS_MOVE:
+            # an annulled endless turn leaves its seeds in hand: the game's end, or a match's last game's result
+            annulled = values[END_REASON] == END_ENDLESS_MOVE or (
+                values[STATUS] != RUNNING and values[rules.GAME_RESULT] == END_ENDLESS_MOVE
+            )
+            if values[rules.HAND] and not resow_waiting and not annulled:
                 raise ValueError("the state has seeds in hand without a re-sow waiting (or an annulled turn).")
             config = self.config
             if values[PLY] > (values[TURN] + 1) * (1 + config.max_laps_per_turn) + (
