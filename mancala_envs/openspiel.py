@@ -447,7 +447,7 @@ class MancalaState(pyspiel.State):
             state: An engine state array of ``game.engine_game``; it is checked with ``Game.check_state``
                 before anything reads it.
             start: The start position in the game's notation that :meth:`serialize` writes (``None``: the
-                opening).
+                opening); :meth:`serialize` refuses the state unless ``start`` loads to ``state`` exactly.
 
         Raises:
             TypeError: ``game`` is not a mancala-envs OpenSpiel game, or ``state`` not a state array of its
@@ -460,9 +460,14 @@ class MancalaState(pyspiel.State):
             )
         game.engine_game.check_state(state)
         self._adopt(game, state, start)
-        # A hand-made array other than the opening, with no start position, has no actions to replay from the
-        # opening: serialize() refuses it rather than write the opening (the actions before it are unknown).
-        self._replayable = start is not None or np.array_equal(state, game.new_initial_state().state_array)
+        # serialize() writes the start and the actions played since, so it can rebuild only an array that its start
+        # (the opening for None) loads to exactly. A mid-game array holds more than its position (its ply counter,
+        # last action, repetition memory): serialize() refuses it rather than write another state.
+        try:
+            origin = game.new_initial_state(start).state_array
+        except (TypeError, ValueError):
+            origin = None
+        self._replayable = origin is not None and np.array_equal(state, origin)
 
     @classmethod
     def _of_engine(cls, game: MancalaGame, state: np.ndarray, start: str | None = None) -> MancalaState:
@@ -525,14 +530,15 @@ class MancalaState(pyspiel.State):
             '{"format":"mancala-envs-openspiel-state-1","game":"mancala_e'
 
         Raises:
-            ValueError: the state was made by ``MancalaState(game, state)`` from an array other than the opening
-                without ``start``: no start and actions rebuild it.
+            ValueError: the state was made by ``MancalaState(game, state, start)`` from an array that ``start``
+                (the opening for ``None``) does not load to exactly: no start and actions rebuild it.
         """
         if not self.__dict__.get("_replayable", True):
             raise ValueError(
-                "this state was made with MancalaState(game, state) from an array that is not the opening and no "
-                "start position, so no text can rebuild it: pass start=<the position in the game's notation, such "
-                "as env.position()> when making it, or make it with game.new_initial_state(position)."
+                "this state was made with MancalaState(game, state, start) from an array that its start (the opening "
+                "when start=None) does not load to exactly (a mid-game array also holds its ply counter, last action "
+                "and repetition memory), so no text can rebuild it: make it with game.new_initial_state(position) "
+                "(or pass start=<a position that loads to the array>) and apply_action its actions."
             )
         return json.dumps(
             {"format": STATE_FORMAT, "game": str(self._game), "start": self._start, "history": self.history()},

@@ -336,3 +336,20 @@ def test_a_state_made_from_a_mid_game_array_is_not_serialized_as_the_opening() -
     assert np.array_equal(twin.state_array, played.state_array) and twin.legal_actions() == played.legal_actions()
     opening = MancalaState(game, game.new_initial_state().state_array)
     assert json.loads(opening.serialize())["history"] == []
+
+
+@pytest.mark.parametrize("env_id", ["kalah_v0", "ouril_v0", "omweso_v0", "rio_kadalis_v0"])
+def test_a_mid_game_array_with_its_position_as_start_is_not_serialized_as_another_state(env_id: str) -> None:
+    """``start=`` names the position the actions are replayed from: a mid-game array holds more than its position (its
+    ply counter, last action, repetition memory), so ``start=<its position>`` loads another state. ``serialize`` refuses
+    it rather than write that other state; an array its start loads to exactly serializes and comes back the same."""
+    game = load_game(env_id)
+    played = play(game.new_initial_state(), 12, seed=0)
+    position = played.position()
+    made = MancalaState(game, played.state_array.copy(), start=position)
+    with pytest.raises(ValueError, match="start=") as refused:
+        made.serialize()
+    assert "new_initial_state(position)" in str(refused.value)
+    loaded = game.new_initial_state(position)
+    exact = MancalaState(game, loaded.state_array.copy(), start=position)
+    assert_continues_alike(loaded, game.deserialize_state(exact.serialize()), seed=1)
