@@ -242,14 +242,17 @@ class TrainConfig:
     def check_model_path(self) -> bool:
         """Checks that :func:`train` may save to :attr:`model_path`, before anything is trained.
 
-        A path you named (``save_path``) must be in a folder that exists (nothing creates it), and a file there
-        is replaced only with ``overwrite``. The default path is the command's own: each run rewrites it.
+        A path you named (``save_path``) must be in a folder that exists (nothing creates it) and can be written,
+        and a file there is replaced only with ``overwrite``. The default path is the command's own: each run
+        rewrites it; its folder, ``models/``, is created if missing, in a working folder that can be written.
 
         Returns:
             Whether saving will replace a file that is there now.
 
         Raises:
-            ValueError: the path is a folder, or the folder of ``save_path`` does not exist.
+            ValueError: the path is a folder, the folder of ``save_path`` does not exist or cannot be written, or
+                ``models/`` (the default path's folder) is a file or cannot be made
+                (:func:`~mancala_envs.files.check_destination`).
             FileExistsError: ``save_path`` names a file that exists, and ``overwrite`` is false.
         """
         path = self.model_path
@@ -269,6 +272,9 @@ class TrainConfig:
                     f"{str(path)!r} already exists; pass overwrite=True (--overwrite) to replace it, or another "
                     "save path (--save)."
                 )
+            check_destination(path, "the model (--save)")  # a folder that cannot be written
+        else:  # models/ is made when the model is saved: a file in its place would fail only after the training
+            check_destination(path.parent, "the model (its default folder; --save PATH saves elsewhere)", folder=True)
         return path.exists()
 
     def check_paths(self) -> bool:

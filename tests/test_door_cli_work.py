@@ -406,6 +406,47 @@ def test_train_checks_every_destination_before_it_trains(
     assert list(tmp_path.iterdir()) == []
 
 
+def _in_the_way(folder: Path) -> Path:
+    (folder / "taken").mkdir()
+    return folder / "taken"
+
+
+@pytest.mark.parametrize(("command", "argv"), [
+    ("train --json", ["train", *TINY_ARGV, "--save", "{folder}/m.zip", "--json", "{folder}/taken"]),
+    ("tournament --json", ["tournament", "--games", "2", "--workers", "1", "--no-progress", "--json", "{folder}/taken"]),
+    ("tournament --csv", ["tournament", "--games", "2", "--workers", "1", "--no-progress", "--csv", "{folder}/taken"]),
+    ("evaluate --json", ["evaluate", "greedy", "--oracle", "--games", "2", "--tables", "{folder}", "--json",
+                         "{folder}/taken"]),
+])
+def test_an_output_file_that_is_a_folder_is_refused_before_the_work(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str, argv: list[str]
+) -> None:
+    """A folder where the output file goes was found only when the file was written, after every game (with a
+    message naming a temporary file) or after the whole training; it is refused first, in one line."""
+    _in_the_way(tmp_path)
+    status = main([part.format(folder=tmp_path) for part in argv])
+    out, err = capsys.readouterr()
+    assert status == 2 and out == ""  # nothing trained, no game played
+    flag = argv[argv.index("{folder}/taken") - 1]
+    assert err.endswith(f"cannot write the output of {flag} to {str(tmp_path / 'taken')!r}: it is a folder; pass the "
+                        "path of a file in it.\n") and err.count("\n") == 1
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["taken"]
+
+
+def test_the_default_models_folder_is_checked_before_training(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A file named ``models`` in the working folder made the save fail after the training, losing the model."""
+    monkeypatch.chdir(tmp_path)
+    Path("models").write_text("not a folder")
+    assert main(["train", *TINY_ARGV]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""  # not even "Training MaskablePPO ...": nothing was trained
+    assert err == ("mancala-envs: error: cannot write the model (its default folder; --save PATH saves elsewhere) to "
+                   "'models': it is a file, not a folder; pass a folder.\n")
+    assert Path("models").read_text() == "not a folder"
+
+
 def test_only_the_folder_named_is_created(tmp_path: Path) -> None:
     """``--record DIR``, ``--tensorboard DIR``, an ``--export-pretrained`` folder: ``DIR`` itself may be made (as
     ``train`` makes its default ``models/``), never a missing parent."""

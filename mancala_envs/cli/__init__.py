@@ -37,6 +37,7 @@ from mancala_envs.cli.common import (
     os_error_line,
     quiet_broken_pipe,
 )
+from mancala_envs.files import check_destination
 from mancala_envs.registration import VARIANTS, game_names, resolve_env_id
 from mancala_envs.validation import check_integer
 
@@ -260,8 +261,8 @@ def run_train(args: argparse.Namespace, out=None) -> dict:
     for name in args.eval_opponents:
         make_agent(name, trust_remote_code=args.trust_remote_code)
     replacing = config.check_paths()  # a refused save, --tensorboard or --export-pretrained path fails here
-    if args.json and not os.path.isdir(os.path.dirname(os.path.abspath(args.json))):
-        raise ValueError(f"argument --json: the folder of {args.json!r} does not exist; create it first.")
+    if args.json:  # before training: a missing folder, a folder in the file's place, no write access
+        check_destination(args.json, "the output of --json")
     against = opponent if isinstance(opponent, str) else " / ".join(opponent) + " (one drawn per episode)"
     if config.self_play:
         against = (f"itself (batched self-play: snapshots every {config.snapshot_every} steps, {config.pool_size} "

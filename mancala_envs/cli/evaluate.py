@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 from typing import TextIO
 
 from mancala_envs.cli.common import (
@@ -29,6 +28,7 @@ from mancala_envs.cli.common import (
     os_error_line,
     quiet_broken_pipe,
 )
+from mancala_envs.files import check_destination
 
 __all__ = ["evaluate_main", "evaluate_parser"]
 
@@ -97,8 +97,8 @@ def evaluate_main(argv: Sequence[str] | None = None, out: TextIO | None = None) 
                 f"agents, run mancala-envs tournament --game {args.game} --agents {args.agent} OTHER_AGENT...",
                 PROG,
             )
-        if args.json is not None and not Path(args.json).resolve().parent.is_dir():
-            raise UsageError(f"argument --json: the folder of {args.json!r} does not exist.", PROG)
+        if args.json is not None:  # before any game: a missing folder, a folder in the file's place, no write access
+            check_destination(args.json, "the output of --json")
         options = collect_options(args.option)
         from mancala_envs.oracle import oracle_evaluate
 

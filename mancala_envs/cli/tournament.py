@@ -6,7 +6,6 @@ import argparse
 import sys
 import time
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 from mancala_envs.cli.common import (
@@ -19,6 +18,7 @@ from mancala_envs.cli.common import (
     key_value,
     os_error_line,
 )
+from mancala_envs.files import check_destination
 from mancala_envs.tournament import PROG, TournamentInterrupted, require, run_tournament
 
 __all__ = ["tournament_main", "tournament_parser"]
@@ -81,8 +81,8 @@ def tournament_main(argv: Sequence[str] | None = None, out: Any = None) -> int:
         args = tournament_parser().parse_args(argv)
         options = collect_options(args.option)
         for flag, path in (("--json", args.json), ("--csv", args.csv), ("--plot", args.plot)):
-            if path is not None and not Path(path).resolve().parent.is_dir():
-                raise UsageError(f"argument {flag}: the folder of {path!r} does not exist.", PROG)
+            if path is not None:  # before any game: a missing folder, a folder in the file's place, no write access
+                check_destination(path, f"the output of {flag}")
         require("scipy.optimize", "fitting the ratings")
         if args.plot is not None:
             require("matplotlib", "--plot")

@@ -159,7 +159,7 @@ for name, argv, words in (
     ("train --save onto m.zip", ["--save", "{folder}/m.zip"], ("already exists", "(--overwrite)")),
     ("train --save m (m.zip exists)", ["--save", "{folder}/m"], ("m.zip' already exists",)),
     ("train --json into a missing folder", ["--save", "{folder}/n.zip", "--json", "{folder}/new/f.json"],
-     ("argument --json: the folder of ", "new/f.json' does not exist; create it first.")),
+     ("cannot write the output of --json to ", "new' does not exist; create it first")),
 ):
     def run(folder: Path, argv: list[str] = argv) -> int:
         return main(["train", *TINY, *(part.format(folder=folder) for part in argv)])
