@@ -574,20 +574,26 @@ def train(config: TrainConfig, callbacks: Sequence[Any] = ()) -> TrainResult:
         env_seconds, opponent_seconds = vec_env.seconds, vec_env.opponent_seconds
     else:
         env_seconds, opponent_seconds = env_seconds_of(vec_env), 0.0
-    _save(model, config)
+    path = _save(model, config)
     if config.export_pretrained is not None:
         from mancala_envs.agents.pretrained import export_pretrained
         from mancala_envs.registration import make_game
 
-        export_pretrained(
-            model, config.export_pretrained, game=make_game(config.game, **config.game_options), encoding=config.encoding,
-            metadata={
-                "command": train_command(config),
-                "seed": str(config.seed),
-                "timesteps": str(int(model.num_timesteps)),
-                "seconds": f"{seconds:.0f}",
-            },
-        )
+        try:  # the model is saved: Ctrl-C here keeps it (the export writes atomically, so nothing half-written)
+            export_pretrained(
+                model, config.export_pretrained, game=make_game(config.game, **config.game_options),
+                encoding=config.encoding,
+                metadata={
+                    "command": train_command(config),
+                    "seed": str(config.seed),
+                    "timesteps": str(int(model.num_timesteps)),
+                    "seconds": f"{seconds:.0f}",
+                },
+            )
+        except (KeyboardInterrupt, SystemError) as error:
+            if not is_ctrl_c(error):
+                raise
+            raise TrainingInterrupted(path, int(model.num_timesteps)) from None
     return TrainResult(
         model=model,
         timesteps=int(model.num_timesteps),

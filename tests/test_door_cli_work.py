@@ -202,6 +202,36 @@ def test_ctrl_c_before_training_begins_saves_nothing(
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.parametrize("where", ["the evaluation", "loading the opponents"])
+def test_ctrl_c_outside_the_training_itself_is_one_line_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], where: str
+) -> None:
+    """Ctrl-C in the train command but outside ``train()`` (the evaluation after the save, the checks before it)
+    returned 130 with nothing on screen."""
+    from mancala_envs import agents, training
+
+    def interrupted(*_: Any, **__: Any) -> Any:
+        raise KeyboardInterrupt
+
+    if where == "the evaluation":
+        monkeypatch.setattr(training, "evaluate", interrupted)
+    else:
+        monkeypatch.setattr(agents, "make_agent", interrupted)
+    argv = [*TINY_ARGV[:-3], "--eval-games", "2", "--no-progress", "--save", str(tmp_path / "m.zip"), "--json",
+            str(tmp_path / "f.json")]
+    assert main(["train", *argv]) == 130
+    out, err = capsys.readouterr()
+    assert err == ""
+    model = tmp_path / "m.zip"
+    if where == "the evaluation":
+        assert out.splitlines()[-1] == (f"Interrupted after the training: the model is saved at {model} (sb3:{model} "
+                                        "plays it); the evaluation was not written")
+        assert sorted(path.name for path in tmp_path.iterdir()) == ["m.zip"]
+    else:
+        assert out.splitlines() == ["Interrupted before training began: nothing was saved"]
+        assert list(tmp_path.iterdir()) == []
+
+
 def test_a_real_sigint_stops_train_with_the_model_saved(tmp_path: Path) -> None:
     """One real Ctrl-C (SIGINT) to ``python -m mancala_envs train``, sent once training has begun (the TensorBoard
     folder appears when ``learn`` starts)."""

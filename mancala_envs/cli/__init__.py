@@ -23,7 +23,7 @@ import json
 import os
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from mancala_envs.cli.common import (
     COUNT,
@@ -287,6 +287,22 @@ def run_train(args: argparse.Namespace, out=None) -> dict:
             print(f"Interrupted after {stop.timesteps} of {config.timesteps} steps: saved the model so far to "
                   f"{stop.path} (sb3:{stop.path} plays it)", file=out, flush=True)
         raise
+    try:  # after the training: Ctrl-C keeps the saved model, says so in one line and ends as in the training
+        return _report_training(args, config, result, training, out)
+    except (KeyboardInterrupt, SystemError) as error:
+        from mancala_envs.tournament import is_ctrl_c
+
+        if not is_ctrl_c(error):
+            raise
+        model = config.model_path
+        print(f"Interrupted after the training: the model is saved at {model} (sb3:{model} plays it); the "
+              "evaluation was not written", file=out, flush=True)
+        raise training.TrainingInterrupted(model, result.timesteps) from None
+
+
+def _report_training(args: argparse.Namespace, config: Any, result: Any, training: Any, out: Any) -> dict:
+    """``train``'s report after the training: the figures, the evaluation, the ``--json`` file; returns the figures."""
+    game, opponent = config.game, config.opponent
     print(f"Compiled and loaded the engine in {result.compile_seconds:.1f} s (numba caches it for later runs)", file=out)
     print(
         f"Trained {result.timesteps} steps in {result.seconds:.1f} s: {result.steps_per_second:.0f} env steps/s; "
@@ -380,8 +396,9 @@ def list_table() -> str:
     return "\n".join(lines)
 
 
-#: What each command but ``train`` (which says it itself) prints on Ctrl-C: what was kept.
+#: What each command prints on Ctrl-C: what was kept (``train`` says it itself once the training has begun).
 _INTERRUPTED = {
+    "train": lambda args: "Interrupted before training began: nothing was saved",
     "list": lambda args: "Interrupted",
     "demo": lambda args: ("Interrupted: the game was not recorded" if args.record is not None
                           else "Interrupted: nothing was written"),
@@ -562,7 +579,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         if not is_ctrl_c(error):  # numba's SystemError caused by Ctrl-C is Ctrl-C; any other is a fault
             raise
-        if args.command != "train":
+        training = sys.modules.get("mancala_envs.training")
+        if training is None or not isinstance(error, training.TrainingInterrupted):  # run_train said those itself
             print(_INTERRUPTED[args.command](args), flush=True)
         return 130
     except OSError as error:  # demo --record into a place that cannot be written, a missing model
