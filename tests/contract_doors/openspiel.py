@@ -123,6 +123,15 @@ _TABLE: list[tuple[str, str, Any, type, tuple[str, ...]]] = [
     ("`serialize_game_and_state(game, state)`", "a Kalah state with an Ouril game",
      lambda s: pyspiel.serialize_game_and_state(load_game("ouril_v0"), s), ValueError,
      ("the state is not one of 'mancala_envs_ouril_v0(", "pass the game that made it")),
+    ("`state.serialize()` (or a pickle)", "a mid-game array without a start",
+     lambda s: MancalaState(s.get_game(), s.state_array.copy()).serialize(), ValueError,
+     ("does not load to exactly", "so no text can rebuild it", "game.new_initial_state(position)")),
+    ("`state.serialize()` (or a pickle)", "a mid-game array with its position as start",
+     lambda s: MancalaState(s.get_game(), s.state_array.copy(), start=s.position()).serialize(), ValueError,
+     ("does not load to exactly", "ply counter, last action and repetition memory")),
+    ("`state.serialize()` (or a pickle)", "a pickle of a mid-game array with its position as start",
+     lambda s: pickle.dumps(MancalaState(s.get_game(), s.state_array.copy(), start=s.position())), ValueError,
+     ("so no text can rebuild it",)),
 ]
 
 CASES: list[Case] = [
