@@ -298,3 +298,46 @@ for name, where, words in (("two folders deep", "new/tables", (f"new' {MISSING}"
                                        f"{folder}/{w}"]),
          EXIT_2, "mancala-envs: error: cannot write the table (--dir) to ", *words, subject=model_folder,
          frozen=content)
+
+row = "`mancala-envs train --json PATH`, `tournament --json/--csv/--plot PATH`"
+FOLDER_IN_THE_WAY = "it is a folder; pass the path of a file in it."
+for name, argv, prog in (
+    ("train --json onto a folder", ["train", *TINY, "--save", "{folder}/n.zip", "--json", "{folder}/out"],
+     "mancala-envs"),
+    ("tournament --csv into a missing folder", ["tournament", "--games", "2", "--workers", "1", "--no-progress",
+                                                "--csv", "{folder}/new/f.csv"], "mancala-envs tournament"),
+    ("tournament --json onto a folder", ["tournament", "--games", "2", "--workers", "1", "--no-progress", "--json",
+                                         "{folder}/out"], "mancala-envs tournament"),
+    ("tournament --plot onto a folder", ["tournament", "--games", "2", "--workers", "1", "--no-progress", "--plot",
+                                         "{folder}/out"], "mancala-envs tournament"),
+    ("evaluate --json onto a folder", ["evaluate", "greedy", "--game", "modiar", "--oracle", "--tables", "{folder}",
+                                       "--json", "{folder}/out"], "mancala-envs"),
+):
+    flag = argv[-2]
+    words = (FOLDER_IN_THE_WAY,) if argv[-1].endswith("/out") else (f"new' {MISSING}",)
+    case(TRAINING, row, name, lambda folder, a=argv: main([part.format(folder=folder) for part in a]), EXIT_2,
+         f"{prog}: error: cannot write the output of {flag} to ", *words, subject=lambda: model_folder("out"),
+         frozen=content)
+
+
+def _with_models_file() -> Path:
+    """A ``model_folder`` that also holds a file named ``models``, where ``train`` puts its default model."""
+    folder = model_folder()
+    (folder / "models").write_text("not a folder")
+    return folder
+
+
+def _train_without_save_in(folder: Path) -> int:
+    import os
+
+    previous = os.getcwd()
+    os.chdir(folder)
+    try:
+        return main(["train", *TINY])
+    finally:
+        os.chdir(previous)
+
+
+case(TRAINING, row, "train without --save where models is a file", _train_without_save_in, EXIT_2,
+     "mancala-envs: error: cannot write the model (its default folder; --save PATH saves elsewhere) to 'models': it "
+     "is a file, not a folder; pass a folder.", subject=_with_models_file, frozen=content)
