@@ -202,7 +202,7 @@ def test_ctrl_c_before_training_begins_saves_nothing(
     assert list(tmp_path.iterdir()) == []
 
 
-@pytest.mark.parametrize("where", ["the evaluation", "loading the opponents"])
+@pytest.mark.parametrize("where", ["the evaluation", "loading the opponents", "the save"])
 def test_ctrl_c_outside_the_training_itself_is_one_line_too(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], where: str
 ) -> None:
@@ -215,6 +215,8 @@ def test_ctrl_c_outside_the_training_itself_is_one_line_too(
 
     if where == "the evaluation":
         monkeypatch.setattr(training, "evaluate", interrupted)
+    elif where == "the save":  # the training done, Ctrl-C while it is saved (a second Ctrl-C lands there too)
+        monkeypatch.setattr(training, "save_model", interrupted)
     else:
         monkeypatch.setattr(agents, "make_agent", interrupted)
     argv = [*TINY_ARGV[:-3], "--eval-games", "2", "--no-progress", "--save", str(tmp_path / "m.zip"), "--json",
@@ -227,6 +229,10 @@ def test_ctrl_c_outside_the_training_itself_is_one_line_too(
         assert out.splitlines()[-1] == (f"Interrupted after the training: the model is saved at {model} (sb3:{model} "
                                         "plays it); the evaluation was not written")
         assert sorted(path.name for path in tmp_path.iterdir()) == ["m.zip"]
+    elif where == "the save":
+        assert out.splitlines()[-1] == (f"Interrupted while saving: this run saved no model ({model} is as it was: "
+                                        "files are replaced whole or not at all)")
+        assert list(tmp_path.iterdir()) == []  # no temporary file left
     else:
         assert out.splitlines() == ["Interrupted before training began: nothing was saved"]
         assert list(tmp_path.iterdir()) == []

@@ -287,6 +287,14 @@ def run_train(args: argparse.Namespace, out=None) -> dict:
             print(f"Interrupted after {stop.timesteps} of {config.timesteps} steps: saved the model so far to "
                   f"{stop.path} (sb3:{stop.path} plays it)", file=out, flush=True)
         raise
+    except (KeyboardInterrupt, SystemError) as error:  # outside the training loop: while a model was being saved
+        from mancala_envs.tournament import is_ctrl_c
+
+        if not is_ctrl_c(error):
+            raise
+        print(f"Interrupted while saving: this run saved no model ({config.model_path} is as it was: files are "
+              "replaced whole or not at all)", file=out, flush=True)
+        raise training.TrainingInterrupted(None, 0) from None
     try:  # after the training: Ctrl-C keeps the saved model, says so in one line and ends as in the training
         return _report_training(args, config, result, training, out)
     except (KeyboardInterrupt, SystemError) as error:
