@@ -442,6 +442,9 @@ def test_train_checks_every_destination_before_it_trains(
     assert list(tmp_path.iterdir()) == []
 
 
+TOURNAMENT_ARGV = ["tournament", "--games", "2", "--workers", "1", "--no-progress"]
+
+
 def _in_the_way(folder: Path) -> Path:
     (folder / "taken").mkdir()
     return folder / "taken"
@@ -449,8 +452,8 @@ def _in_the_way(folder: Path) -> Path:
 
 @pytest.mark.parametrize(("command", "argv"), [
     ("train --json", ["train", *TINY_ARGV, "--save", "{folder}/m.zip", "--json", "{folder}/taken"]),
-    ("tournament --json", ["tournament", "--games", "2", "--workers", "1", "--no-progress", "--json", "{folder}/taken"]),
-    ("tournament --csv", ["tournament", "--games", "2", "--workers", "1", "--no-progress", "--csv", "{folder}/taken"]),
+    ("tournament --json", [*TOURNAMENT_ARGV, "--json", "{folder}/taken"]),
+    ("tournament --csv", [*TOURNAMENT_ARGV, "--csv", "{folder}/taken"]),
     ("evaluate --json", ["evaluate", "greedy", "--oracle", "--games", "2", "--tables", "{folder}", "--json",
                          "{folder}/taken"]),
 ])
