@@ -30,6 +30,7 @@ Example:
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import os
 import stat
@@ -270,9 +271,23 @@ def atomic_write(path: PathLike, data: bytes | Callable[[IO[bytes]], None]) -> N
     Args:
         path: The file to write.
         data: The bytes, or a function that writes them to the open binary file (for large arrays).
+
+    Raises:
+        FileNotFoundError / NotADirectoryError / PermissionError: the folder does not exist, is a file, or cannot be
+            written; the error's ``filename`` is ``path`` (never the temporary file's name).
+        IsADirectoryError: ``path`` is a folder.
     """
     target = Path(path)
-    descriptor, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    if target.is_dir():
+        raise IsADirectoryError(errno.EISDIR, "it is a folder; pass the path of a file in it", os.fspath(path))
+    try:
+        descriptor, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    except (FileNotFoundError, NotADirectoryError, PermissionError) as error:  # named by the path given, not mkstemp's
+        folder = str(target.absolute().parent)
+        why = {FileNotFoundError: f"the folder {folder!r} does not exist; create it first",
+               NotADirectoryError: f"{folder!r} is not a folder; create it first, in place of that file",
+               PermissionError: f"the folder {folder!r} cannot be written; pass a path in a folder you can write"}
+        raise type(error)(error.errno, why[type(error)], os.fspath(path)) from None
     try:
         os.chmod(temporary, _mode_for(target))  # mkstemp makes it 0600: give it the mode an ordinary write would
         with os.fdopen(descriptor, "wb") as file:

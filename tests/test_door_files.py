@@ -131,6 +131,31 @@ def test_an_atomic_write_that_fails_leaves_the_old_file_and_no_temporary(tmp_pat
     assert sorted(p.name for p in tmp_path.iterdir()) == ["file.json"]
 
 
+@pytest.mark.parametrize(
+    ("where", "error", "words"),
+    [("missing/file.json", FileNotFoundError, "does not exist; create it first"),
+     ("a-file/file.json", NotADirectoryError, "is not a folder; create it first"),
+     ("a-folder", IsADirectoryError, "it is a folder; pass the path of a file in it")],
+    ids=["missing folder", "file as folder", "folder as file"],
+)
+def test_an_atomic_write_that_cannot_start_names_the_target_not_a_temporary(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], where: str, error: type[OSError], words: str
+) -> None:
+    """The temporary file's name (``.file.json.x1y2.tmp``) appeared in the error, and so in the command's line
+    (``demo --record``, ``tournament --json``), instead of the path the user gave."""
+    (tmp_path / "a-file").write_text("")
+    (tmp_path / "a-folder").mkdir()
+    target = tmp_path / where
+    with pytest.raises(error) as raised:
+        files.atomic_write(target, b"new")
+    assert raised.value.filename == str(target) and words in str(raised.value) and ".tmp" not in str(raised.value)
+    assert main(["demo", "--game", "kalah", "--record", str(target)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"mancala-envs: error: cannot write {str(target)!r}: ") and ".tmp" not in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a-file", "a-folder"]
+    assert list((tmp_path / "a-folder").iterdir()) == []
+
+
 @pytest.mark.parametrize("umask", [0o022, 0o077, 0o002])
 def test_an_atomic_write_leaves_the_mode_an_ordinary_write_would(tmp_path: Path, umask: int) -> None:
     """A new file gets 0666 less the umask (not mkstemp's 0600); a rewritten file keeps its mode."""
