@@ -125,7 +125,7 @@ from mancala_envs.engine.state import (
     STATUS,
     STORE,
 )
-from mancala_envs.files import atomic_write, read_bytes_bounded, read_json_bounded
+from mancala_envs.files import atomic_write, check_destination, read_bytes_bounded, read_json_bounded
 from mancala_envs.games import game_classes
 from mancala_envs.games.base import Game
 
@@ -1224,10 +1224,17 @@ def save_table(table: Table, folder: str | os.PathLike[str] | None = None) -> Pa
     """Writes ``table`` (values and description) into ``folder`` (default :func:`table_dir`); returns the values' path.
 
     Each file is written atomically (a temporary file in the folder, then renamed over the old one), so a
-    reader or a second writer never sees half a file.
+    reader or a second writer never sees half a file. A ``folder`` you name is created if missing, but not its
+    parent (:func:`~mancala_envs.files.check_destination`); the default folder is created whole.
+
+    Raises:
+        ValueError: ``folder`` is a file, or its parent folder does not exist or cannot be written.
     """
     values_path, info_path = table_paths(table.game, table.max_seeds, folder)
-    values_path.parent.mkdir(parents=True, exist_ok=True)
+    if folder is None:
+        values_path.parent.mkdir(parents=True, exist_ok=True)
+    else:  # only the folder named is created, never a missing parent
+        check_destination(folder, "the table", folder=True).mkdir(exist_ok=True)
     hashing: list[_HashingWriter] = []
 
     def write_values(file: Any) -> None:

@@ -400,3 +400,22 @@ for name, data, words in (
 case("records", CLI, "$ mancala-envs replay /dev/zero", "mancala-envs replay /dev/zero",
      lambda _: main(["replay", "/dev/zero"]), EXIT_2,
      "mancala-envs: error: the game record '/dev/zero' is a device, not a regular file")
+
+row = "`save_table(table, folder)` with a `folder` whose parent folder does not exist"
+
+
+def _folder_with_a_file() -> Path:
+    """A new folder holding one file, ``taken`` (the contract matrix removes it after the case)."""
+    path = Path(tempfile.mkdtemp(prefix="contract-save-table-"))
+    (path / "taken").write_text("a file")
+    return path
+
+
+for name, where, words in (
+    ("two folders deep", "new/tables", ("cannot write the table to ", "new' does not exist; create it first")),
+    ("onto a file", "taken", ("taken': it is a file, not a folder; pass a folder.",)),
+    ("under a file", "taken/tables", ("taken' is not a folder",)),
+):
+    case("tables", TABLES, row, f"save_table into {name}",
+         lambda folder, w=where: solver.save_table(solver.build_table(kalah(), 1), folder / w), ValueError, *words,
+         subject=_folder_with_a_file, frozen=snapshot)
