@@ -21,7 +21,6 @@ Example:
 
 from __future__ import annotations
 
-import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -30,7 +29,7 @@ import numpy as np
 
 from mancala_envs.agents import make_agent
 from mancala_envs.batch import BatchedGames, play_random
-from mancala_envs.engine.jit import compile_notice, notice_silenced
+from mancala_envs.engine.jit import compile_notice, notice_silenced, write_progress
 from mancala_envs.games import game_classes
 from mancala_envs.registration import VARIANTS, find_variant, make, resolve_env_id
 from mancala_envs.single_agent import SingleAgentEnv
@@ -64,15 +63,11 @@ def _first_legal(mask: np.ndarray) -> int:
 
 
 def _progress_writer(progress: bool) -> Callable[[str], None]:
-    """Writes to standard error (flushed at once), or nowhere: ``progress`` off or the notice silenced."""
-    if not progress or notice_silenced() or sys.stderr is None:
+    """Writes to standard error as the compile progress does (:func:`~mancala_envs.engine.jit.write_progress`: a
+    closed or broken stream is no error), or nowhere: ``progress`` off or the notice silenced."""
+    if not progress or notice_silenced():
         return lambda text: None
-
-    def write(text: str) -> None:
-        sys.stderr.write(text)
-        sys.stderr.flush()
-
-    return write
+    return write_progress
 
 
 @contextmanager

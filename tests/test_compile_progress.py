@@ -163,3 +163,32 @@ def test_warm_up_reports_each_item_as_it_goes(tmp_path: Path) -> None:
     assert run(MARKED.format(setup="", body=quiet, after=STOP), tmp_path).stderr == "<END>\n"
     silenced = run(MARKED.format(setup="", body=body, after=STOP), tmp_path / "other", MANCALA_ENVS_QUIET="1")
     assert silenced.stderr == "<END>\n"
+
+
+class _BrokenStream:
+    """A standard error that refuses every write: a closed pipe (``OSError``) or a closed file (``ValueError``)."""
+
+    def __init__(self, error: Exception) -> None:
+        self.error = error
+
+    def write(self, text: str) -> int:
+        raise self.error
+
+    def flush(self) -> None:
+        raise self.error
+
+    def isatty(self) -> bool:
+        return False
+
+
+@pytest.mark.parametrize("error", [BrokenPipeError(32, "Broken pipe"), ValueError("I/O operation on closed file.")],
+                         ids=["broken pipe", "closed file"])
+def test_warm_up_on_a_broken_standard_error_still_warms_up(error: Exception, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Progress is not worth an error: a standard error that cannot be written (a pager that quit, a closed stream)
+    leaves warm_up's work and result as they are, as it does the compile notice's."""
+    import mancala_envs
+
+    monkeypatch.delenv("MANCALA_ENVS_QUIET", raising=False)
+    monkeypatch.setattr(sys, "stderr", _BrokenStream(error))
+    seconds = mancala_envs.warm_up(["kalah"], opponents=("random",))
+    assert list(seconds) == ["kalah"] and seconds["kalah"] > 0

@@ -273,3 +273,49 @@ def test_a_game_whose_every_data_file_is_truncated_plays_with_one_warning(tmp_pa
     assert damaged["compiled"] == first["compiled"] > 0
     again = run(RUN_KALAH, cache, tmp_path)
     assert again == {"result": expected, "warnings": [], "compiled": 0}
+
+
+#: a function compiled for one signature per process (its argument's type from ``sys.argv``)
+PROBE_TYPES = r"""
+from mancala_envs.engine.jit import njit
+
+
+@njit(cache=True)
+def weighted(n):
+    total = n - n
+    for i in range(10):
+        total += n * i
+    return total
+"""
+
+RUN_TYPES = r"""
+import json, sys, warnings
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    import probe_types
+    result = probe_types.weighted({argument})
+print(json.dumps({{
+    "result": result,
+    "warnings": [[w.category.__name__, str(w.message)] for w in caught],
+    "hits": sum(probe_types.weighted.stats.cache_hits.values()),
+}}))
+"""
+
+
+def test_a_data_file_of_another_signature_under_the_indexed_name_is_not_loaded(tmp_path: Path) -> None:
+    """Two processes compiling one function for two signatures at once can leave the index naming ``1.nbc`` for one
+    signature while ``1.nbc`` holds the other's code (numba writes the index, then the data; each write is atomic,
+    the pair is not), as can a source edited while another process writes. The file is intact, so its digest checks:
+    the entry it is sealed for (signature, source) must be checked too, or float64 code runs int64 machine code."""
+    source, cache = tmp_path / "source", tmp_path / "cache"
+    source.mkdir()
+    (source / "probe_types.py").write_text(PROBE_TYPES, encoding="utf-8")
+    assert run(RUN_TYPES.format(argument="3"), cache, source) == {"result": 135, "warnings": [], "hits": 0}
+    (data,) = cache_files(cache, "probe_types.weighted-*.1.nbc")
+    int_code = data.read_bytes()
+    for path in cache_files(cache, "probe_types.*"):
+        path.unlink()
+    assert run(RUN_TYPES.format(argument="2.5"), cache, source) == {"result": 112.5, "warnings": [], "hits": 0}
+    data.write_bytes(int_code)  # the index names 1.nbc for float64; 1.nbc holds the int64 code
+    assert run(RUN_TYPES.format(argument="2.5"), cache, source) == {"result": 112.5, "warnings": [], "hits": 0}
+    assert run(RUN_TYPES.format(argument="2.5"), cache, source) == {"result": 112.5, "warnings": [], "hits": 1}

@@ -47,6 +47,7 @@ Example:
 from __future__ import annotations
 
 import hashlib
+import itertools
 import logging
 import os
 import pickle
@@ -74,6 +75,7 @@ __all__ = [
     "compile_notice",
     "njit",
     "notice_silenced",
+    "write_progress",
 ]
 
 #: the environment variable that silences the compile notice and progress in a process (``1``, ``true``...)
@@ -139,6 +141,8 @@ if not CACHING:
 #: what precedes the SHA-256 digest in every cache file this module writes
 _MAGIC = b"\x00mancala-envs:sha256\x00"
 _DIGEST_SIZE = 32
+#: what a data file's payload starts with, before the entry it was written for and the compiled code
+_DATA_TAG = "mancala-envs:data-1"
 _warned: set[str] = set()
 _warned_lock = threading.Lock()
 
@@ -185,6 +189,12 @@ class _CheckedCacheFile(IndexDataCacheFile):
     sees an entry of its own format to ignore), then the sealed rest, whose digest covers the version
     too. A data file is sealed whole. Each digest covers the file's name as well, so that another
     function's entry copied over this one fails too. Nothing is unpickled before its digest checks.
+
+    A data file also holds the entry it was written for (the source stamp and the index key: signature,
+    target, bytecode), checked against the index's on load: numba writes the index, then the data, so two
+    processes compiling one function for two signatures at once (or a source edited meanwhile) can leave
+    an intact file of another entry under the indexed name. It is a cache miss, compiled again and
+    overwritten, never another signature's machine code run.
     """
 
     def _read(self, path: str) -> bytes | None:
@@ -236,15 +246,32 @@ class _CheckedCacheFile(IndexDataCacheFile):
         with self._open_for_write(self._data_path(name)) as handle:
             handle.write(sealed)
 
+    def save(self, key: Any, data: Any) -> None:
+        """numba's ``save``, with the entry (source stamp and ``key``) written beside the data (see the class)."""
+        overloads = self._load_index()
+        name = overloads.get(key)
+        if name is None:
+            taken = set(overloads.values())
+            name = next(self._data_name(n) for n in itertools.count(1) if self._data_name(n) not in taken)
+            overloads[key] = name
+            self._save_index(overloads)
+        self._save_data(name, (_DATA_TAG, self._source_stamp, key, data))
+
     def load(self, key: Any) -> Any:
         overloads = self._load_index()
         name = overloads.get(key)
         if name is None:
             return None
         try:
-            return self._load_data(name)
+            entry = self._load_data(name)
         except FileNotFoundError:
             return None  # removed by another process while the index still named it: compiled again
+        if not (isinstance(entry, tuple) and len(entry) == 4 and entry[0] == _DATA_TAG):
+            return entry  # intact (its digest checked), of the first sealed layout, which holds no entry: as it was
+        _, stamp, saved_key, data = entry
+        if stamp != self._source_stamp or saved_key != key:
+            return None  # another entry's intact file under the indexed name (see the class): compiled again
+        return data
 
     def discard(self) -> list[str]:
         """Removes this function's index and data files (a folder in their place, if empty); returns what
@@ -383,7 +410,10 @@ def _describe(dispatcher: Any) -> tuple[str, str]:
     return game, piece
 
 
-def _write(text: str) -> None:
+def write_progress(text: str) -> None:
+    """Writes ``text`` to standard error, flushed at once; nothing if standard error is missing, closed or broken
+    (a report of progress is never worth an error). The compile progress's writer, and :func:`mancala_envs.warm_up`'s.
+    """
     stream = sys.stderr
     if stream is None:
         return
@@ -448,7 +478,7 @@ class _CompileProgress(event.Listener):
                     self._games[game] = self._games.get(game, 0.0) + time.perf_counter() - self._piece_start
                     self._piece = None
                     if self._drawn:
-                        _write("\r\x1b[K")
+                        write_progress("\r\x1b[K")
                         self._drawn = False
         except Exception:  # noqa: BLE001
             pass
@@ -466,7 +496,7 @@ class _CompileProgress(event.Listener):
             self._depth = 0
             self._piece = None
             if self._drawn:
-                _write("\r\x1b[K")
+                write_progress("\r\x1b[K")
                 self._drawn = False
 
     def _begin(self, dispatcher: Any) -> None:
@@ -481,11 +511,12 @@ class _CompileProgress(event.Listener):
         if not self._announced:
             self._announced = True
             low, high = FIRST_USE_SECONDS
-            _write(COMPILE_MESSAGE.format(where=_where(), game=game, low=low, high=high) + "\n")
+            write_progress(COMPILE_MESSAGE.format(where=_where(), game=game, low=low, high=high) + "\n")
             self._last_line = now
         elif not self._terminal and (game not in self._games or now - self._last_line >= PROGRESS_SECONDS):
             spent = self._games.get(game, 0.0)
-            _write(f"mancala-envs: compiling {game}: {piece}" + (f" ({spent:.0f} s so far)\n" if spent >= 1 else "\n"))
+            so_far = f" ({spent:.0f} s so far)" if spent >= 1 else ""
+            write_progress(f"mancala-envs: compiling {game}: {piece}{so_far}\n")
             self._last_line = now
         self._games.setdefault(game, 0.0)
         if self._thread is None:
@@ -508,10 +539,10 @@ class _CompileProgress(event.Listener):
                 now = time.perf_counter()
                 spent = self._games.get(game, 0.0) + now - self._piece_start
                 if self._terminal:
-                    _write(f"\r\x1b[Kmancala-envs: compiling {game}: {piece} ({spent:.0f} s so far)")
+                    write_progress(f"\r\x1b[Kmancala-envs: compiling {game}: {piece} ({spent:.0f} s so far)")
                     self._drawn = True
                 elif now - self._last_line >= HEARTBEAT_SECONDS * 0.9:
-                    _write(f"mancala-envs: still compiling {game}: {piece} ({spent:.0f} s so far)\n")
+                    write_progress(f"mancala-envs: still compiling {game}: {piece} ({spent:.0f} s so far)\n")
                     self._last_line = now
 
 
