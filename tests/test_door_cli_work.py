@@ -402,6 +402,9 @@ CTRL_C = [
     (["replay", "{folder}/game.json"], ("mancala_envs.cli", "print_replay"), "Interrupted: nothing was written"),
     (["replay", "{folder}/game.json", "--out", "{folder}/game.gif"], ("mancala_envs.records", "write_animation"),
      "Interrupted: the animation at {folder}/game.gif may be incomplete; run the command again"),
+    (["tournament", "--game", "modiar", "--games", "2", "--workers", "1", "--no-progress", "--json",
+      "{folder}/t.json"], ("mancala_envs.agents", "make_agent"),
+     "Interrupted before the games began: nothing was written"),
 ]
 
 

@@ -19,7 +19,7 @@ from mancala_envs.cli.common import (
     os_error_line,
 )
 from mancala_envs.files import check_destination
-from mancala_envs.tournament import PROG, TournamentInterrupted, require, run_tournament
+from mancala_envs.tournament import PROG, TournamentInterrupted, is_ctrl_c, require, run_tournament
 
 __all__ = ["tournament_main", "tournament_parser"]
 
@@ -77,6 +77,7 @@ def tournament_main(argv: Sequence[str] | None = None, out: Any = None) -> int:
         The exit status.
     """
     out = sys.stdout if out is None else out
+    played = False
     try:
         args = tournament_parser().parse_args(argv)
         options = collect_options(args.option)
@@ -95,6 +96,7 @@ def tournament_main(argv: Sequence[str] | None = None, out: Any = None) -> int:
             )
         except TournamentInterrupted as stop:
             return _interrupted(stop, args, out)
+        played = True
         seconds = time.perf_counter() - start
         print(result.format_table(), file=out)
         print(f"\nPlayed {len(result.games)} games in {seconds:.1f} s", file=out)
@@ -105,7 +107,11 @@ def tournament_main(argv: Sequence[str] | None = None, out: Any = None) -> int:
         return fail(str(error), PROG)
     except OSError as error:
         return fail(os_error_line(error), PROG)
-    except KeyboardInterrupt:  # before the games began: nothing to keep
+    except (KeyboardInterrupt, SystemError) as error:  # before the games began (loading agents), or after them
+        if not is_ctrl_c(error):  # numba's SystemError caused by Ctrl-C is Ctrl-C; any other is a fault
+            raise
+        print("Interrupted after the games: the files not listed as written above were not written" if played
+              else "Interrupted before the games began: nothing was written", file=out, flush=True)
         return 130
     return 0
 
