@@ -434,7 +434,14 @@ class MancalaEnv(AECEnv):
         if self.infos_mode == "tensor":
             return self._tensor_info()
         info = self.game.info(self._state)
-        move = self._last_move
+        if self._pending_move is not None:
+            # decoded afresh from the trace, which stays until the next ply: the info owns new lists, and the
+            # hot loop (step, last) pays one decoding, as when the env kept the decoded move, and no copy
+            player, action = self._pending_move
+            sown, captures = read_trace(self._trace)
+            info["last_move"] = {"player": player, "action": action, "sown": sown, "captures": captures}
+            return info
+        move = self._last_move_value
         if move is not None:
             move = {**move, "sown": list(move["sown"]), "captures": [list(capture) for capture in move["captures"]]}
         info["last_move"] = move
