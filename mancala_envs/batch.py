@@ -837,9 +837,9 @@ class GameRows:
             self._words = new_words(np.random.default_rng(int(seed)), self.n_games)
 
     def check_actions(self, actions: Any, skip: np.ndarray | None = None, masks: np.ndarray | None = None) -> np.ndarray:
-        """The actions as an int64 array, after checking their form (:func:`~mancala_envs.validation.check_action_array`:
-        exact shape, integer dtype, range, also in the games that ``skip`` marks) and legality (not in the games that
-        ``skip`` marks, whose actions are ignored).
+        """The actions as an int64 array, after checking their form
+        (:func:`~mancala_envs.validation.check_action_array`: exact shape, integer dtype, range, also in the games
+        that ``skip`` marks) and legality (not in the games that ``skip`` marks, whose actions are ignored).
 
         ``masks`` (``(n_games, n_actions)``, non-zero where legal), when the caller holds the masks of the
         players to move, saves reading the legal moves from the games' states.

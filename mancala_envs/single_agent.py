@@ -353,7 +353,8 @@ class SingleAgentEnv(gymnasium.Env):
         return {"action_mask": mask.copy(), "learner_seat": self.seat}
 
     def _final_info(self, mask: np.ndarray) -> dict[str, Any]:
-        """The info of an episode's last step: the AEC env's facts of the ended game added (copies: the caller's own)."""
+        """The info of an episode's last step: the AEC env's facts of the ended game added (copies: the caller's
+        own)."""
         info = self._info(mask)
         info.update(copy.deepcopy(self.aec_env.infos[self.learner]))
         if info.get("winner", 0) is None:

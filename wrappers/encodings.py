@@ -528,7 +528,8 @@ class PlanesEncoder(ObservationEncoder):
 
     Args:
         game: The game (``env.unwrapped.game``).
-        cap: An int from 1 to :func:`max_cap` of the game (default :data:`DEFAULT_CAP` = 12), the number of thermometer planes.
+        cap: An int from 1 to :func:`max_cap` of the game (default :data:`DEFAULT_CAP` = 12), the number of
+            thermometer planes.
 
     Example:
         >>> import mancala_envs
