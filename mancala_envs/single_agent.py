@@ -55,7 +55,6 @@ Example:
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping
 from typing import Any
 
@@ -356,7 +355,7 @@ class SingleAgentEnv(gymnasium.Env):
         """The info of an episode's last step: the AEC env's facts of the ended game added (copies: the caller's
         own)."""
         info = self._info(mask)
-        info.update(copy.deepcopy(self.aec_env.infos[self.learner]))
+        info.update(self.aec_env.new_info())  # the learner's info, built anew: nothing shared with aec_env.infos
         if info.get("winner", 0) is None:
             # -1 for a draw, not None: vector envs stack info values into typed arrays
             info["winner"] = -1
