@@ -774,7 +774,7 @@ class AgentBot(pyspiel.Bot):
 
     def step(self, state: MancalaState) -> int:
         """The agent's action for the player to move in ``state``."""
-        return self.agent.act_on_state(state.engine_game, state.state_array)
+        return self.agent.act_on_engine_state(state.engine_game, state.state_array)  # a state the engine made
 
     def restart_at(self, state: MancalaState) -> None:
         """Nothing to forget: the agent acts on each state afresh."""

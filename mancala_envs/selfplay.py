@@ -115,7 +115,8 @@ class AgentBatchOpponent:
         self, games: BatchedGames, index: np.ndarray, observations: np.ndarray, masks: np.ndarray,
         rng: np.random.Generator,
     ) -> np.ndarray:
-        return np.array([self.agent.act_on_state(games.game, games.state(int(i))) for i in index], np.int64)
+        # The batch's own running states: the agent's unchecked door (check_state would cost more than the move).
+        return np.array([self.agent.act_on_engine_state(games.game, games.state(int(i))) for i in index], np.int64)
 
 
 class PretrainedBatchOpponent:

@@ -48,13 +48,30 @@ class Agent(ABC):
         (``env.unwrapped.state_array``); neither is changed.
 
         ``state`` is checked with ``game.check_state`` before anything reads it: a state no game of
-        ``game`` reaches is refused with an exception, never searched.
+        ``game`` reaches is refused with an exception, never searched. Then :meth:`act_on_engine_state` acts.
 
         Raises:
             TypeError: ``game`` is not a mancala_envs Game, or ``state`` is not a writable, C-contiguous
                 ``int64`` array of ``game.state_size`` entries.
             ValueError: ``state`` is inconsistent (the message names the part: a negative pit, seeds that
                 are not the game's, a wrong player or counter...), or the game in it is over.
+            NotImplementedError: the agent only acts on environments.
+        """
+        if type(self).act_on_engine_state is Agent.act_on_engine_state:
+            raise NotImplementedError(f"{type(self).__name__} only acts on environments; call act(env).")
+        self.state_legal_actions(game, state)
+        return self.act_on_engine_state(game, state)
+
+    def act_on_engine_state(self, game: Game, state: np.ndarray) -> int:
+        """:meth:`act_on_state` without its check, for a running state the engine itself made and handed over
+        unchanged (``env.unwrapped.state_array``, a row of ``BatchedGames.state(i)``, an OpenSpiel state's
+        array): what self-play and the OpenSpiel bot call once per move, where ``game.check_state`` would cost
+        more than the move. **Unchecked**: a state from anywhere else goes through :meth:`act_on_state`.
+
+        A subclass that acts on states writes this method; :meth:`act` and :meth:`act_on_state` check their
+        input and call it.
+
+        Raises:
             NotImplementedError: the agent only acts on environments.
         """
         raise NotImplementedError(f"{type(self).__name__} only acts on environments; call act(env).")
@@ -93,16 +110,15 @@ class Agent(ABC):
 
 
 class StateAgent(Agent):
-    """An agent that decides from the engine state alone: a subclass writes :meth:`choose`, and both
-    :meth:`act` and :meth:`act_on_state` check their input and call it."""
+    """An agent that decides from the engine state alone: a subclass writes :meth:`choose`, and :meth:`act`,
+    :meth:`act_on_state` (both checked) and :meth:`act_on_engine_state` call it."""
 
     def act(self, env: Any) -> int:
         self.env_legal_actions(env)
         raw = env.unwrapped
         return self.choose(raw.game, raw.state_array)
 
-    def act_on_state(self, game: Game, state: np.ndarray) -> int:
-        self.state_legal_actions(game, state)
+    def act_on_engine_state(self, game: Game, state: np.ndarray) -> int:
         return self.choose(game, state)
 
     @abstractmethod

@@ -22,8 +22,8 @@ class RandomAgent(Agent):
         legal = self.env_legal_actions(env)
         return int(legal[self.rng.integers(legal.size)])
 
-    def act_on_state(self, game: Game, state: np.ndarray) -> int:
-        legal = self.state_legal_actions(game, state)
+    def act_on_engine_state(self, game: Game, state: np.ndarray) -> int:
+        legal = game.legal_actions(state)
         return int(legal[self.rng.integers(legal.size)])
 
 
@@ -37,13 +37,13 @@ class GreedyAgent(Agent):
     name = "greedy"
 
     def act(self, env: Any) -> int:
-        legal = self.env_legal_actions(env)
+        self.env_legal_actions(env)
         raw = env.unwrapped
-        return self._best(raw.game, raw.state_array, legal)
+        return self._best(raw.game, raw.state_array)
 
-    def act_on_state(self, game: Game, state: np.ndarray) -> int:
-        return self._best(game, state, self.state_legal_actions(game, state))
+    def act_on_engine_state(self, game: Game, state: np.ndarray) -> int:
+        return self._best(game, state)
 
-    def _best(self, game: Game, state: np.ndarray, legal: np.ndarray) -> int:
+    def _best(self, game: Game, state: np.ndarray) -> int:
         # The compiled rule the vector envs' greedy opponent plays too; a uniform draw breaks ties.
         return int(game.compiled(greedy_action)(state, game.params, np.empty_like(state), self.rng.random()))

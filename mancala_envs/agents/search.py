@@ -251,18 +251,16 @@ def _mcts(game: Game, state: np.ndarray, simulations: int, words: np.ndarray, dr
 
 # --- agents --------------------------------------------------------------------------------------------------------
 class _StateSearchAgent(Agent):
-    """An agent whose choice is a compiled search on the engine state (``act`` and ``act_on_state``)."""
+    """An agent whose choice is a compiled search on the engine state (``act``, ``act_on_state`` and
+    ``act_on_engine_state``)."""
 
     def act(self, env: Any) -> int:
-        legal = self.env_legal_actions(env)
+        self.env_legal_actions(env)
         raw = env.unwrapped
-        if legal.size == 1:
-            self._record_trivial()
-            return int(legal[0])
-        return self._choose(raw.game, raw.state_array)  # the env's own state: no check needed
+        return self.act_on_engine_state(raw.game, raw.state_array)  # the env's own state: no check needed
 
-    def act_on_state(self, game: Game, state: np.ndarray) -> int:
-        legal = self.state_legal_actions(game, state)  # game.check_state: the search reads a checked state
+    def act_on_engine_state(self, game: Game, state: np.ndarray) -> int:
+        legal = game.legal_actions(state)
         if legal.size == 1:
             self._record_trivial()
             return int(legal[0])
