@@ -487,3 +487,33 @@ def test_check_state_accepts_every_state_that_play_reaches(env_id: str, options:
                 break
             game.step(state, int(rng.choice(game.legal_actions(state))), trace)
     assert refused == []
+
+
+@pytest.mark.parametrize("env_id", IDS)
+@pytest.mark.parametrize("name", ["random", "greedy", "alphabeta:2", "mcts:20"])
+def test_the_unchecked_door_plays_what_the_checked_door_plays(env_id: str, name: str) -> None:
+    """``act_on_engine_state`` (self-play's and the OpenSpiel bot's door, for states the engine made) chooses what
+    ``act_on_state`` chooses, draw for draw, along a whole game; only the check differs."""
+    env = mancala_envs.make(env_id)
+    env.reset(seed=5)
+    checked, unchecked = make_agent(name, seed=9), make_agent(name, seed=9)
+    game = env.unwrapped.game
+    for _ in range(30):
+        if not env.agents or any(env.terminations.values()) or any(env.truncations.values()):
+            break
+        state = env.unwrapped.state_array
+        action = checked.act_on_state(game, state)
+        assert unchecked.act_on_engine_state(game, state) == action
+        env.step(action)
+
+
+def test_an_agent_of_environments_only_refuses_both_state_doors() -> None:
+    class EnvOnly(mancala_envs.agents.base.Agent):
+        def act(self, env: Any) -> int:
+            return 0
+
+    game = make_game("kalah_v0")
+    state = game.new_state(0)
+    for door in (EnvOnly().act_on_state, EnvOnly().act_on_engine_state):
+        with pytest.raises(NotImplementedError, match=r"only acts on environments; call act\(env\)"):
+            door(game, state)
