@@ -97,13 +97,14 @@ Example:
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import itertools
 import json
 import math
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -991,6 +992,28 @@ def run_tournament(
     )
 
 
+@contextlib.contextmanager
+def _sigint_held() -> Iterator[None]:
+    """Holds SIGINT (Ctrl-C) back in the ``with`` block: blocked, and delivered when the block ends (main thread on
+    POSIX; elsewhere nothing changes).
+
+    Processes spawned in the block inherit the blocked signal, so a terminal's Ctrl-C, which reaches the whole
+    process group, cannot interrupt a worker while it imports the library, before :func:`_quiet_worker` ignores
+    it (each such worker printed a traceback); this process gets its Ctrl-C as soon as the workers are started.
+    """
+    import signal
+    import threading
+
+    if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # a Ctrl-C held back is raised now
+
+
 def _play_in_workers(
     workers: int, tasks: list[list[tuple[int, int]]], results: list[GameResult], bar: Any, played: dict[str, Any]
 ) -> None:
@@ -1008,7 +1031,8 @@ def _play_in_workers(
     before = set(multiprocessing.active_children())
     stopping = False
     try:
-        futures = [pool.submit(play_games, games=task, **played) for task in tasks]
+        with _sigint_held():  # the workers start now, with Ctrl-C blocked: it never lands in their start-up
+            futures = [pool.submit(play_games, games=task, **played) for task in tasks]
         for future in as_completed(futures):  # each task as it ends: the bar moves, Ctrl-C keeps what is done
             chunk_results = future.result()  # a worker's error is raised here
             results.extend(chunk_results)

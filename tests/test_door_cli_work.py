@@ -15,6 +15,7 @@ are tiny (a few hundred steps on two envs).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -602,3 +603,48 @@ def test_a_real_sigint_stops_solve_in_one_line(tmp_path: Path) -> None:
     assert out.splitlines()[-1] == ("Interrupted: nothing was saved (the table is saved once every layer is solved); "
                                     "run the command again to build it")
     assert not (tmp_path / "tables").exists() or list((tmp_path / "tables").iterdir()) == []
+
+
+def _workers(pid: int) -> list[int]:
+    """The spawned workers of ``pid`` (Linux's ``/proc/PID/task/*/children``; not the resource tracker)."""
+    found = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        for child in (task / "children").read_text().split():
+            with contextlib.suppress(OSError):
+                if b"spawn_main" in Path(f"/proc/{child}/cmdline").read_bytes():
+                    found.append(int(child))
+    return found
+
+
+def _ignores_sigint(pid: int) -> bool:
+    """Whether SIGINT cannot interrupt ``pid``: blocked or ignored (``/proc/PID/status``)."""
+    lines = Path(f"/proc/{pid}/status").read_text().splitlines()
+    masks = [int(line.split()[1], 16) for line in lines if line.startswith(("SigBlk:", "SigIgn:"))]
+    return any(mask & (1 << (signal.SIGINT - 1)) for mask in masks)
+
+
+def test_a_terminal_ctrl_c_while_the_workers_start_is_one_line(tmp_path: Path) -> None:
+    """A terminal's Ctrl-C reaches the whole process group: the workers, still importing the library (seconds),
+    each printed a ``KeyboardInterrupt`` traceback before their own handler was set. Now they start with SIGINT
+    blocked (seen in ``/proc`` the moment they appear), and the command says one line."""
+    script = tmp_path / "mancala-envs"  # as the console script runs it: each spawned worker runs the script again
+    script.write_text("import sys\nfrom mancala_envs.cli import main\n\nif __name__ == '__main__':\n"
+                      "    sys.exit(main())\n")
+    command = [sys.executable, str(script), "tournament", "--game", "kalah", "--games", "400", "--workers", "2",
+               "--no-progress"]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               start_new_session=True)
+    try:
+        deadline = time.monotonic() + 120
+        while len(workers := _workers(process.pid)) < 2 and process.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.005)
+        ignoring = [_ignores_sigint(worker) for worker in workers]  # at once: long before their initializer runs
+        os.killpg(process.pid, signal.SIGINT)
+        out, err = process.communicate(timeout=120)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert ignoring == [True, True]
+    assert process.returncode == 130, err
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err
+    assert out.splitlines()[-1].startswith("Interrupted ")
