@@ -55,12 +55,14 @@ Example:
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping
 from typing import Any
 
 import gymnasium
 import numpy as np
 from gymnasium import spaces
+from gymnasium.utils import seeding
 
 from mancala_envs.agents import AlphaBetaAgent, GreedyAgent, MCTSAgent, RandomAgent
 from mancala_envs.env import MancalaEnv
@@ -176,26 +178,35 @@ class SingleAgentEnv(gymnasium.Env):
         Raises:
             TypeError: a seed that is neither ``None`` nor an integer (a bool, a float, a string); numpy integers
                 are integers (:func:`~mancala_envs.validation.check_seed`, as every env checks a seed).
-            ValueError: a negative seed; the starting position ends the game before the learner's first move.
+            ValueError: a negative seed, or a bad position in ``options``: the env is unchanged (its generator,
+                seat, opponent and game). A position whose game ends before the learner's first move is refused
+                too, after the opponent's moves: that episode is over; reset with another position.
             RuntimeError: ``render_mode="human"`` and SDL cannot open the display that is set (the window opens
                 here, before anything changes: the env is as it was).
         """
         seed = check_seed(seed)
         self.aec_env.open_window()  # render_mode="human": a display that cannot be opened is refused before any change
-        super().reset(seed=seed)
-        rng = self.np_random
-        aec_seed = None  # unseeded resets continue the AEC env's generator (a new one costs ~50 us)
+        # Nothing changes until the AEC env has accepted the options (it refuses a bad position unchanged): the
+        # draws come from the new generator, or from a copy of the current one while options may be refused, and
+        # are kept only then.
         if seed is not None:
-            self._opponents.reseed(int(rng.integers(SEED_BOUND)))
-            aec_seed = int(rng.integers(SEED_BOUND))
-        self.seat = int(rng.integers(2)) if self.learner_seat is None else self.learner_seat
-        self.learner = AGENTS[self.seat]
-        if isinstance(self._opponents, OpponentPool):
-            self.opponent = self._opponents.draw(rng)
+            rng, rng_seed = seeding.np_random(seed)
         else:
-            self.opponent = self._opponents
-        self._compiled = self._compiled_opponent()
+            rng, rng_seed = self.np_random, self._np_random_seed
+            if options is not None:
+                rng = copy.deepcopy(rng)
+        opponent_seed = aec_seed = None  # unseeded resets continue the AEC env's generator (a new one costs ~50 us)
+        if seed is not None:
+            opponent_seed = int(rng.integers(SEED_BOUND))
+            aec_seed = int(rng.integers(SEED_BOUND))
+        seat = int(rng.integers(2)) if self.learner_seat is None else self.learner_seat
+        opponent = self._opponents.draw(rng) if isinstance(self._opponents, OpponentPool) else self._opponents
         self.aec_env.reset(seed=aec_seed, options=options)
+        self._np_random, self._np_random_seed = rng, rng_seed
+        if opponent_seed is not None:
+            self._opponents.reseed(opponent_seed)
+        self.seat, self.learner, self.opponent = seat, AGENTS[seat], opponent
+        self._compiled = self._compiled_opponent()
         self._has_reset = True
         self._over = False
         self._play_opponent_or_end()

@@ -235,3 +235,21 @@ def test_the_default_thread_count_is_capped_too(monkeypatch: pytest.MonkeyPatch)
     assert check_threads(np.int64(3)) == 3
     with pytest.raises(ValueError, match="must be an integer from 1 to 256 \\(got 257\\)"):
         check_threads(MAX_THREADS + 1)
+
+
+@pytest.mark.parametrize("seed", [None, 5])
+@pytest.mark.parametrize("opponent", ["random", ["random", "greedy"]])
+def test_a_single_agent_reset_with_a_bad_position_changes_nothing(seed: int | None, opponent: Any) -> None:
+    """A refused ``reset(seed=..., options=...)`` keeps the generator, the seat and the opponent: the next resets
+    draw exactly what an untouched twin draws."""
+    env, twin = (SingleAgentEnv("kalah_v0", opponent=opponent) for _ in range(2))
+    for each in (env, twin):
+        each.reset(seed=3)
+        each.step(int(np.flatnonzero(each.action_masks())[0]))
+    with pytest.raises(ValueError, match="has 1 fields|position"):
+        env.reset(seed=seed, options={"position": "garbage"})
+    assert env.seat == twin.seat and env.opponent is not None
+    assert env.aec_env.state_dict() == twin.aec_env.state_dict()
+    for _ in range(3):
+        first, second = env.reset(), twin.reset()
+        assert plain(first) == plain(second) and env.seat == twin.seat
