@@ -87,8 +87,7 @@ from mancala_envs.engine.state import LEGAL, PLAYER, PLY
 from mancala_envs.registration import make, make_game, resolve_env_id
 from mancala_envs.solver import IGNORED_FIELDS, Table, TableError, load_table, solvable
 from mancala_envs.stats import Tally, wilson_interval
-from mancala_envs.tournament import check_game_count
-from mancala_envs.validation import check_integer
+from mancala_envs.validation import check_game_count, check_integer
 
 __all__ = [
     "DEFAULT_OPPONENTS",
@@ -570,7 +569,7 @@ def oracle_evaluate(
         TableError: no table for the game (the message names the ``mancala-envs solve`` command), or a
             table of another game or config.
         TypeError / ValueError: an unknown game, agent or option, no opponents, ``games`` below 1 or more
-            than :data:`~mancala_envs.tournament.MAX_GAMES` games in all, a negative seed.
+            than :data:`~mancala_envs.validation.MAX_GAMES` games in all, a negative seed.
     """
     _check_player(agent, "agent")
     if isinstance(opponents, str) or not isinstance(opponents, Sequence):

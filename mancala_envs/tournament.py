@@ -113,10 +113,11 @@ from typing import Any
 
 import numpy as np
 
+from mancala_envs.errors import is_ctrl_c
 from mancala_envs.files import check_destination
 from mancala_envs.registration import resolve_env_id
 from mancala_envs.stats import Tally
-from mancala_envs.validation import check_integer, is_integer
+from mancala_envs.validation import MAX_GAMES, check_game_count, check_integer, is_integer
 
 __all__ = [
     "CSV_COLUMNS",
@@ -152,51 +153,9 @@ CSV_COLUMNS = (
     "elo", "elo_low", "elo_high",
 )  # fmt: skip
 """The columns of :meth:`TournamentResult.to_csv`, in order (see the module docstring)."""
-#: The most games one tournament plays (pairs times games per pair): every game's result is kept in memory and
-#: written to the JSON (about 200 bytes each).
-MAX_GAMES = 1_000_000
 #: Worker processes per available core at most (:func:`max_workers`): more only wait for a core, and each holds
 #: its own copy of the library and the compiled engine.
 WORKERS_PER_CORE = 4
-
-
-def is_ctrl_c(error: BaseException) -> bool:
-    """Whether ``error`` is Ctrl-C: a ``KeyboardInterrupt``, or the ``SystemError`` numba raises when the interrupt
-    lands while compiled code calls back into Python (``returned a result with an exception set``, with the
-    ``KeyboardInterrupt`` as its cause). The long work (:func:`run_tournament`,
-    :func:`mancala_envs.training.train`) treats both as Ctrl-C and keeps what it made."""
-    seen: set[int] = set()
-    while error is not None and id(error) not in seen:
-        if isinstance(error, KeyboardInterrupt):
-            return True
-        if not isinstance(error, SystemError):
-            return False
-        seen.add(id(error))
-        error = error.__cause__ or error.__context__
-    return False
-
-
-def check_game_count(what: str, groups: int, group: str, games: int, fewer: str) -> None:
-    """Refuses more than :data:`MAX_GAMES` games in all: ``groups`` pairs or opponents times ``games`` each.
-
-    The one check of that limit, for :func:`run_tournament`, :func:`mancala_envs.oracle.oracle_evaluate` and the
-    evaluation of :mod:`mancala_envs.training`.
-
-    Args:
-        what: Who plays them, for the message (``"a tournament"``).
-        groups: How many pairs or opponents.
-        group: What one of them is called (``"pair"``, ``"opponent"``).
-        games: Games per pair or opponent.
-        fewer: The fix, as a sentence (``"Play fewer games per pair (--games) or fewer agents."``).
-
-    Raises:
-        ValueError: more than :data:`MAX_GAMES` games in all; the message names the limit.
-    """
-    if groups * games > MAX_GAMES:
-        raise ValueError(
-            f"{what} plays at most {MAX_GAMES} games (MAX_GAMES); {groups} {group}(s) x {games} games per {group} is "
-            f"{groups * games}. {fewer}"
-        )
 
 
 def require(module: str, purpose: str) -> Any:

@@ -35,13 +35,13 @@ from stable_baselines3.common.vec_env import VecEnv, VecEnvWrapper
 
 from mancala_envs.agents.sb3 import save_model, saved_model_path
 from mancala_envs.batch import MAX_THREADS
+from mancala_envs.errors import is_ctrl_c
 from mancala_envs.files import check_destination
 from mancala_envs.opponents import PolicyOpponent, make_opponent
 from mancala_envs.search import parse_compiled_opponent
 from mancala_envs.single_agent import SingleAgentEnv
 from mancala_envs.stats import Tally, wilson_interval
-from mancala_envs.tournament import check_game_count, is_ctrl_c
-from mancala_envs.validation import check_integer
+from mancala_envs.validation import check_game_count, check_integer
 
 __all__ = [
     "MAX_LAYERS",
@@ -129,7 +129,7 @@ class TrainConfig:
     progress_bar: bool = True
     eval_games: int = 200
     """Evaluation games per baseline opponent (half with each seat); at most
-    :data:`~mancala_envs.tournament.MAX_GAMES` games in all."""
+    :data:`~mancala_envs.validation.MAX_GAMES` games in all."""
     eval_opponents: tuple[str, ...] = ("random", "greedy")
     game_options: dict[str, Any] = field(default_factory=dict)
     """Options of the game (e.g. ``{"pits_per_row": 4}``)."""
@@ -830,7 +830,7 @@ def evaluate(
 
     Raises:
         TypeError / ValueError: ``games`` not an integer from 0, or more than
-            :data:`~mancala_envs.tournament.MAX_GAMES` games in all.
+            :data:`~mancala_envs.validation.MAX_GAMES` games in all.
     """
     check_integer("games", games, 0)
     check_game_count("the evaluation", len(opponents), "opponent", games,

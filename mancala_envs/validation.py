@@ -26,7 +26,15 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["check_action", "check_action_array", "check_integer", "check_seed", "is_integer"]
+__all__ = [
+    "MAX_GAMES",
+    "check_action",
+    "check_action_array",
+    "check_game_count",
+    "check_integer",
+    "check_seed",
+    "is_integer",
+]
 
 
 def _shown(value: Any) -> str:
@@ -139,3 +147,31 @@ def check_action_array(actions: Any, n_games: int, n_actions: int) -> np.ndarray
             f"actions are 0..{n_actions - 1}."
         )
     return array
+
+
+#: The most games one tournament or evaluation plays (pairs times games per pair): every game's result is kept in memory and
+#: written to the JSON (about 200 bytes each).
+MAX_GAMES = 1_000_000
+
+
+def check_game_count(what: str, groups: int, group: str, games: int, fewer: str) -> None:
+    """Refuses more than :data:`MAX_GAMES` games in all: ``groups`` pairs or opponents times ``games`` each.
+
+    The one check of that limit, for ``mancala_envs.tournament.run_tournament``,
+    ``mancala_envs.oracle.oracle_evaluate`` and the evaluation of ``mancala_envs.training``.
+
+    Args:
+        what: Who plays them, for the message (``"a tournament"``).
+        groups: How many pairs or opponents.
+        group: What one of them is called (``"pair"``, ``"opponent"``).
+        games: Games per pair or opponent.
+        fewer: The fix, as a sentence (``"Play fewer games per pair (--games) or fewer agents."``).
+
+    Raises:
+        ValueError: more than :data:`MAX_GAMES` games in all; the message names the limit.
+    """
+    if groups * games > MAX_GAMES:
+        raise ValueError(
+            f"{what} plays at most {MAX_GAMES} games (MAX_GAMES); {groups} {group}(s) x {games} games per {group} is "
+            f"{groups * games}. {fewer}"
+        )

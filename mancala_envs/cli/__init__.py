@@ -288,7 +288,7 @@ def run_train(args: argparse.Namespace, out=None) -> dict:
                   f"{stop.path} (sb3:{stop.path} plays it)", file=out, flush=True)
         raise
     except (KeyboardInterrupt, SystemError) as error:  # outside the training loop: while a model was being saved
-        from mancala_envs.tournament import is_ctrl_c
+        from mancala_envs.errors import is_ctrl_c
 
         if not is_ctrl_c(error):
             raise
@@ -298,7 +298,7 @@ def run_train(args: argparse.Namespace, out=None) -> dict:
     try:  # after the training: Ctrl-C keeps the saved model, says so in one line and ends as in the training
         return _report_training(args, config, result, training, out)
     except (KeyboardInterrupt, SystemError) as error:
-        from mancala_envs.tournament import is_ctrl_c
+        from mancala_envs.errors import is_ctrl_c
 
         if not is_ctrl_c(error):
             raise
@@ -583,7 +583,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         return quiet_broken_pipe()
     except (KeyboardInterrupt, SystemError) as error:  # Ctrl-C: one line of what was kept (train said it); no traceback
-        from mancala_envs.tournament import is_ctrl_c
+        from mancala_envs.errors import is_ctrl_c
 
         if not is_ctrl_c(error):  # numba's SystemError caused by Ctrl-C is Ctrl-C; any other is a fault
             raise

@@ -84,7 +84,7 @@ def evaluate_main(argv: Sequence[str] | None = None, out: TextIO | None = None) 
     Bad input (no ``--oracle``, an unknown game, agent or option, a missing table, a folder for ``--json``
     that does not exist) prints one line ``mancala-envs: error: ...`` on stderr and returns 2; a missing
     table's line names the ``mancala-envs solve`` command that builds it; ``--games`` above
-    :data:`~mancala_envs.tournament.MAX_GAMES` games in all is refused. ``--help`` exits with 0. Ctrl-C returns 130
+    :data:`~mancala_envs.validation.MAX_GAMES` games in all is refused. ``--help`` exits with 0. Ctrl-C returns 130
     after one line: nothing was written.
     """
     out = sys.stdout if out is None else out
@@ -117,7 +117,7 @@ def evaluate_main(argv: Sequence[str] | None = None, out: TextIO | None = None) 
     except OSError as error:
         return fail(os_error_line(error))
     except (KeyboardInterrupt, SystemError) as error:  # the report is made once every game is played
-        from mancala_envs.tournament import is_ctrl_c
+        from mancala_envs.errors import is_ctrl_c
 
         if not is_ctrl_c(error):  # numba's SystemError caused by Ctrl-C is Ctrl-C; any other is a fault
             raise

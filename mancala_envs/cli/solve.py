@@ -16,10 +16,10 @@ from collections.abc import Sequence
 from typing import TextIO
 
 from mancala_envs.cli.common import PROG, Parser, UsageError, fail, integer_at_least, os_error_line
+from mancala_envs.errors import is_ctrl_c
 from mancala_envs.files import check_destination
 from mancala_envs.registration import make_game, resolve_env_id
 from mancala_envs.solver import Table, TableError, build_table, load_table, save_table, table_dir, table_paths
-from mancala_envs.tournament import is_ctrl_c
 
 __all__ = ["solve_main", "solve_parser"]
 

@@ -18,8 +18,9 @@ from mancala_envs.cli.common import (
     key_value,
     os_error_line,
 )
+from mancala_envs.errors import is_ctrl_c
 from mancala_envs.files import check_destination
-from mancala_envs.tournament import PROG, TournamentInterrupted, is_ctrl_c, require, run_tournament
+from mancala_envs.tournament import PROG, TournamentInterrupted, require, run_tournament
 
 __all__ = ["tournament_main", "tournament_parser"]
 
@@ -67,7 +68,7 @@ def tournament_main(argv: Sequence[str] | None = None, out: Any = None) -> int:
     """``mancala-envs tournament``: runs the round robin, prints the tables, writes the files.
 
     Bad input (an unknown game, option or agent, fewer than two agents, ``--games`` below 1 or more
-    than :data:`~mancala_envs.tournament.MAX_GAMES` games in all, ``--workers`` above
+    than :data:`~mancala_envs.validation.MAX_GAMES` games in all, ``--workers`` above
     :func:`~mancala_envs.tournament.max_workers`, a folder for an output file that does not exist, a missing
     extra) prints one line ``mancala-envs tournament: error: ...`` on stderr and returns 2. ``--help`` exits
     with 0. Ctrl-C stops the games and returns 130, after one line that says how many games were played and,
