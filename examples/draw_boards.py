@@ -71,7 +71,7 @@ def draw_boards(out_dir: str | Path) -> list[Path]:
     from PIL import Image
 
     folder = Path(out_dir)
-    folder.mkdir(parents=True, exist_ok=True)
+    folder.mkdir(exist_ok=True)  # only the folder named, as every command of the library
     paths = []
     for env_id in GAMES:
         picture: np.ndarray = play_pictured_moves(env_id).render()

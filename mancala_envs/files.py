@@ -309,9 +309,22 @@ def _mode_for(target: Path) -> int:
     try:
         return stat.S_IMODE(target.stat().st_mode)
     except OSError:
-        umask = os.umask(0o022)  # reading the umask means setting it; put it straight back
-        os.umask(umask)
-        return 0o666 & ~umask
+        return 0o666 & ~_umask()
+
+
+def _umask() -> int:
+    """The process's umask: read from ``/proc/self/status`` where Linux shows it (setting it to read it would
+    change it for every thread for a moment), else set and put straight back."""
+    try:
+        with open("/proc/self/status", "rb") as status:
+            for line in status.read(1 << 16).splitlines():
+                if line.startswith(b"Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    umask = os.umask(0o022)
+    os.umask(umask)
+    return umask
 
 
 @contextlib.contextmanager

@@ -175,7 +175,7 @@ class TwoSeatVectorEnv(gymnasium.vector.VectorEnv):
         Args:
             actions: ``(num_envs,)`` integers, each legal for its game's mover (``action_masks()``). With
                 ``"next_step"`` auto-reset, the action of a game that ended on the previous step is ignored
-                (the game shows its new opening instead).
+                (the game shows its new opening instead), but must still be an integer in range.
 
         Returns:
             Observations, the movers' rewards, terminations, truncations and infos (``action_mask``,

@@ -190,7 +190,7 @@ class MancalaVectorEnv(gymnasium.vector.VectorEnv):
         Args:
             actions: ``(num_envs,)`` integers, legal for each learner (``action_masks()``). With
                 ``"next_step"`` auto-reset, the action of a game that ended on the previous step is
-                ignored (the game is reset instead).
+                ignored (the game is reset instead), but must still be an integer in range.
 
         Raises:
             RuntimeError: ``step`` before ``reset``.

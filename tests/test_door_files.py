@@ -9,6 +9,7 @@ entry, a policy that never plays an illegal action, and the memory check of ``so
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import multiprocessing
 import os
@@ -165,7 +166,8 @@ def test_an_atomic_write_leaves_the_mode_an_ordinary_write_would(tmp_path: Path,
         (tmp_path / "plain.json").write_bytes(b"{}")
     finally:
         os.umask(previous)
-    assert stat.S_IMODE((tmp_path / "new.json").stat().st_mode) == stat.S_IMODE((tmp_path / "plain.json").stat().st_mode)
+    mode = stat.S_IMODE((tmp_path / "new.json").stat().st_mode)
+    assert mode == stat.S_IMODE((tmp_path / "plain.json").stat().st_mode)
     assert stat.S_IMODE((tmp_path / "new.json").stat().st_mode) == 0o666 & ~umask
     (tmp_path / "new.json").chmod(0o640)
     files.atomic_write(tmp_path / "new.json", b"[]")
@@ -398,9 +400,36 @@ def test_the_memory_estimate_follows_the_measured_peaks(game_id: str, seeds: int
     assert 0.7 * measured <= estimate <= 1.6 * measured
 
 
-def test_available_memory_reads_memavailable_and_falls_back(tmp_path: Path) -> None:
-    found = solver.available_memory()
-    assert found is None or found > 0
+@pytest.mark.parametrize(
+    ("files_there", "expected"),
+    [
+        ({"/proc/meminfo": b"MemTotal: 999 kB\nMemAvailable:  2048 kB\n"}, 2048 * 1024),
+        ({"/proc/meminfo": b"MemAvailable: 2048 kB\n", "/sys/fs/cgroup/memory.max": b"max\n",
+          "/sys/fs/cgroup/memory.current": b"10\n"}, 2048 * 1024),
+        ({"/proc/meminfo": b"MemAvailable: 2048 kB\n", "/sys/fs/cgroup/memory.max": b"1000000\n",
+          "/sys/fs/cgroup/memory.current": b"400000\n"}, 600000),
+        ({"/proc/meminfo": b"MemAvailable: 1 kB\n", "/sys/fs/cgroup/memory.max": b"1000000\n",
+          "/sys/fs/cgroup/memory.current": b"400000\n"}, 1024),
+        ({"/proc/meminfo": b"MemAvailable: 2048 kB\n", "/sys/fs/cgroup/memory.max": b"100\n",
+          "/sys/fs/cgroup/memory.current": b"400\n"}, 0),
+    ],
+    ids=["MemAvailable", "no cgroup limit", "cgroup limit lower", "MemAvailable lower", "cgroup over its limit"],
+)
+def test_available_memory_reads_memavailable_and_the_cgroup_limit(files_there: dict[str, bytes], expected: int) -> None:
+    real_open = open
+
+    def fake_open(path: Any, *args: Any, **kwargs: Any) -> Any:
+        if str(path) in files_there:
+            return io.BytesIO(files_there[str(path)])
+        if str(path).startswith(("/proc/", "/sys/")):
+            raise OSError("no such file")
+        return real_open(path, *args, **kwargs)
+
+    with mock.patch("builtins.open", fake_open):
+        assert solver.available_memory() == expected
+
+
+def test_available_memory_falls_back(tmp_path: Path) -> None:
     real_open = open
 
     def no_proc(path: Any, *args: Any, **kwargs: Any) -> Any:

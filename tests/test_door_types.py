@@ -253,3 +253,13 @@ def test_a_single_agent_reset_with_a_bad_position_changes_nothing(seed: int | No
     for _ in range(3):
         first, second = env.reset(), twin.reset()
         assert plain(first) == plain(second) and env.seat == twin.seat
+
+
+@pytest.mark.parametrize("huge", [2**70, -(2**70), 2**64])
+def test_a_python_int_beyond_int64_is_out_of_range_not_a_wrong_type(huge: int) -> None:
+    """A list holding a Python int numpy cannot hold as int64 becomes an object array: the refusal still says what
+    is wrong (the action's range), not "must be integers"."""
+    games = BatchedGames("kalah_v0", 2, threads=1)
+    games.reset(seed=0)
+    with pytest.raises(ValueError, match=r"actions out of range in games \[1\] .*actions are 0\.\.5"):
+        games.step([0, huge])
