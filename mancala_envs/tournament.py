@@ -966,11 +966,22 @@ def _sigint_held() -> Iterator[None]:
     if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not threading.main_thread():
         yield
         return
+    # The mask is this thread's (and the children's) alone: another thread of the process (the compile progress
+    # thread) can still receive the signal, and Python would then raise KeyboardInterrupt here, in the middle of a
+    # spawn (the worker then read half its start-up data: an EOFError traceback). So the handler only notes it.
+    held: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda number, frame: held.append(number))
     signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         yield
     finally:
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # a Ctrl-C held back is raised now
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # a Ctrl-C held back by the mask: noted now
+        signal.signal(signal.SIGINT, previous)
+        if held:
+            if previous is signal.default_int_handler:
+                raise KeyboardInterrupt
+            if callable(previous):
+                previous(signal.SIGINT, None)
 
 
 def _play_in_workers(

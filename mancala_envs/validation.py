@@ -136,8 +136,9 @@ def check_action_array(actions: Any, n_games: int, n_actions: int) -> np.ndarray
     if array.shape != (n_games,):
         raise ValueError(f"actions must have shape ({n_games},), one per game (got {array.shape}).")
     if array.dtype.kind not in "iu":
-        if array.dtype == object and all(is_integer(action) for action in array):  # Python ints beyond int64
-            bad = [game for game, action in enumerate(array) if not 0 <= action < n_actions]
+        huge = array.dtype == object and all(is_integer(action) for action in array)  # Python ints beyond int64
+        bad = [game for game, action in enumerate(array) if not 0 <= action < n_actions] if huge else []
+        if bad:
             raise ValueError(f"actions out of range in games {bad[:5]} (e.g. {array[bad[0]]}); "
                              f"actions are 0..{n_actions - 1}.")
         raise TypeError(f"actions must be integers (got dtype {array.dtype}); pass an int array such as "

@@ -98,7 +98,9 @@ def solve_main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> 
 
         def progress(seeds: int, seconds: float) -> None:
             if not args.quiet:
-                print(f"  {seeds} seeds on the board: solved ({seconds:.1f} s)", file=out, flush=True)
+                # one write, line and newline together: a Ctrl-C between print's two writes left the line open
+                out.write(f"  {seeds} seeds on the board: solved ({seconds:.1f} s)\n")
+                out.flush()
 
         table = build_table(game, args.max_seeds, progress=progress)
         table.info["peak_memory_mib"] = round(_peak_memory_mib(), 1)
