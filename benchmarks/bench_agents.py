@@ -4,7 +4,7 @@ For each game's default env (``ouril_v0``, ``urim_v0``, ``modiar_v0``, ``rio_kad
 ``omweso_v0``, ``kalah_v0``) the same positions are searched: the opening (player 0 to move) and positions
 reached by seeded uniformly random play (``--positions`` of them, after 4 to 60 plies). For each:
 
-1. **Alpha-beta** (``mancala_envs.agents.search.alphabeta_search``) to each depth of ``--depths``:
+1. **Alpha-beta** (``mancala_envs.agents.search_agents.alphabeta_search``) to each depth of ``--depths``:
    nodes (plies played by the search) divided by wall time, summed over the positions; the mean
    and the longest time per move.
 2. **MCTS** (``mcts_search``) with ``--simulations`` simulations: simulations per second, and the
@@ -41,7 +41,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_machine import machine_info  # a sibling script module
 
 import mancala_envs
-from mancala_envs.agents.search import UCT_C, alphabeta_search, mcts_search
+from mancala_envs.agents.search_agents import UCT_C, alphabeta_search, mcts_search
 from mancala_envs.engine.state import RUNNING, STATUS
 
 __all__ = ["GAMES", "bench_alphabeta", "bench_mcts", "main", "positions", "run_all"]

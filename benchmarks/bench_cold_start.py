@@ -22,7 +22,7 @@ Entry points, per game (``--games``; default Ouril, Omweso, Kalah):
     ``MancalaVectorEnv``), ``reset(seed=0)`` and ``step`` of each env's first legal action
     (``infos["action_mask"]``).
 ``batch``
-    ``BatchedGames(game, 8)`` from ``mancala_envs.batch``, ``reset(seed=0)`` and ``step`` of each game's
+    ``BatchedGames(game, 8)`` from ``mancala_envs.envs.batch``, ``reset(seed=0)`` and ``step`` of each game's
     first legal action (``step.action_mask``).
 
 A game that ``mancala_envs`` does not know (Kalah, until it is registered) gets a "not available" row
@@ -38,7 +38,7 @@ is also given as a ratio to Pgx's cold figure of the same repetition (the median
 Targets: every entry point's cold start <= 5x Pgx's; warm start <= 1 s. Without ``pgx`` the peer is
 skipped (with a message saying so) and no ratio is given.
 
-``--train`` adds the README's main job, ``mancala-envs train``: ``mancala_envs.training.train`` with
+``--train`` adds the README's main job, ``mancala-envs train``: ``mancala_envs.training.trainer.train`` with
 the command's defaults (MaskablePPO, 8 envs against random / greedy) in a fresh process with an
 empty numba cache, timed from before the imports to the first environment step of ``model.learn``
 (a callback stops training there). It needs the ``train`` extra (stable-baselines3, sb3-contrib,
@@ -233,7 +233,7 @@ t4 = clock()
 marks["env"] = type(envs).__name__
 """,
     "batch": """
-from mancala_envs.batch import BatchedGames
+from mancala_envs.envs.batch import BatchedGames
 t1 = clock()
 games = BatchedGames(ARG, N)
 t2 = clock()
@@ -246,7 +246,7 @@ t4 = clock()
     # evaluation; a callback stops learn() at its first environment step.
     TRAIN: """
 import mancala_envs
-from mancala_envs import training
+from mancala_envs.training import trainer as training
 import sb3_contrib
 from stable_baselines3.common.callbacks import BaseCallback
 t1 = clock()

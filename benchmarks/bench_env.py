@@ -10,7 +10,7 @@ Four measures, all with uniformly random legal play:
    ratio any env can reach in this loop.
 2. **Engine**: a Python loop calling the game's compiled ``step`` and reading
    the legal bitmask from the state, no environment (target: 200k plies/s).
-3. **Compiled rollout**: ``mancala_envs.batch.play_random`` plays whole games
+3. **Compiled rollout**: ``mancala_envs.envs.batch.play_random`` plays whole games
    in one compiled call (target: 5M plies/s; compile time excluded).
 4. **Start-up**: ``import mancala_envs``, ``make``, ``reset`` and the first
    step in a fresh interpreter, with an empty numba cache (cold) and again with
@@ -456,7 +456,7 @@ def _omweso_turns() -> ModuleType:
 
 
 def bench_rollout(games: tuple[str, ...], repeats: int, seconds: float, seed: int = 0) -> dict[str, Any]:
-    """Times ``mancala_envs.batch.play_random``; the number of games per call is sized to fill ``seconds``.
+    """Times ``mancala_envs.envs.batch.play_random``; the number of games per call is sized to fill ``seconds``.
 
     The first call (which loads or compiles the code) is not timed. For the
     games of :data:`TURN_GAMES`, each timed call's games are replayed untimed
@@ -466,7 +466,7 @@ def bench_rollout(games: tuple[str, ...], repeats: int, seconds: float, seed: in
     Raises:
         RuntimeError: the replay did not play the same number of plies.
     """
-    from mancala_envs.batch import play_random
+    from mancala_envs.envs.batch import play_random
 
     results: dict[str, Any] = {}
     for name in games:
@@ -501,7 +501,7 @@ def bench_rollout(games: tuple[str, ...], repeats: int, seconds: float, seed: in
                     raise RuntimeError(
                         f"omweso_turns replayed {plies} plies where play_random played {stats.plies} "
                         f"({name}, {n_games} games, seed {seed + rep}): its loop no longer matches "
-                        "mancala_envs.batch; update benchmarks/omweso_turns.py."
+                        "mancala_envs.envs.batch; update benchmarks/omweso_turns.py."
                     )
                 run |= {"turns": turns, "turns_per_s": turns / wall}
             runs.append(run)

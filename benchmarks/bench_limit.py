@@ -5,7 +5,7 @@
    rules), each playing random games with the engine's own move picker (xorshift128, the
    ``int(draw * count)``-th legal move). They are compiled with ``cc -O2`` into a temporary folder
    when this script runs (skipped, with a message, where there is no ``cc``). Compared: C plies/s
-   against ``mancala_envs.batch.BatchedGames.play_random`` (one batch of 256 rows, one thread).
+   against ``mancala_envs.envs.batch.BatchedGames.play_random`` (one batch of 256 rows, one thread).
    Ouril is measured with its default config (repetition rule on: the target) and with
    ``repetition=False`` (the same rules as the C code: where the time goes).
    **Target: ≥ 0.6× C** for Ouril and Kalah.
@@ -103,7 +103,7 @@ def c_game_lengths(exe: Path, n_games: int, seed: int) -> tuple[float, float]:
 def random_games(env_id: str, options: dict[str, Any], n_games: int, seed: int) -> list[tuple[int, list[int], list[int]]]:
     """``n_games`` random games played with our engine: (first player, actions, final facts)."""
     from mancala_envs.engine.state import BOARD, LEGAL, PLAYER, PLY, RUNNING, STATUS, STORE
-    from mancala_envs.registration import make_game
+    from mancala_envs.envs.registration import make_game
 
     game = make_game(env_id, **options)
     rng = np.random.default_rng(seed)
@@ -135,7 +135,7 @@ def validate_c(exe: Path, env_id: str, options: dict[str, Any], n_games: int, le
         first few listed in ``examples``), ``c_plies_per_game``, ``ours_plies_per_game`` and
         ``length_ratio``, ``length_ok``.
     """
-    from mancala_envs.batch import play_random
+    from mancala_envs.envs.batch import play_random
 
     games = random_games(env_id, options, n_games, seed)
     lines = "".join(f"{first} {' '.join(map(str, actions))}\n" for first, actions, _ in games)
@@ -164,7 +164,7 @@ class BatchedRate:
     """``play_random`` plies/s of one batch (compiled and warmed up when built)."""
 
     def __init__(self, env_id: str, options: dict[str, Any], seed: int, threads: int = 1) -> None:
-        from mancala_envs.batch import BatchedGames
+        from mancala_envs.envs.batch import BatchedGames
 
         self.games = BatchedGames(env_id, BATCH_ROWS, threads=threads, **options)
         self.games.reset(seed=seed)
@@ -291,7 +291,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             pyspiel = None
             results["pyspiel_skipped"] = "open-spiel (pyspiel) is not installed: the comparison against it is skipped"
             print(f"skipped: {results['pyspiel_skipped']}")
-        from mancala_envs.registration import make_game
+        from mancala_envs.envs.registration import make_game
 
         batched = {"ouril": BatchedRate("ouril_v0", {}, args.seed),
                    "ouril_no_repetition": BatchedRate("ouril_v0", {"repetition": False}, args.seed),

@@ -6,12 +6,12 @@ game with the same policy network (a MaskablePPO ``"MlpPolicy"``, 64x64 by defau
 encoding), in one process:
 
 - **per-env**: ``n_envs`` encoded ``SingleAgentEnv`` in SB3's ``DummyVecEnv``, built by
-  :func:`mancala_envs.training.make_training_env`; the opponent pool is sent to every env with
+  :func:`mancala_envs.training.trainer.make_training_env`; the opponent pool is sent to every env with
   ``env_method("set_opponent", pool)`` as :meth:`SelfPlayCallback.refresh` sends it, and each opponent
-  ply is one forward pass of a :class:`~mancala_envs.opponents.PolicyOpponent` for one game;
-- **batched**: :class:`~mancala_envs.selfplay.SelfPlayVecEnv` of ``n_envs`` games, where each pool member
+  ply is one forward pass of a :class:`~mancala_envs.views.opponents.PolicyOpponent` for one game;
+- **batched**: :class:`~mancala_envs.training.selfplay.SelfPlayVecEnv` of ``n_envs`` games, where each pool member
   plays all the games it is to move in with one forward pass (a
-  :class:`~mancala_envs.selfplay.TorchPolicyOpponent`).
+  :class:`~mancala_envs.training.selfplay.TorchPolicyOpponent`).
 
 Two measures:
 
@@ -23,7 +23,7 @@ Two measures:
    ratios batched / per-env.
 2. **Training**: ``train(TrainConfig(...))`` for ``--timesteps`` learner steps with the PPO settings of
    ``mancala-envs train`` (the rollout of ``n_envs x n_steps`` kept at ``--rollout`` steps):
-   (a) the per-env path with :class:`~mancala_envs.training.SelfPlayCallback` (anchor ``"random"``,
+   (a) the per-env path with :class:`~mancala_envs.training.trainer.SelfPlayCallback` (anchor ``"random"``,
    a snapshot every ``--refresh-every`` steps, ``--pool-size`` kept), and (b) ``self_play=True`` (the
    learner itself, its snapshots taken at the same interval and kept in the same number, and
    ``"random"``). Steps per second of ``learn`` (compiling and building are not timed), the env's share
@@ -63,9 +63,9 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_machine import machine_info, rate, write_report  # a sibling script module
 
-from mancala_envs.opponents import PolicyOpponent
-from mancala_envs.selfplay import SelfPlayVecEnv, TorchPolicyOpponent
-from mancala_envs.training import SelfPlayCallback, TrainConfig, make_training_env, set_torch_threads, train, warm_up
+from mancala_envs.views.opponents import PolicyOpponent
+from mancala_envs.training.selfplay import SelfPlayVecEnv, TorchPolicyOpponent
+from mancala_envs.training.trainer import SelfPlayCallback, TrainConfig, make_training_env, set_torch_threads, train, warm_up
 
 __all__ = [
     "Args",

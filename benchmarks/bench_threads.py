@@ -111,7 +111,7 @@ def _round_robin(runs: dict[int, Callable[[], int]], repeats: int, seconds: floa
 
 def bench_play_random(args: Args) -> dict[str, Any]:
     """Measure 1: play_random plies/s per game and thread count, with the model's inputs at one thread."""
-    from mancala_envs.batch import BatchedGames
+    from mancala_envs.envs.batch import BatchedGames
 
     results: dict[str, Any] = {}
     for index, game in enumerate(GAMES):
@@ -142,7 +142,7 @@ def bench_play_random(args: Args) -> dict[str, Any]:
 
 def bench_vector(args: Args) -> dict[str, Any]:
     """Measure 2: vector env steps/s (``num_envs`` per call) per game and thread count, random opponent."""
-    from mancala_envs.vector import MancalaVectorEnv
+    from mancala_envs.views.vector_env import MancalaVectorEnv
 
     results: dict[str, Any] = {}
     for index, game in enumerate(GAMES):
@@ -166,7 +166,7 @@ def bench_vector(args: Args) -> dict[str, Any]:
 def _compiled_share(game: str, args: Args) -> float:
     """The share of a vector env step (one thread, with the numpy action draw) spent in the compiled call:
     what threads can divide; the rest (checks, outputs, infos, the draw) stays serial (Amdahl's law)."""
-    from mancala_envs.vector import MancalaVectorEnv
+    from mancala_envs.views.vector_env import MancalaVectorEnv
 
     env = MancalaVectorEnv(game, num_envs=args.num_envs, autoreset_mode="same_step", threads=1)
     env.reset(seed=args.seed)

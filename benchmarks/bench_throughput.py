@@ -19,7 +19,7 @@ Six measures, all with uniformly random legal play:
    learner, env steps/s and the ratio.
 5. **Memory**: ``state_bytes_per_game`` and the resident memory of a batch of
    1,000,000 Ouril games, measured in a child process (target: well under 1 GB).
-6. **Start-up**: ``from mancala_envs.batch import BatchedGames``, construct,
+6. **Start-up**: ``from mancala_envs.envs.batch import BatchedGames``, construct,
    reset and first step in a fresh interpreter, with an empty numba cache
    (cold) and with the cache it left (warm).
 
@@ -250,14 +250,14 @@ def openspiel_random_play(game: Any, seconds: float, rng: np.random.Generator) -
 
 
 def batched_player(name: str, batch_size: int, seed: int, seconds: float) -> Player:
-    """A reset :class:`~mancala_envs.batch.BatchedGames` of ``batch_size`` games and the function that
+    """A reset :class:`~mancala_envs.envs.batch.BatchedGames` of ``batch_size`` games and the function that
     times its ``play_random``.
 
     The first calls (which load or compile the code) happen here, untimed; they also size the games
     per call so that one call takes about a tenth of ``seconds`` (at most 50 ms): the timed run calls
     ``play_random`` until the budget is spent, the games going on from call to call.
     """
-    from mancala_envs.batch import BatchedGames
+    from mancala_envs.envs.batch import BatchedGames
 
     batch = BatchedGames(name, batch_size)
     batch.reset(seed=seed)
@@ -472,7 +472,7 @@ def bench_vector(games: tuple[str, ...], num_envs: int, repeats: int, seconds: f
     import gymnasium
 
     import mancala_envs  # registers the Gymnasium ids
-    from mancala_envs.vector import MancalaVectorEnv
+    from mancala_envs.views.vector_env import MancalaVectorEnv
 
     missing = [GYMNASIUM_IDS[name] for name in games if GYMNASIUM_IDS[name] not in mancala_envs.list_gymnasium_envs()]
     if missing:
@@ -527,7 +527,7 @@ def _run_child(script: str, args: list[str], what: str, environment: dict[str, s
 
 _MEMORY_SCRIPT = """
 import json, sys, time
-from mancala_envs.batch import BatchedGames
+from mancala_envs.envs.batch import BatchedGames
 
 def memory():
     # VmRSS: the resident size now; VmHWM: its peak since the start or the last reset_peak()
@@ -625,7 +625,7 @@ _STARTUP_SCRIPT = """
 import json, sys, time
 clock = time.perf_counter
 t0 = clock()
-from mancala_envs.batch import BatchedGames
+from mancala_envs.envs.batch import BatchedGames
 t1 = clock()
 games = BatchedGames(sys.argv[1], int(sys.argv[2]))
 t2 = clock()

@@ -3,7 +3,7 @@
 Two measurements of the same thing, in the same process:
 
 1. **Timers.** ``mancala-envs train`` times its own environment: against compiled opponents (the
-   default pool) ``mancala_envs.training.VecStepTimer`` adds up the wall time of the batched VecEnv's
+   default pool) ``mancala_envs.training.trainer.VecStepTimer`` adds up the wall time of the batched VecEnv's
    ``reset``/``step_wait``/``env_method("action_masks")`` (every learner's action, the opponents'
    replies, the encoding, the infos); for other opponents ``StepTimer`` times each single-agent env.
    The share is that time over the wall time of ``model.learn``.
@@ -40,7 +40,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_machine import machine_info  # noqa: E402
 from stable_baselines3.common.vec_env import VecEnv  # noqa: E402
 
-from mancala_envs.training import StepTimer, TrainConfig, VecStepTimer, set_torch_threads, train  # noqa: E402
+from mancala_envs.training.trainer import StepTimer, TrainConfig, VecStepTimer, set_torch_threads, train  # noqa: E402
 
 
 @dataclass

@@ -21,7 +21,7 @@ Two measures per vector env:
 2. **Env only**: no PPO, uniformly random legal actions drawn from the masks that sb3-contrib reads
    (``get_action_masks(vec_env)``, then ``vec_env.step``) for a time budget: what an env step costs.
 
-Where the training time goes: during each timed ``learn``, :class:`~mancala_envs.training.VecStepTimer` adds up the wall time
+Where the training time goes: during each timed ``learn``, :class:`~mancala_envs.training.trainer.VecStepTimer` adds up the wall time
 spent in the vector env (``reset``, ``step_async``/``step_wait`` and ``env_method``, which carries the
 masks); that over the ``learn`` time is the env's share, the rest is the policy's forward passes, the
 rollout buffer and the updates. ``learn steps/s / env-only steps/s`` estimates the same share from the
@@ -63,8 +63,8 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_machine import machine_info, rate, write_report  # a sibling script module
 
-from mancala_envs.single_agent import SingleAgentEnv
-from mancala_envs.training import TrainConfig, VecStepTimer, set_torch_threads
+from mancala_envs.views.single_agent_env import SingleAgentEnv
+from mancala_envs.training.trainer import TrainConfig, VecStepTimer, set_torch_threads
 
 __all__ = [
     "KINDS",
@@ -169,7 +169,7 @@ def build_vec_env(kind: VecKind, seed: int, start_method: str = "fork") -> Any:
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
     if kind.vec_env == "batched":
-        from mancala_envs.vector_sb3 import MancalaSB3VecEnv
+        from mancala_envs.views.sb3_vec_env import MancalaSB3VecEnv
 
         return MancalaSB3VecEnv(ENV_ID, n_envs=kind.n_envs, opponent=OPPONENT, seed=seed)
     single = functools.partial(SingleAgentEnv, ENV_ID, opponent=OPPONENT)
@@ -204,7 +204,7 @@ def build_model(vec_env: Any, kind: VecKind, seed: int) -> Any:
 
 def warm_engine(seed: int) -> None:
     """Compiles (or loads from numba's cache) the single env's and the batched env's engine code."""
-    from mancala_envs.vector_sb3 import MancalaSB3VecEnv
+    from mancala_envs.views.sb3_vec_env import MancalaSB3VecEnv
 
     rng = np.random.default_rng(seed)
     env = SingleAgentEnv(ENV_ID, opponent=OPPONENT)
@@ -248,7 +248,7 @@ def bench_env_only(vec_env: Any, kind: VecKind, seconds: float, rng: np.random.G
 
 
 def bench_training(model: Any, timesteps: int) -> dict[str, Any]:
-    """Times ``model.learn(timesteps)`` on a :class:`~mancala_envs.training.VecStepTimer`; returns the steps it took, the wall and
+    """Times ``model.learn(timesteps)`` on a :class:`~mancala_envs.training.trainer.VecStepTimer`; returns the steps it took, the wall and
     CPU seconds and the wall seconds spent in the env."""
     timed = model.get_env()
     timed.seconds = 0.0

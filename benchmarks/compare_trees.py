@@ -23,7 +23,7 @@ GAMES = ("ouril_v0", "urim_v0", "modiar_v0", "rio_kadalis_v0", "omweso_v0", "kal
 CHILD = """
 import json, os, sys, time
 os.sched_setaffinity(0, {int(sys.argv[1])})
-from mancala_envs.batch import BatchedGames
+from mancala_envs.envs.batch import BatchedGames
 repeats, out = int(sys.argv[2]), {}
 for name in sys.argv[3:]:
     try:

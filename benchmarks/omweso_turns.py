@@ -16,7 +16,7 @@ setup:
   of the decided games, turns and plies per game.
 
 The games are played in compiled code by :func:`play_counting_turns`, which
-draws its first players and moves exactly as :func:`mancala_envs.batch.play_random`
+draws its first players and moves exactly as :func:`mancala_envs.envs.batch.play_random`
 does (one xorshift generator per row of the batch, the rows taking turns), so
 ``play_counting_turns(game, n, seed)`` plays the very games that
 ``play_random(game, n, seed=seed)`` plays (same plies, same winners), with the
@@ -43,7 +43,7 @@ from typing import Any
 
 import numpy as np
 
-from mancala_envs.batch import play_random
+from mancala_envs.envs.batch import play_random
 from mancala_envs.engine.kernels import game_reset, game_step, per_game
 from mancala_envs.engine.prng import new_words, uniform
 from mancala_envs.engine.state import (
@@ -60,7 +60,7 @@ from mancala_envs.engine.state import (
 )
 from mancala_envs.games import omweso
 from mancala_envs.games.omweso import Omweso, OmwesoConfig
-from mancala_envs.rollout import legal_action_at
+from mancala_envs.algorithms.playouts import legal_action_at
 
 __all__ = [
     "CONFIGS",
@@ -120,7 +120,7 @@ def _play(
     decisions_per_turn: np.ndarray,
     games: np.ndarray,
 ) -> None:
-    """The games of ``mancala_envs.batch.play_random`` (its ``_play_random``), counting as it goes
+    """The games of ``mancala_envs.envs.batch.play_random`` (its ``_play_random``), counting as it goes
     (a per-game template, compiled for Omweso).
 
     ``words`` are the batch's generators, one row per row of the batch. Game ``g`` is played by row

@@ -2,7 +2,7 @@
 
 For every game's default config (``ouril_v0``, ``urim_v0``, ``modiar_v0``,
 ``rio_kadalis_v0``, ``omweso_v0``, ``kalah_v0``: 1,000,000 games each by default) and for
-every other named variant of :data:`mancala_envs.registration.VARIANTS`
+every other named variant of :data:`mancala_envs.envs.registration.VARIANTS`
 (100,000 episodes each by default), random legal games are played in compiled
 code and the following are checked after **every** ply (and on the opening
 position):
@@ -42,7 +42,7 @@ position):
 
 Each game ``g`` has its own xorshift generator (:mod:`mancala_envs.engine.prng`),
 seeded from ``game_seed(seed, g) = (seed * 0x9E3779B9 + g) mod 2**32``, and
-draws its moves with :func:`mancala_envs.rollout.legal_action_at` of a uniform
+draws its moves with :func:`mancala_envs.algorithms.playouts.legal_action_at` of a uniform
 draw, so a single game can be replayed alone (``--replay NAME:GAME``), whatever
 the chunking. A game stops at its first violating ply (counted in ``aborted``).
 The games run in chunks on ``--workers`` spawned processes (default 2).
@@ -110,10 +110,10 @@ from mancala_envs.engine.state import (
     WINNER,
 )
 from mancala_envs.games import game_classes, omweso, rio_kadalis, urim
-from mancala_envs.games.base import Game
+from mancala_envs.games.game import Game
 from mancala_envs.games.two_row import MAX_PLIES
-from mancala_envs.registration import VARIANTS, EnvVariant, make_game
-from mancala_envs.rollout import legal_action_at
+from mancala_envs.envs.registration import VARIANTS, EnvVariant, make_game
+from mancala_envs.algorithms.playouts import legal_action_at
 
 __all__ = [
     "DEFAULT_GAMES",

@@ -34,7 +34,7 @@ import tyro
 from torch import nn
 from torch.distributions import Categorical
 
-from mancala_envs.registration import find_variant  # importing mancala_envs registers the Gymnasium ids
+from mancala_envs.envs.registration import find_variant  # importing mancala_envs registers the Gymnasium ids
 
 
 @dataclass

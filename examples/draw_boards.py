@@ -21,9 +21,9 @@ from pathlib import Path
 import numpy as np
 
 import mancala_envs
-from mancala_envs.env import MancalaEnv
+from mancala_envs.envs.aec_env import MancalaEnv
 
-GAMES = tuple(mancala_envs.registration.game_names())  # every registered game: "ouril_v0", ...
+GAMES = tuple(mancala_envs.envs.registration.game_names())  # every registered game: "ouril_v0", ...
 #: Omweso's worked example W2: player 0's pits, then player 1's, each in its owner's frame
 OMWESO_W2 = [6, 2, 0, 2, 4, 1, 1, 2, 1, 2, 0, 1, 0, 2, 1, 0] + [3, 2, 2, 3, 6, 4, 3, 2, 2, 3, 0, 1, 2, 3, 1, 2]
 #: the actions played from each game's opening (player_0 first); the last one captures

@@ -1,4 +1,4 @@
-"""OpenSpiel's MCTS bot against one of our agents, on any registered game, through ``mancala_envs.openspiel``.
+"""OpenSpiel's MCTS bot against one of our agents, on any registered game, through ``mancala_envs.integrations.openspiel``.
 
 The game is loaded as an OpenSpiel game (``mancala_envs_ouril_v0`` for ``ouril_v0``); OpenSpiel's Python
 ``MCTSBot`` (UCT with random rollouts) plays it against a mancala-envs agent wrapped as an OpenSpiel bot
@@ -23,7 +23,7 @@ import numpy as np
 from open_spiel.python.algorithms import mcts
 from open_spiel.python.algorithms.evaluate_bots import evaluate_bots
 
-from mancala_envs.openspiel import AgentBot, load_game
+from mancala_envs.integrations.openspiel import AgentBot, load_game
 
 #: the tally that each outcome of a game counts in
 OUTCOMES = {"win": "wins", "draw": "draws", "loss": "losses"}

@@ -13,7 +13,7 @@ Run it with the defaults (Ouril against the random opponent, 100k steps)::
     python examples/train_vector_maskable_ppo.py --env-id urim_v0 --opponent greedy --steps 300000 --out models/u.zip
     python examples/train_vector_maskable_ppo.py --encoding one_hot
 
-The saved model is loaded back and evaluated with ``mancala_envs.training.evaluate``: games against the
+The saved model is loaded back and evaluated with ``mancala_envs.training.trainer.evaluate``: games against the
 random and greedy baselines in the single-agent env, half with the learner moving first. ``evaluate``
 finds the encoding from the policy's observation space, so it is not passed again.
 
@@ -32,8 +32,8 @@ import numpy as np
 from mancala_envs.wrappers.encodings import ENCODINGS, RAW
 from sb3_contrib import MaskablePPO
 
-from mancala_envs.training import TrainConfig, evaluate, format_table, set_torch_threads
-from mancala_envs.vector_sb3 import MancalaSB3VecEnv
+from mancala_envs.training.trainer import TrainConfig, evaluate, format_table, set_torch_threads
+from mancala_envs.views.sb3_vec_env import MancalaSB3VecEnv
 
 #: Steps per rollout, all envs together (``n_envs * n_steps``), as in ``mancala-envs train``.
 ROLLOUT_STEPS = 2048

@@ -18,13 +18,16 @@ and cluster jobs (``docs/install.md``).
 
 from __future__ import annotations
 
-from mancala_envs.config import make_from_config
-from mancala_envs.env import MancalaEnv
+from types import ModuleType
+
+from mancala_envs.integrations.experiment_config import make_from_config
+from mancala_envs.envs.aec_env import MancalaEnv
 from mancala_envs.envs import public_modules
-from mancala_envs.errors import GameOverError, IllegalActionError
-from mancala_envs.registration import VARIANTS, list_envs, list_gymnasium_envs, make, register_all
-from mancala_envs.single_agent import SingleAgentEnv
-from mancala_envs.warm import warm_up
+from mancala_envs.common.errors import GameOverError, IllegalActionError
+from mancala_envs.envs.registration import VARIANTS, list_envs, list_gymnasium_envs, make, register_all
+from mancala_envs.views.single_agent_env import SingleAgentEnv
+from mancala_envs.training.warm_up import warm_up
+from mancala_envs.common.moved import install_moved_module_finder, moved_attribute
 
 __all__ = [
     "VARIANTS",
@@ -46,4 +49,11 @@ __all__ += list(public_modules())
 
 __version__ = "0.1.0"
 
+
+def __getattr__(name: str) -> ModuleType:
+    # the modules that moved in 0.2.0, as attributes (mancala_envs.vector...): they warn
+    return moved_attribute(__name__, name)
+
+
+install_moved_module_finder()
 register_all()

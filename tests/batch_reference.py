@@ -1,9 +1,9 @@
 """Test helper: a plain-Python model of the batched games' random streams and of ``play_random``.
 
-The batched games (:mod:`mancala_envs.batch`) give every game its own xorshift128 generator, seeded by
+The batched games (:mod:`mancala_envs.envs.batch`) give every game its own xorshift128 generator, seeded by
 ``new_words(np.random.default_rng(seed), n_games)``; a game draws from it for its first player (when the
 first player is not fixed) and, in ``play_random``, for its moves. This module redoes those draws in
-Python, and the ``play_random`` loop with one :class:`~mancala_envs.env.MancalaEnv` per game, so the
+Python, and the ``play_random`` loop with one :class:`~mancala_envs.envs.aec_env.MancalaEnv` per game, so the
 tests can predict the batch exactly from its seed.
 """
 
@@ -16,9 +16,9 @@ import numpy as np
 import mancala_envs
 from mancala_envs.engine.prng import new_words
 from mancala_envs.engine.state import HISTORY_LEN, LEGAL, PLY, RUNNING, STATUS, TRUNCATED, WINNER
-from mancala_envs.games.base import Game
+from mancala_envs.games.game import Game
 from mancala_envs.games.two_row import HISTORY_START, TwoRowGame
-from mancala_envs.rollout import RolloutStats
+from mancala_envs.algorithms.playouts import RolloutStats
 
 MASK32 = 0xFFFFFFFF
 

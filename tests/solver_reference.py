@@ -1,4 +1,4 @@
-"""An independent exhaustive search, to check the perfect-play tables of :mod:`mancala_envs.solver`.
+"""An independent exhaustive search, to check the perfect-play tables of :mod:`mancala_envs.algorithms.retrograde`.
 
 Plain alpha-beta over the whole game **with its history**: every ply is played by the game's own
 compiled ``step`` on a game whose repetition memory is on, so the engine itself ends a play on a
@@ -9,7 +9,7 @@ the position *with the history it was loaded with* (a loaded position starts a n
 
 The value returned is the **future margin** of the player to move: their final total minus the
 opponent's final total, minus their current store difference (``SCORE`` at the end, ``STORE`` now),
-which is what :meth:`mancala_envs.solver.Table.value` claims to hold.
+which is what :meth:`mancala_envs.algorithms.retrograde.Table.value` claims to hold.
 
 The search is compiled per game through the per-game template mechanism
 (:mod:`mancala_envs.engine.kernels`); with ``NUMBA_DISABLE_JIT=1`` it runs as plain Python. It gives up
@@ -36,7 +36,7 @@ from mancala_envs.engine.state import (
     STATUS,
     STORE,
 )
-from mancala_envs.games.base import Game
+from mancala_envs.games.game import Game
 
 __all__ = ["ReferenceSearch", "reference_game", "sample_non_exact"]
 
@@ -191,7 +191,7 @@ def sample_non_exact(table, search: ReferenceSearch, layers, per_layer: int, see
     Returns ``{seeds: (agree, disagree, gave_up)}``: how often the search equals the table's value.
     Only the table's bounds are read here (to pick the positions and check them), never its code.
     """
-    from mancala_envs.solver import board_index  # the table's own ranking, to find the positions to search
+    from mancala_envs.algorithms.retrograde import board_index  # the table's own ranking, to find the positions to search
 
     rng = np.random.default_rng(seed)
     game = table.game
@@ -229,8 +229,8 @@ if __name__ == "__main__":  # the figures of docs/solved.md: python tests/solver
     import sys
     import time
 
-    from mancala_envs.registration import make_game, resolve_env_id
-    from mancala_envs.solver import build_table, load_table
+    from mancala_envs.envs.registration import make_game, resolve_env_id
+    from mancala_envs.algorithms.retrograde import build_table, load_table
 
     per_layer = int(sys.argv[1]) if len(sys.argv) > 1 else 200
     modiar = make_game(resolve_env_id("modiar"))

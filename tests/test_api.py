@@ -1,6 +1,6 @@
 """PettingZoo API conformance and registry tests, parametrised over every registered id.
 
-Every test below runs once per entry of :data:`mancala_envs.registration.VARIANTS`, so a game or
+Every test below runs once per entry of :data:`mancala_envs.envs.registration.VARIANTS`, so a game or
 variant is covered by being registered.
 """
 
@@ -18,7 +18,7 @@ from pettingzoo.env_registry.registration import aec_registry
 from pettingzoo.utils.wrappers import BaseWrapper
 
 import mancala_envs
-from mancala_envs.registration import NAMESPACE, VARIANTS
+from mancala_envs.envs.registration import NAMESPACE, VARIANTS
 from pettingzoo_checks import api_test, only_dict_observation_warnings, render_test, seed_test
 
 IDS = [variant.id for variant in VARIANTS]
@@ -464,7 +464,7 @@ def test_pickle_and_deepcopy_mid_game_continue_identically(env_id: str) -> None:
 # --- infos="tensor": numbers only, the same keys at every step (for TorchRL and Tianshou) ------------------------
 @pytest.mark.parametrize("env_id", ["ouril_v0", "omweso_v0", "kalah_v0"])
 def test_tensor_infos_hold_the_full_infos_facts_as_numbers_under_fixed_keys(env_id: str) -> None:
-    from mancala_envs.env import TENSOR_INFO_KEYS
+    from mancala_envs.envs.aec_env import TENSOR_INFO_KEYS
 
     tensor_env = mancala_envs.make(env_id, infos="tensor", first_player=0)
     full_env = mancala_envs.make(env_id, first_player=0)

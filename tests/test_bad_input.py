@@ -14,7 +14,7 @@ from test_api import game_cap, one_game_per_episode
 import mancala_envs
 from mancala_envs import GameOverError, IllegalActionError
 from mancala_envs.envs import ouril_v0, urim_v0
-from mancala_envs.registration import VARIANTS
+from mancala_envs.envs.registration import VARIANTS
 
 IDS = [variant.id for variant in VARIANTS]
 AGENTS = ("player_0", "player_1")

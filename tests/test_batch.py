@@ -1,4 +1,4 @@
-"""The batched engine (``mancala_envs.batch``): move-by-move equivalence with ``MancalaEnv`` for every
+"""The batched engine (``mancala_envs.envs.batch``): move-by-move equivalence with ``MancalaEnv`` for every
 registered id, ``play_random`` against a plain-Python loop, input checks, memory and seeding."""
 
 from __future__ import annotations
@@ -16,12 +16,12 @@ from batch_reference import (
     zeroed_history,
 )
 
-from mancala_envs.batch import DEFAULT_HISTORY_CAPACITY, BatchedGames, BatchStep, play_random
+from mancala_envs.envs.batch import DEFAULT_HISTORY_CAPACITY, BatchedGames, BatchStep, play_random
 from mancala_envs.engine.state import HISTORY_LEN, MATCH, POINTS, RUNNING, SCORE, STATUS, TURN, WINNER
-from mancala_envs.errors import IllegalActionError
+from mancala_envs.common.errors import IllegalActionError
 from mancala_envs.games.ouril import Ouril
-from mancala_envs.registration import VARIANTS
-from mancala_envs.rollout import RolloutStats
+from mancala_envs.envs.registration import VARIANTS
+from mancala_envs.algorithms.playouts import RolloutStats
 
 VARIANT_IDS = [variant.id for variant in VARIANTS]
 MATCH_IDS = ["mancala/urim-match-v0", "mancala/rio-kadalis-match-v0", "mancala/omweso-match-v0"]

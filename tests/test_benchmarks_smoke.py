@@ -5,7 +5,7 @@ No speed is asserted here (speed is measured, as ratios, by the benchmark
 itself). The bench_env run takes about 45 s on 2 cores, nearly all of it the two cold start-ups
 that compile the engine into an empty numba cache. The Omweso turn statistics are checked
 for their own bookkeeping (every ply, turn and game accounted for exactly) and for playing
-the same games as ``mancala_envs.batch.play_random``.
+the same games as ``mancala_envs.envs.batch.play_random``.
 """
 
 from __future__ import annotations
@@ -168,7 +168,7 @@ def test_omweso_turns_plays_the_rollout_games(omweso_turns: ModuleType) -> None:
     """Same seed, same games: the plies and winners equal batch.play_random's."""
     import numpy as np
 
-    from mancala_envs.batch import play_random
+    from mancala_envs.envs.batch import play_random
     from mancala_envs.games.omweso import Omweso, OmwesoConfig
 
     for setup in ("outer4", "placement"):

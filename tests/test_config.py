@@ -8,7 +8,7 @@ from pettingzoo import AECEnv
 
 import mancala_envs
 from mancala_envs import make_from_config
-from mancala_envs.single_agent import SingleAgentEnv
+from mancala_envs.views.single_agent_env import SingleAgentEnv
 from mancala_envs.wrappers import (
     FlattenObservation,
     GymOneHotObservation,

@@ -31,8 +31,8 @@ from mancala_envs import GameOverError, IllegalActionError
 from mancala_envs.agents import AGENT_NAMES, GreedyAgent, RandomAgent, make_agent
 from mancala_envs.cli import main, play_demo
 from mancala_envs.engine.state import BOARD, LEGAL, PLAYER
-from mancala_envs.env import MancalaEnv
-from mancala_envs.registration import VARIANTS, make_game
+from mancala_envs.envs.aec_env import MancalaEnv
+from mancala_envs.envs.registration import VARIANTS, make_game
 
 IDS = [variant.id for variant in VARIANTS]
 OMWESO_IDS = [env_id for env_id in IDS if "omweso" in env_id]

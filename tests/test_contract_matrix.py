@@ -44,7 +44,7 @@ from pettingzoo import AECEnv, ParallelEnv
 import mancala_envs
 from mancala_envs import GameOverError, IllegalActionError, MancalaEnv, SingleAgentEnv, make_from_config
 from mancala_envs.agents import GreedyAgent, RandomAgent, make_agent
-from mancala_envs.batch import BatchedGames
+from mancala_envs.envs.batch import BatchedGames
 from mancala_envs.cli import main, play_demo
 from mancala_envs.engine.state import (
     BOARD,
@@ -60,10 +60,10 @@ from mancala_envs.engine.state import (
 )
 from mancala_envs.envs import kalah_v0, ouril_v0, urim_v0
 from mancala_envs.games import omweso
-from mancala_envs.records import RECORD_FORMAT, GameRecord, replay, write_animation
+from mancala_envs.envs.records import RECORD_FORMAT, GameRecord, replay, write_animation
 from mancala_envs.rendering import BoardPicture
-from mancala_envs.vector import MancalaVectorEnv
-from mancala_envs.vector_sb3 import MancalaSB3VecEnv
+from mancala_envs.views.vector_env import MancalaVectorEnv
+from mancala_envs.views.sb3_vec_env import MancalaSB3VecEnv
 
 CONTRACT = Path(__file__).resolve().parent.parent / "docs" / "contract.md"
 AGENTS = ("player_0", "player_1")
@@ -1005,19 +1005,19 @@ case(door, CONFIG, row, "Gymnasium id, learner_seat=3",
 
 # training
 def train_config(**fields: Any) -> Any:
-    from mancala_envs.training import TrainConfig
+    from mancala_envs.training.trainer import TrainConfig
 
     return TrainConfig(**fields)
 
 
 def self_play(**arguments: Any) -> Any:
-    from mancala_envs.training import SelfPlayCallback
+    from mancala_envs.training.trainer import SelfPlayCallback
 
     return SelfPlayCallback(**arguments)
 
 
 def batched_training_env() -> Any:
-    from mancala_envs.training import TrainConfig, make_training_env
+    from mancala_envs.training.trainer import TrainConfig, make_training_env
 
     return make_training_env(TrainConfig(opponent="model:m.zip", n_envs=2), batched=True)
 
@@ -1061,13 +1061,13 @@ case(door, TRAINING, "`mancala-envs train --timesteps 0`", "train --self-play --
 
 
 def self_play_env(**arguments: Any) -> Any:
-    from mancala_envs.selfplay import SelfPlayVecEnv
+    from mancala_envs.training.selfplay import SelfPlayVecEnv
 
     return SelfPlayVecEnv("kalah_v0", 4, **arguments)
 
 
 def two_seat_env(reset: bool = True) -> Any:
-    from mancala_envs.two_seat import TwoSeatVectorEnv
+    from mancala_envs.views.two_seat_env import TwoSeatVectorEnv
 
     env = TwoSeatVectorEnv("kalah_v0", 4, first_player=0)
     if reset:
@@ -1280,23 +1280,23 @@ door = "tables"
 
 def table_folder() -> Path:
     """A new folder holding a saved Kalah table of at most 2 seeds on the board (and its description)."""
-    from mancala_envs.solver import build_table, save_table
+    from mancala_envs.algorithms.retrograde import build_table, save_table
 
     path = Path(tempfile.mkdtemp(prefix="contract-tables-"))
-    save_table(build_table(mancala_envs.registration.make_game("kalah_v0"), 2), path)
+    save_table(build_table(mancala_envs.envs.registration.make_game("kalah_v0"), 2), path)
     return path
 
 
 def table_files(path: Path) -> tuple[Path, Path]:
-    from mancala_envs.solver import table_paths
+    from mancala_envs.algorithms.retrograde import table_paths
 
-    return table_paths(mancala_envs.registration.make_game("kalah_v0"), 2, path)
+    return table_paths(mancala_envs.envs.registration.make_game("kalah_v0"), 2, path)
 
 
 def load_kalah_table(path: Path) -> Any:
-    from mancala_envs.solver import load_table
+    from mancala_envs.algorithms.retrograde import load_table
 
-    return load_table(mancala_envs.registration.make_game("kalah_v0"), 2, path)
+    return load_table(mancala_envs.envs.registration.make_game("kalah_v0"), 2, path)
 
 
 def spoil_table(change: Callable[[Path, Path], Any]) -> Callable[[Path], Any]:
@@ -1321,7 +1321,7 @@ def rewrite_description(**changes: Any) -> Callable[[Path, Path], None]:
 
 
 def table_error() -> type:
-    from mancala_envs.solver import TableError
+    from mancala_envs.algorithms.retrograde import TableError
 
     return TableError
 
@@ -1329,8 +1329,8 @@ def table_error() -> type:
 TABLE_SUBJECT = {"subject": table_folder, "frozen": files}
 row = "no table saved for the game, config and size"
 case(door, TABLES, row, "load_table of a Kalah table never built",
-     lambda path: __import__("mancala_envs.solver").solver.load_table(
-         mancala_envs.registration.make_game("kalah_v0"), 3, path), table_error(),
+     lambda path: __import__("mancala_envs.algorithms.retrograde").solver.load_table(
+         mancala_envs.envs.registration.make_game("kalah_v0"), 3, path), table_error(),
      "no kalah table in ", "build it with `mancala-envs solve kalah --max-seeds 3 --dir ", **TABLE_SUBJECT)
 row = "a values file whose SHA-256 is not the recorded one"
 for name, change in (
@@ -1360,18 +1360,18 @@ for name, game_id, size, words in (
     ("max_seeds 2.0", "modiar_v0", 2.0, ("got 2.0",)),
 ):
     case(door, TABLES, row, name,
-         lambda _, g=game_id, k=size: __import__("mancala_envs.solver").solver.build_table(
-             mancala_envs.registration.make_game(g), k), table_error(), *words)
+         lambda _, g=game_id, k=size: __import__("mancala_envs.algorithms.retrograde").solver.build_table(
+             mancala_envs.envs.registration.make_game(g), k), table_error(), *words)
 
 
 def small_modiar_table() -> Any:
-    from mancala_envs.solver import build_table
+    from mancala_envs.algorithms.retrograde import build_table
 
-    return build_table(mancala_envs.registration.make_game("modiar_v0"), 6)
+    return build_table(mancala_envs.envs.registration.make_game("modiar_v0"), 6)
 
 
 def modiar_position(board: list[int], stores: list[int], player: int) -> np.ndarray:
-    game = mancala_envs.registration.make_game("modiar_v0")
+    game = mancala_envs.envs.registration.make_game("modiar_v0")
     state = game.new_state(0)
     game.load_position(state, board, stores, player)
     return state

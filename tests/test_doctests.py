@@ -29,10 +29,10 @@ def _modules() -> list[str]:
 
 @pytest.mark.parametrize("module_name", _modules())
 def test_docstring_examples(module_name: str) -> None:
-    if module_name == "mancala_envs.training":
-        pytest.importorskip("sb3_contrib", reason="mancala_envs.training needs the train extra")
-    if module_name == "mancala_envs.openspiel":
-        pytest.importorskip("pyspiel", reason="mancala_envs.openspiel needs the openspiel extra")
+    if module_name == "mancala_envs.training.trainer":
+        pytest.importorskip("sb3_contrib", reason="mancala_envs.training.trainer needs the train extra")
+    if module_name == "mancala_envs.integrations.openspiel":
+        pytest.importorskip("pyspiel", reason="mancala_envs.integrations.openspiel needs the openspiel extra")
     module = importlib.import_module(module_name)
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     assert result.failed == 0, f"{result.failed} docstring example(s) failed in {module_name}"
@@ -41,7 +41,7 @@ def test_docstring_examples(module_name: str) -> None:
 def test_docstring_examples_exist() -> None:
     """At least the public entry points carry runnable examples."""
     attempted = 0
-    for name in ("mancala_envs.registration", "mancala_envs.agents", "mancala_envs.rollout", "mancala_envs.wrappers.flatten"):
+    for name in ("mancala_envs.envs.registration", "mancala_envs.agents", "mancala_envs.algorithms.playouts", "mancala_envs.wrappers.flatten"):
         attempted += doctest.testmod(importlib.import_module(name)).attempted
     assert attempted >= 8
 

@@ -30,13 +30,13 @@ import pytest
 from stable_baselines3.common.callbacks import BaseCallback
 
 import mancala_envs
-from mancala_envs import tournament
+from mancala_envs.analysis import tournament
 from mancala_envs.agents import make_agent
 from mancala_envs.agents.sb3 import load_policy, saved_model_path
 from mancala_envs.cli import main
-from mancala_envs.cli.tournament import tournament_main
-from mancala_envs.tournament import TournamentInterrupted, TournamentResult, run_tournament
-from mancala_envs.training import TrainConfig, TrainingInterrupted, train
+from mancala_envs.cli.tournament_command import tournament_main
+from mancala_envs.analysis.tournament import TournamentInterrupted, TournamentResult, run_tournament
+from mancala_envs.training.trainer import TrainConfig, TrainingInterrupted, train
 
 TINY = {"opponent": "random", "timesteps": 256, "n_envs": 2, "n_steps": 64, "batch_size": 64, "n_epochs": 1,
         "progress_bar": False, "eval_games": 0}
@@ -166,7 +166,7 @@ def test_ctrl_c_in_train_saves_the_model_so_far(tmp_path: Path, self_play: bool)
 def test_ctrl_c_in_the_train_command_is_one_line_and_status_130(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from mancala_envs import training
+    from mancala_envs.training import trainer as training
 
     calls = {"n": 0}
     step_wait = training.VecStepTimer.step_wait
@@ -191,7 +191,7 @@ def test_ctrl_c_in_the_train_command_is_one_line_and_status_130(
 def test_ctrl_c_before_training_begins_saves_nothing(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from mancala_envs import training
+    from mancala_envs.training import trainer as training
 
     def interrupted_warm_up(*_: Any, **__: Any) -> float:
         raise KeyboardInterrupt
@@ -209,7 +209,8 @@ def test_ctrl_c_outside_the_training_itself_is_one_line_too(
 ) -> None:
     """Ctrl-C in the train command but outside ``train()`` (the evaluation after the save, the checks before it)
     returned 130 with nothing on screen."""
-    from mancala_envs import agents, training
+    from mancala_envs import agents
+    from mancala_envs.training import trainer as training
 
     def interrupted(*_: Any, **__: Any) -> Any:
         raise KeyboardInterrupt
@@ -389,19 +390,19 @@ def interrupted(*_: Any, **__: Any) -> Any:
 
 CTRL_C = [
     # (command line, {folder}: the test's folder), (module, name) that Ctrl-C stops, the one line printed
-    (["solve", "modiar", "--max-seeds", "2", "--force", "--dir", "{folder}/tables"], ("mancala_envs.cli.solve",
+    (["solve", "modiar", "--max-seeds", "2", "--force", "--dir", "{folder}/tables"], ("mancala_envs.cli.solve_command",
      "build_table"), "Interrupted: nothing was saved (the table is saved once every layer is solved); run the "
      "command again to build it"),
     (["evaluate", "greedy", "--game", "modiar", "--oracle", "--json", "{folder}/report.json"],
-     ("mancala_envs.oracle", "oracle_evaluate"),
+     ("mancala_envs.analysis.oracle", "oracle_evaluate"),
      "Interrupted: nothing was written (the report is made once every game is played)"),
-    (["warm-up", "--games", "modiar"], ("mancala_envs.warm", "warm_up"),
+    (["warm-up", "--games", "modiar"], ("mancala_envs.training.warm_up", "warm_up"),
      "Interrupted: what was compiled so far stays in numba's cache; run mancala-envs warm-up again for the rest"),
     (["demo", "--game", "modiar", "--record", "{folder}/game.json"], ("mancala_envs", "make"),
      "Interrupted: the game was not recorded"),
     (["demo", "--game", "modiar"], ("mancala_envs", "make"), "Interrupted: nothing was written"),
     (["replay", "{folder}/game.json"], ("mancala_envs.cli", "print_replay"), "Interrupted: nothing was written"),
-    (["replay", "{folder}/game.json", "--out", "{folder}/game.gif"], ("mancala_envs.records", "write_animation"),
+    (["replay", "{folder}/game.json", "--out", "{folder}/game.gif"], ("mancala_envs.envs.records", "write_animation"),
      "Interrupted: the animation at {folder}/game.gif may be incomplete; run the command again"),
     (["tournament", "--game", "modiar", "--games", "2", "--workers", "1", "--no-progress", "--json",
       "{folder}/t.json"], ("mancala_envs.agents", "make_agent"),
@@ -493,7 +494,7 @@ def test_the_default_models_folder_is_checked_before_training(
 def test_only_the_folder_named_is_created(tmp_path: Path) -> None:
     """``--record DIR``, ``--tensorboard DIR``, an ``--export-pretrained`` folder: ``DIR`` itself may be made (as
     ``train`` makes its default ``models/``), never a missing parent."""
-    from mancala_envs.files import check_destination
+    from mancala_envs.common.files import check_destination
 
     for name in ("games", "tb", "weights"):
         assert check_destination(tmp_path / name, "it", folder=True) == tmp_path / name

@@ -23,12 +23,13 @@ from unittest import mock
 import numpy as np
 import pytest
 
-from mancala_envs import files, solver
-from mancala_envs.agents.base import masked_choice
+from mancala_envs.algorithms import retrograde as solver
+from mancala_envs.common import files
+from mancala_envs.agents.agent import masked_choice
 from mancala_envs.cli import main
-from mancala_envs.registration import make_game
+from mancala_envs.envs.registration import make_game
 
-# --- mancala_envs.files ---------------------------------------------------------------------------------------------
+# --- mancala_envs.common.files ---------------------------------------------------------------------------------------------
 
 
 def make_fifo(path: Path) -> Path:
@@ -469,7 +470,7 @@ def test_the_solve_hint_names_a_command_that_works(tmp_path: Path, capsys: pytes
 )
 def test_a_tournament_result_is_read_through_the_file_door(tmp_path: Path, make: Callable[[Path], Any],
                                                            words: str) -> None:
-    from mancala_envs.tournament import TournamentResult
+    from mancala_envs.analysis.tournament import TournamentResult
 
     path = tmp_path / "result.json"
     make(path)

@@ -33,8 +33,8 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel", reason="needs the openspiel extra: pip install 'mancala-envs[openspiel]'")
 
-from mancala_envs.openspiel import STATE_FORMAT, MancalaState, load_game  # noqa: E402 (after the skip)
-from mancala_envs.registration import VARIANTS  # noqa: E402
+from mancala_envs.integrations.openspiel import STATE_FORMAT, MancalaState, load_game  # noqa: E402 (after the skip)
+from mancala_envs.envs.registration import VARIANTS  # noqa: E402
 
 VARIANT_IDS = [variant.id for variant in VARIANTS]
 

@@ -26,8 +26,8 @@ import pytest
 
 import mancala_envs
 from mancala_envs.agents import AGENT_NAMES, make_agent
-from mancala_envs.agents.base import StateAgent
-from mancala_envs.agents.search import AlphaBetaAgent, alphabeta_search, mcts_search
+from mancala_envs.agents.agent import StateAgent
+from mancala_envs.agents.search_agents import AlphaBetaAgent, alphabeta_search, mcts_search
 from mancala_envs.engine.state import (
     BOARD,
     END_REASON,
@@ -42,11 +42,11 @@ from mancala_envs.engine.state import (
     TURN,
     WINNER,
 )
-from mancala_envs.games.base import Game
-from mancala_envs.openspiel import MancalaState, load_game
-from mancala_envs.registration import VARIANTS, make_game
+from mancala_envs.games.game import Game
+from mancala_envs.integrations.openspiel import MancalaState, load_game
+from mancala_envs.envs.registration import VARIANTS, make_game
 from mancala_envs.rendering.picture import BoardPicture
-from mancala_envs.solver import Table, TableError, TableValue, build_table, load_table, save_table, solvable
+from mancala_envs.algorithms.retrograde import Table, TableError, TableValue, build_table, load_table, save_table, solvable
 
 IDS = [variant.id for variant in VARIANTS]
 TABLE_SEEDS = 4
@@ -508,7 +508,7 @@ def test_the_unchecked_door_plays_what_the_checked_door_plays(env_id: str, name:
 
 
 def test_an_agent_of_environments_only_refuses_both_state_doors() -> None:
-    class EnvOnly(mancala_envs.agents.base.Agent):
+    class EnvOnly(mancala_envs.agents.agent.Agent):
         def act(self, env: Any) -> int:
             return 0
 

@@ -24,11 +24,11 @@ from mancala_envs.wrappers import FlattenObservation, GymFlattenObservation, Gym
 
 import mancala_envs
 from mancala_envs import IllegalActionError
-from mancala_envs.batch import BatchedGames
+from mancala_envs.envs.batch import BatchedGames
 from mancala_envs.engine.state import LEGAL
-from mancala_envs.single_agent import SingleAgentEnv
-from mancala_envs.two_seat import TwoSeatVectorEnv
-from mancala_envs.vector import MancalaVectorEnv
+from mancala_envs.views.single_agent_env import SingleAgentEnv
+from mancala_envs.views.two_seat_env import TwoSeatVectorEnv
+from mancala_envs.views.vector_env import MancalaVectorEnv
 
 N = 4
 
@@ -267,7 +267,7 @@ def vector_list_opponent() -> Subject:
 
 def sb3() -> Subject:
     pytest.importorskip("stable_baselines3")
-    from mancala_envs.vector_sb3 import MancalaSB3VecEnv
+    from mancala_envs.views.sb3_vec_env import MancalaSB3VecEnv
 
     env = MancalaSB3VecEnv("modiar_v0", N, learner_seat=0, first_player=0, seed=0, threads=1)
     out = {"reset": env.reset()}
@@ -331,7 +331,7 @@ TWO_SEAT_CASES = [
 # --- self-play --------------------------------------------------------------------------------------------------
 def self_play(encoding: str | None = None) -> Subject:
     pytest.importorskip("stable_baselines3")
-    from mancala_envs.selfplay import SelfPlayVecEnv
+    from mancala_envs.training.selfplay import SelfPlayVecEnv
 
     env = SelfPlayVecEnv("modiar_v0", N, opponents=["random"], encoding=encoding, learner_seat=0, seed=0,
                          first_player=0, threads=1)

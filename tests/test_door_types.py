@@ -24,13 +24,13 @@ from mancala_envs.wrappers import FlattenObservation, GymFlattenObservation, tur
 from mancala_envs.wrappers.encodings import OneHotEncoder, encodings_of_space, max_cap
 
 import mancala_envs
-from mancala_envs import batch as batch_module
-from mancala_envs.batch import MAX_THREADS, BatchedGames, check_threads
+from mancala_envs.envs import batch as batch_module
+from mancala_envs.envs.batch import MAX_THREADS, BatchedGames, check_threads
 from mancala_envs.engine.state import LEGAL
-from mancala_envs.registration import make_game
-from mancala_envs.single_agent import SingleAgentEnv
-from mancala_envs.two_seat import TwoSeatVectorEnv
-from mancala_envs.vector import MancalaVectorEnv
+from mancala_envs.envs.registration import make_game
+from mancala_envs.views.single_agent_env import SingleAgentEnv
+from mancala_envs.views.two_seat_env import TwoSeatVectorEnv
+from mancala_envs.views.vector_env import MancalaVectorEnv
 
 N = 4
 NUMPY_SEEDS = [np.int64(7), np.int32(7), np.uint8(7), np.uint64(7), np.int16(7)]
@@ -46,13 +46,13 @@ def legal(masks: np.ndarray) -> np.ndarray:
 
 
 def _sb3(**arguments: Any) -> Any:
-    from mancala_envs.vector_sb3 import MancalaSB3VecEnv
+    from mancala_envs.views.sb3_vec_env import MancalaSB3VecEnv
 
     return MancalaSB3VecEnv("kalah_v0", N, learner_seat=None, **arguments)
 
 
 def _self_play(**arguments: Any) -> Any:
-    from mancala_envs.selfplay import SelfPlayVecEnv
+    from mancala_envs.training.selfplay import SelfPlayVecEnv
 
     return SelfPlayVecEnv("kalah_v0", N, opponents=["random", "greedy"], **arguments)
 

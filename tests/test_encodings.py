@@ -21,8 +21,8 @@ import pytest
 from gymnasium import spaces
 
 import mancala_envs
-from mancala_envs.registration import VARIANTS
-from mancala_envs.single_agent import SingleAgentEnv
+from mancala_envs.envs.registration import VARIANTS
+from mancala_envs.views.single_agent_env import SingleAgentEnv
 from mancala_envs.wrappers import (
     ENCODINGS,
     WRAPPER_NAMES,

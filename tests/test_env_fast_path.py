@@ -1,7 +1,7 @@
 """The AEC env's fast path: compiled entry points, what ``last()`` hands out, and the lazily built infos.
 
 ``MancalaEnv`` calls the game's compiled ``step`` and ``observe`` through their overloads' entry points
-(:func:`mancala_envs.games.base.compiled_entry`) and ``last()`` builds the selected agent's info alone.
+(:func:`mancala_envs.games.game.compiled_entry`) and ``last()`` builds the selected agent's info alone.
 These tests check that nothing of that shows: the arrays ``last()`` returns are the caller's, the info
 it returns is ``infos[agent]``, both agents' infos hold the same facts, and copies of an env play on.
 """
@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 import mancala_envs
-from mancala_envs.games.base import compiled_entry
+from mancala_envs.games.game import compiled_entry
 
 GAMES = ("ouril_v0", "urim_v0", "modiar_v0", "rio_kadalis_v0", "omweso_v0", "kalah_v0")
 

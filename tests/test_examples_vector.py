@@ -30,7 +30,7 @@ def test_trains_saves_and_evaluates_as_a_script(tmp_path: Path) -> None:
     pytest.importorskip("sb3_contrib", reason="needs the train extra")
     from sb3_contrib import MaskablePPO
 
-    from mancala_envs.vector_sb3 import MancalaSB3VecEnv
+    from mancala_envs.views.sb3_vec_env import MancalaSB3VecEnv
 
     out = tmp_path / "vector.zip"
     command = [sys.executable, str(EXAMPLE), "--env-id", "urim_v0", "--n-envs", "8", "--opponent", "greedy",
@@ -69,7 +69,7 @@ def test_another_encoding_is_trained_on_and_found_again_by_evaluate(tmp_path: Pa
     pytest.importorskip("sb3_contrib", reason="needs the train extra")
     from sb3_contrib import MaskablePPO
 
-    from mancala_envs.vector_sb3 import MancalaSB3VecEnv
+    from mancala_envs.views.sb3_vec_env import MancalaSB3VecEnv
 
     example = load_example()
     args = example.parse_args(["--env-id", "ouril_v0", "--n-envs", "16", "--steps", "64", "--seed", "1",

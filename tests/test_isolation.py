@@ -10,7 +10,7 @@ import pytest
 
 import mancala_envs
 from mancala_envs.agents.pretrained import weights_dir
-from mancala_envs.solver import table_dir
+from mancala_envs.algorithms.retrograde import table_dir
 
 
 def test_the_tables_folder_is_the_tests_own_and_empty(users_folders_isolated: Path) -> None:

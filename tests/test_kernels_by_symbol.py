@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from numba import config
 
-from mancala_envs.batch import BatchedGames, _step_all
+from mancala_envs.envs.batch import BatchedGames, _step_all
 from mancala_envs.engine.kernels import game_observe, game_step, per_game
 from mancala_envs.engine.state import LEGAL, RUNNING, STATUS
 from mancala_envs.games import game_classes

@@ -13,7 +13,7 @@ from mancala_envs.engine.layout import Feature, Field, Layout
 from mancala_envs.engine.state import BOARD, GAME_SLOTS, HEADER_SIZE, RUNNING, STATUS
 from mancala_envs.engine.trace import new_trace
 from mancala_envs.games import game_classes
-from mancala_envs.registration import VARIANTS, make_game
+from mancala_envs.envs.registration import VARIANTS, make_game
 
 ROOT = Path(__file__).resolve().parent.parent
 GAME_CLASSES = game_classes()

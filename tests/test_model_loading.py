@@ -36,12 +36,12 @@ from mancala_envs.agents.sb3 import (
     save_model,
 )
 from mancala_envs.cli import main
-from mancala_envs.cli.play import play_main
-from mancala_envs.cli.tournament import tournament_main
+from mancala_envs.cli.play_command import play_main
+from mancala_envs.cli.tournament_command import tournament_main
 from mancala_envs.engine.state import PLAYER
-from mancala_envs.opponents import PolicyOpponent, make_opponent, policy_encoder
-from mancala_envs.single_agent import SingleAgentEnv
-from mancala_envs.training import TrainConfig, train
+from mancala_envs.views.opponents import PolicyOpponent, make_opponent, policy_encoder
+from mancala_envs.views.single_agent_env import SingleAgentEnv
+from mancala_envs.training.trainer import TrainConfig, train
 
 TINY = {"opponent": "random", "timesteps": 128, "n_envs": 2, "n_steps": 64, "batch_size": 64, "n_epochs": 1,
         "progress_bar": False, "eval_games": 0}

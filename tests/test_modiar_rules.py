@@ -22,7 +22,7 @@ import numpy as np
 import pytest
 
 from mancala_envs.envs import modiar_v0
-from mancala_envs.errors import IllegalActionError
+from mancala_envs.common.errors import IllegalActionError
 from mancala_envs.games.modiar import Modiar, ModiarConfig
 
 from position_asserts import assert_over as shared_assert_over

@@ -22,8 +22,8 @@ import pytest
 
 from mancala_envs.cli import play_demo, print_replay
 from mancala_envs.games import omweso as omweso_rules
-from mancala_envs.records import GameRecord
-from mancala_envs.registration import make_game, resolve_env_id
+from mancala_envs.envs.records import GameRecord
+from mancala_envs.envs.registration import make_game, resolve_env_id
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
@@ -331,7 +331,7 @@ HALF_APPLIED = """
 import json
 import numpy as np
 import mancala_envs
-from mancala_envs.single_agent import SingleAgentEnv
+from mancala_envs.views.single_agent_env import SingleAgentEnv
 
 def snapshot(env):
     return json.dumps(env.unwrapped.state_dict(), sort_keys=True)

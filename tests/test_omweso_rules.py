@@ -28,7 +28,7 @@ from position_asserts import assert_over as shared_assert_over
 from position_asserts import assert_running as shared_assert_running
 
 from mancala_envs.envs import omweso_v0
-from mancala_envs.errors import IllegalActionError
+from mancala_envs.common.errors import IllegalActionError
 
 TOTAL = 64
 OUTER4 = [4] * 8 + [0] * 8

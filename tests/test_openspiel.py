@@ -1,4 +1,4 @@
-"""Every game and variant as an OpenSpiel game (:mod:`mancala_envs.openspiel`).
+"""Every game and variant as an OpenSpiel game (:mod:`mancala_envs.integrations.openspiel`).
 
 What is checked:
 
@@ -36,7 +36,7 @@ from open_spiel.python.algorithms.evaluate_bots import evaluate_bots
 
 import mancala_envs
 from mancala_envs.engine.state import OK, PLAYER, RUNNING, STATUS, WINNER
-from mancala_envs.openspiel import (
+from mancala_envs.integrations.openspiel import (
     AgentBot,
     MancalaGame,
     MancalaState,
@@ -45,7 +45,7 @@ from mancala_envs.openspiel import (
     openspiel_names,
     register_openspiel_games,
 )
-from mancala_envs.registration import VARIANTS, make_game
+from mancala_envs.envs.registration import VARIANTS, make_game
 
 ROOT = Path(__file__).resolve().parents[1]
 VARIANT_IDS = [variant.id for variant in VARIANTS]
@@ -387,7 +387,7 @@ def test_pyspiel_is_optional_and_the_process_exits_cleanly() -> None:
     script = (
         "import sys, mancala_envs\n"
         "assert 'pyspiel' not in sys.modules and 'open_spiel' not in sys.modules\n"
-        "import mancala_envs.openspiel as openspiel\n"
+        "import mancala_envs.integrations.openspiel as openspiel\n"
         "state = openspiel.load_game('kalah_v0').new_initial_state()\n"
         "state.clone().apply_action(0)\n"
         "print('ok')\n"

@@ -1,4 +1,4 @@
-"""Opponents of the single-agent view (:mod:`mancala_envs.opponents`).
+"""Opponents of the single-agent view (:mod:`mancala_envs.views.opponents`).
 
 Stable-Baselines3 tests train a tiny MaskablePPO for one update on the raw int32 observation of
 ``SingleAgentEnv("ouril_v0")`` and play it through :class:`PolicyOpponent`.
@@ -14,9 +14,9 @@ import pytest
 
 import mancala_envs
 from mancala_envs.agents import GreedyAgent, RandomAgent
-from mancala_envs.env import MancalaEnv
-from mancala_envs.opponents import AgentOpponent, CallableOpponent, OpponentPool, PolicyOpponent, make_opponent
-from mancala_envs.single_agent import SingleAgentEnv
+from mancala_envs.envs.aec_env import MancalaEnv
+from mancala_envs.views.opponents import AgentOpponent, CallableOpponent, OpponentPool, PolicyOpponent, make_opponent
+from mancala_envs.views.single_agent_env import SingleAgentEnv
 from episodes import play_random_learner
 
 # Player 0 to move with pits 0 and 3 empty: legal actions 1, 2, 4, 5.

@@ -1,4 +1,4 @@
-"""mancala_envs.oracle and ``mancala-envs evaluate``: agents measured against a perfect-play table.
+"""mancala_envs.analysis.oracle and ``mancala-envs evaluate``: agents measured against a perfect-play table.
 
 The tests that play games need the whole Modiar table (the session fixture ``tables_dir``, about 70 s
 to build) and are marked slow, as is the training test; the others are pure Python.
@@ -16,10 +16,10 @@ import pytest
 
 from mancala_envs.agents import Agent
 from mancala_envs.cli import main
-from mancala_envs.cli.evaluate import evaluate_main
-from mancala_envs.oracle import Decision, OracleReport, RegretSummary, mean_interval, oracle_evaluate
-from mancala_envs.registration import make, make_game, resolve_env_id
-from mancala_envs.solver import Table, TableError
+from mancala_envs.cli.evaluate_command import evaluate_main
+from mancala_envs.analysis.oracle import Decision, OracleReport, RegretSummary, mean_interval, oracle_evaluate
+from mancala_envs.envs.registration import make, make_game, resolve_env_id
+from mancala_envs.algorithms.retrograde import Table, TableError
 
 
 class TableAgent(Agent):
@@ -232,8 +232,8 @@ def test_callback_logs_the_oracle_figures(modiar_table: Table, tmp_path: Path) -
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.logger import configure
 
-    from mancala_envs.oracle import OracleCallback
-    from mancala_envs.training import TrainConfig, make_training_env
+    from mancala_envs.analysis.oracle import OracleCallback
+    from mancala_envs.training.trainer import TrainConfig, make_training_env
 
     config = TrainConfig(game="modiar_v0", opponent="random", n_envs=1, n_steps=64, batch_size=64, n_epochs=1,
                          progress_bar=False)  # fmt: skip

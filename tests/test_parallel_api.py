@@ -41,8 +41,8 @@ from pettingzoo.utils.conversions import (
 )
 
 import mancala_envs
-from mancala_envs.registration import VARIANTS
-from mancala_envs.single_agent import SingleAgentEnv
+from mancala_envs.envs.registration import VARIANTS
+from mancala_envs.views.single_agent_env import SingleAgentEnv
 
 with warnings.catch_warnings():
     # pettingzoo.test imports pettingzoo.classic.connect_four_v3 through PettingZoo's old creation API,

@@ -18,8 +18,8 @@ from test_contract import assert_rejected
 
 import mancala_envs
 from mancala_envs.games.urim import UrimConfig
-from mancala_envs.single_agent import SingleAgentEnv
-from mancala_envs.validation import check_action
+from mancala_envs.views.single_agent_env import SingleAgentEnv
+from mancala_envs.common.validation import check_action
 
 OURIL = "4,4,4,4,4,4/4,4,4,4,4,4 0,0 0"
 OMWESO_OPENING = "4,4,4,4,4,4,4,4,0,0,0,0,0,0,0,0/4,4,4,4,4,4,4,4,0,0,0,0,0,0,0,0 0,0 0"

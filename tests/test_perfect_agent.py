@@ -15,11 +15,11 @@ import pytest
 
 import mancala_envs
 from mancala_envs.agents import AGENT_NAMES, AlphaBetaAgent, PerfectAgent, make_agent
-from mancala_envs.agents import search as agent_search
-from mancala_envs.agents.search import alphabeta_search
+from mancala_envs.agents import search_agents as agent_search
+from mancala_envs.agents.search_agents import alphabeta_search
 from mancala_envs.engine.state import PLAYER, RUNNING, STATUS
-from mancala_envs.registration import make_game, resolve_env_id
-from mancala_envs.solver import TableError, build_table, load_table, save_table
+from mancala_envs.envs.registration import make_game, resolve_env_id
+from mancala_envs.algorithms.retrograde import TableError, build_table, load_table, save_table
 
 SMALL = 5  # the seeds of the small table
 
@@ -63,7 +63,7 @@ def test_perfect_is_an_agent_name(tmp_path: Path) -> None:
     assert isinstance(agent, PerfectAgent) and agent.name == "perfect" and agent.folder is None
     with pytest.raises(ValueError, match=r"choose one of \['greedy', 'perfect', 'pretrained', 'random'\]"):
         make_agent("perfection")
-    from mancala_envs.opponents import make_opponent
+    from mancala_envs.views.opponents import make_opponent
 
     assert make_opponent("perfect").name == "perfect"
 
@@ -392,8 +392,8 @@ def test_perfect_keeps_exact_values_against_any_opponent(tables_dir: Path, modia
 
 @pytest.mark.slow
 def test_perfect_in_a_tournament_and_the_terminal_game(tables_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from mancala_envs.play import play_human
-    from mancala_envs.tournament import run_tournament
+    from mancala_envs.cli.terminal_game import play_human
+    from mancala_envs.analysis.tournament import run_tournament
 
     monkeypatch.setenv("MANCALA_ENVS_TABLES", str(tables_dir))
     result = run_tournament("modiar", ["perfect", "greedy"], 4, seed=0, workers=1, progress=False)

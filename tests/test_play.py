@@ -9,8 +9,8 @@ import pytest
 
 import mancala_envs
 from mancala_envs.agents import make_agent
-from mancala_envs.cli.play import play_main
-from mancala_envs.play import HELP, play_human
+from mancala_envs.cli.play_command import play_main
+from mancala_envs.cli.terminal_game import HELP, play_human
 
 MODIAR_OPENING = """\
 modiar_v0  ply 0  player_0 to move, legal actions [0, 1, 2]
@@ -67,7 +67,7 @@ def made_envs(monkeypatch: pytest.MonkeyPatch) -> list:
         envs.append(make(*args, **kwargs))
         return envs[-1]
 
-    monkeypatch.setattr(mancala_envs.registration, "make", recording_make)  # where play_human takes it from
+    monkeypatch.setattr(mancala_envs.envs.registration, "make", recording_make)  # where play_human takes it from
     return envs
 
 

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import mancala_envs
-from mancala_envs.registration import VARIANTS
+from mancala_envs.envs.registration import VARIANTS
 
 IDS = [variant.id for variant in VARIANTS]
 AGENTS = ("player_0", "player_1")

@@ -34,7 +34,7 @@ from mancala_envs.agents.pretrained import (
     weights_file_name,
 )
 from mancala_envs.engine.state import PLAYER
-from mancala_envs.registration import game_names, make_game
+from mancala_envs.envs.registration import game_names, make_game
 
 #: The games given weights in the tests, with the encoding each policy reads.
 EXPORTED = {"ouril_v0": "flat", "kalah_v0": {"name": "one_hot", "cap": 8}, "modiar_v0": "raw"}
@@ -46,7 +46,7 @@ def build_model(env_id: str, encoding: Any, seed: int) -> Any:
     sb3_contrib = pytest.importorskip("sb3_contrib")
     import torch
 
-    from mancala_envs.vector_sb3 import MancalaSB3VecEnv
+    from mancala_envs.views.sb3_vec_env import MancalaSB3VecEnv
 
     env = MancalaSB3VecEnv(env_id, n_envs=2, encoding=encoding)
     model = sb3_contrib.MaskablePPO("MlpPolicy", env, policy_kwargs={"net_arch": [16, 16]}, seed=seed, device="cpu")
@@ -228,7 +228,7 @@ def test_every_activation_matches_torch(activation: str, tmp_path: Path) -> None
     sb3_contrib = pytest.importorskip("sb3_contrib")
     import torch
 
-    from mancala_envs.vector_sb3 import MancalaSB3VecEnv
+    from mancala_envs.views.sb3_vec_env import MancalaSB3VecEnv
 
     env = MancalaSB3VecEnv("ouril_v0", n_envs=2, encoding="flat")
     kwargs = {"net_arch": [8], "activation_fn": getattr(torch.nn, activation)}
@@ -474,7 +474,7 @@ def test_make_agent_plays_legal_moves_in_every_game_with_weights(env_id: str, we
 
 
 def test_single_agent_env_plays_against_pretrained(weights: Path) -> None:
-    from mancala_envs.single_agent import SingleAgentEnv
+    from mancala_envs.views.single_agent_env import SingleAgentEnv
 
     env = SingleAgentEnv("ouril_v0", opponent="pretrained", learner_seat=1, first_player=0)
     _, info = env.reset(seed=0)
@@ -490,7 +490,7 @@ def test_single_agent_env_plays_against_pretrained(weights: Path) -> None:
 
 
 def test_a_tournament_with_pretrained(weights: Path) -> None:
-    from mancala_envs.tournament import run_tournament
+    from mancala_envs.analysis.tournament import run_tournament
 
     result = run_tournament("ouril", ["pretrained", "random"], games_per_pair=2, seed=0, workers=1, progress=False)
     assert result.agents == ["pretrained", "random"]
@@ -502,7 +502,7 @@ def test_a_tournament_with_pretrained(weights: Path) -> None:
 
 
 def test_the_terminal_game_takes_pretrained(weights: Path) -> None:
-    from mancala_envs.play import play_human
+    from mancala_envs.cli.terminal_game import play_human
 
     out = io.StringIO()
     script = iter(["q"])

@@ -49,10 +49,10 @@ from mancala_envs.engine.state import (
     WINNER,
 )
 from mancala_envs.engine.trace import new_trace
-from mancala_envs.errors import IllegalActionError
+from mancala_envs.common.errors import IllegalActionError
 from mancala_envs.games.ouril import Ouril, OurilConfig
 from mancala_envs.games.urim import Urim, UrimConfig
-from mancala_envs.batch import play_random
+from mancala_envs.envs.batch import play_random
 
 from reference import Referee, Rules, make_rules
 

@@ -27,9 +27,9 @@ from reference import OURIL_DEFAULTS
 
 import mancala_envs
 from mancala_envs.cli import main, play_demo, print_replay
-from mancala_envs.records import RECORD_FORMAT, GameRecord, replay, write_animation
-from mancala_envs.registration import VARIANTS
-from mancala_envs.single_agent import SingleAgentEnv
+from mancala_envs.envs.records import RECORD_FORMAT, GameRecord, replay, write_animation
+from mancala_envs.envs.registration import VARIANTS
+from mancala_envs.views.single_agent_env import SingleAgentEnv
 
 IDS = [variant.id for variant in VARIANTS]
 AGENTS = ("player_0", "player_1")

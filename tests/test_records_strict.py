@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from mancala_envs.cli import main
-from mancala_envs.records import RECORD_FORMAT, GameRecord, write_animation
+from mancala_envs.envs.records import RECORD_FORMAT, GameRecord, write_animation
 
 OURIL_START = "4,4,4,4,4,4/4,4,4,4,4,4 0,0 0"
 

@@ -37,12 +37,12 @@ import pytest
 
 import mancala_envs
 from mancala_envs.envs import omweso_v0
-from mancala_envs.registration import list_gymnasium_envs
+from mancala_envs.envs.registration import list_gymnasium_envs
 from mancala_envs.rendering import BoardPicture
 from mancala_envs.rendering.picture import CAPTURED, CLOSED, PATH, PENDING, PLAYED
 
 ALL_IDS = mancala_envs.list_envs()
-GAMES = tuple(mancala_envs.registration.game_names())  # every registered game
+GAMES = tuple(mancala_envs.envs.registration.game_names())  # every registered game
 REPO = Path(__file__).resolve().parent.parent
 
 #: Ouril's worked example O2 (docs/rules/ouril.md, tests/test_ouril_rules.py): player 0 sows local 5

@@ -15,7 +15,7 @@ import pytest
 
 from mancala_envs.engine.repetition import key_fits, position_key, position_key_at
 from mancala_envs.engine.state import BOARD, HISTORY_LEN, LEGAL, PLAYER, RUNNING, STATUS
-from mancala_envs.registration import make_game
+from mancala_envs.envs.registration import make_game
 
 
 def reference_key(board: list[int], player: int) -> int:

@@ -1,4 +1,4 @@
-"""The search agents (:mod:`mancala_envs.agents.search`): ``alphabeta:D``, ``mcts:N``, ``sb3:path``.
+"""The search agents (:mod:`mancala_envs.agents.search_agents`): ``alphabeta:D``, ``mcts:N``, ``sb3:path``.
 
 What is checked:
 
@@ -37,7 +37,7 @@ from mancala_envs.agents import (
     SB3Agent,
     make_agent,
 )
-from mancala_envs.agents.search import DEPTH_BONUS, GAME_POINT, WIN, alphabeta_search, mcts_search
+from mancala_envs.agents.search_agents import DEPTH_BONUS, GAME_POINT, WIN, alphabeta_search, mcts_search
 from mancala_envs.engine.state import (
     GAMES_PLAYED,
     OK,
@@ -51,11 +51,11 @@ from mancala_envs.engine.state import (
     WINNER,
 )
 from mancala_envs.games import game_classes
-from mancala_envs.opponents import AgentOpponent, make_opponent
-from mancala_envs.registration import VARIANTS
-from mancala_envs.rollout import greedy_gains
-from mancala_envs.single_agent import SingleAgentEnv
-from mancala_envs.stats import wilson_interval
+from mancala_envs.views.opponents import AgentOpponent, make_opponent
+from mancala_envs.envs.registration import VARIANTS
+from mancala_envs.algorithms.playouts import greedy_gains
+from mancala_envs.views.single_agent_env import SingleAgentEnv
+from mancala_envs.common.stats import wilson_interval
 
 VARIANT_IDS = [variant.id for variant in VARIANTS]
 DEFAULT_GAMES = [f"{cls.name}_v{cls.version}" for cls in game_classes()]  # each game's default env

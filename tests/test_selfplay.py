@@ -1,4 +1,4 @@
-"""Batched self-play (``mancala_envs.selfplay``): the learner-vs-pool VecEnv against single-env replays, the
+"""Batched self-play (``mancala_envs.training.selfplay``): the learner-vs-pool VecEnv against single-env replays, the
 frozen policy's batched inference against one-at-a-time inference, the pool's draws and ratings, and a
 short ``train(self_play=True)`` run that is reproducible under its seed."""
 
@@ -19,10 +19,10 @@ from mancala_envs.wrappers.encodings import env_encoder
 from sb3_contrib import MaskablePPO
 
 from mancala_envs.agents import make_agent
-from mancala_envs.agents.base import masked_choice
-from mancala_envs.batch import BatchedGames
+from mancala_envs.agents.agent import masked_choice
+from mancala_envs.envs.batch import BatchedGames
 from mancala_envs.engine.state import PLAYER, RUNNING, STATUS
-from mancala_envs.selfplay import (
+from mancala_envs.training.selfplay import (
     SELF,
     AgentBatchOpponent,
     PoolRatings,
@@ -31,8 +31,8 @@ from mancala_envs.selfplay import (
     TorchPolicyOpponent,
     batch_opponent,
 )
-from mancala_envs.training import TrainConfig, pool_weights, train, train_command
-from mancala_envs.vector_sb3 import MancalaSB3VecEnv
+from mancala_envs.training.trainer import TrainConfig, pool_weights, train, train_command
+from mancala_envs.views.sb3_vec_env import MancalaSB3VecEnv
 
 GAMES = ["ouril_v0", "urim_v0", "modiar_v0", "rio_kadalis_v0", "omweso_v0", "kalah_v0"]
 AGENTS = ("player_0", "player_1")

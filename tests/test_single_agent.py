@@ -1,4 +1,4 @@
-"""The single-agent Gymnasium view (:class:`mancala_envs.single_agent.SingleAgentEnv`).
+"""The single-agent Gymnasium view (:class:`mancala_envs.views.single_agent_env.SingleAgentEnv`).
 
 The view is checked against the AEC environment it wraps (``env.aec_env``): after every reset and
 step the learner is the agent to move, and its observation, mask and reward are the AEC env's for
@@ -24,9 +24,9 @@ from gymnasium.utils.env_checker import check_env as gymnasium_check_env
 
 import mancala_envs
 from mancala_envs.agents import RandomAgent
-from mancala_envs.errors import GameOverError, IllegalActionError
-from mancala_envs.registration import VARIANTS, list_gymnasium_envs
-from mancala_envs.single_agent import SingleAgentEnv
+from mancala_envs.common.errors import GameOverError, IllegalActionError
+from mancala_envs.envs.registration import VARIANTS, list_gymnasium_envs
+from mancala_envs.views.single_agent_env import SingleAgentEnv
 
 GYMNASIUM_IDS = list_gymnasium_envs()
 AGENTS = ("player_0", "player_1")
@@ -90,7 +90,7 @@ def test_every_variant_has_a_gymnasium_id() -> None:
     assert "mancala/Kalah6x6-v0" in GYMNASIUM_IDS
     for gym_id, variant in zip(GYMNASIUM_IDS, VARIANTS):
         spec = gymnasium.spec(gym_id)
-        assert spec.entry_point == "mancala_envs.single_agent:SingleAgentEnv"
+        assert spec.entry_point == "mancala_envs.views.single_agent_env:SingleAgentEnv"
         assert spec.kwargs == {"env_id": variant.id, "opponent": "random"}
 
 

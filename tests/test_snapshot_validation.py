@@ -43,7 +43,7 @@ from mancala_envs.engine.state import (
     WINNER,
 )
 from mancala_envs.games import omweso, rio_kadalis
-from mancala_envs.registration import VARIANTS
+from mancala_envs.envs.registration import VARIANTS
 
 IDS = [variant.id for variant in VARIANTS]
 AGENTS = ("player_0", "player_1")

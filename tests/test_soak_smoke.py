@@ -28,7 +28,7 @@ from mancala_envs.games.kalah import Kalah, KalahConfig
 from mancala_envs.games.ouril import Ouril
 from mancala_envs.games.rio_kadalis import RioKadalis, RioKadalisConfig
 from mancala_envs.games.urim import Urim, UrimConfig
-from mancala_envs.registration import VARIANTS
+from mancala_envs.envs.registration import VARIANTS
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "benchmarks" / "soak.py"

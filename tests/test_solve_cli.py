@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from mancala_envs.cli import main
-from mancala_envs.cli.solve import solve_main
-from mancala_envs.registration import make_game, resolve_env_id
-from mancala_envs.solver import FORMAT, load_table, table_paths
+from mancala_envs.cli.solve_command import solve_main
+from mancala_envs.envs.registration import make_game, resolve_env_id
+from mancala_envs.algorithms.retrograde import FORMAT, load_table, table_paths
 
 
 def run(argv: list[str]) -> tuple[int, str]:
@@ -93,7 +93,7 @@ def test_solve_bad_input_is_one_line_with_status_2(argv: list[str], message: str
 
 
 def test_solve_refuses_a_match() -> None:
-    from mancala_envs.solver import TableError, build_table
+    from mancala_envs.algorithms.retrograde import TableError, build_table
 
     with pytest.raises(TableError, match="played as a match; tables solve single games"):
         build_table(make_game(resolve_env_id("mancala/urim-match-v0")), 1)
@@ -102,7 +102,7 @@ def test_solve_refuses_a_match() -> None:
 @pytest.mark.slow
 def test_the_start_values_are_printed_for_the_whole_game(modiar_table) -> None:
     """A whole-game table's summary gives the start position's value and moves for both first players."""
-    from mancala_envs.cli.solve import summary
+    from mancala_envs.cli.solve_command import summary
 
     out = io.StringIO()
     summary(modiar_table, "modiar.npy", out)

@@ -1,4 +1,4 @@
-"""Verification of the perfect-play tables (:mod:`mancala_envs.solver`).
+"""Verification of the perfect-play tables (:mod:`mancala_envs.algorithms.retrograde`).
 
 - the board ranking is a bijection;
 - Modiar positions solved by hand;
@@ -34,8 +34,8 @@ from mancala_envs.engine.state import (
     STATUS,
     STORE,
 )
-from mancala_envs.registration import make_game, resolve_env_id
-from mancala_envs.solver import (
+from mancala_envs.envs.registration import make_game, resolve_env_id
+from mancala_envs.algorithms.retrograde import (
     TABLE_ENV,
     TableError,
     binomials,

@@ -1,6 +1,6 @@
 """Stateful (hypothesis) tests of snapshots, copies, positions and resets, on every registered id.
 
-One :class:`SnapshotMachine` per id of :data:`mancala_envs.registration.VARIANTS` interleaves, in any
+One :class:`SnapshotMachine` per id of :data:`mancala_envs.envs.registration.VARIANTS` interleaves, in any
 order hypothesis picks:
 
 * legal steps (drawn from the mask), runs of random plies, the dead agents' ``None`` steps at the end
@@ -65,9 +65,9 @@ from mancala_envs.engine.state import (
     STATUS,
     STORE,
 )
-from mancala_envs.errors import GameOverError, IllegalActionError
+from mancala_envs.common.errors import GameOverError, IllegalActionError
 from mancala_envs.games.rio_kadalis import CLOSED
-from mancala_envs.registration import VARIANTS, make_game
+from mancala_envs.envs.registration import VARIANTS, make_game
 
 IDS = [variant.id for variant in VARIANTS]
 #: the game names behind the ids (``"ouril_v0"`` ...), for snapshots of another game

@@ -28,9 +28,9 @@ from mancala_envs.wrappers.encodings import encoder_from_spec, encodings_of_spac
 
 import mancala_envs  # noqa: F401  (registers the Gymnasium ids)
 from mancala_envs.agents.sb3 import policy_encoder
-from mancala_envs.registration import make_game
-from mancala_envs.single_agent import SingleAgentEnv
-from mancala_envs.vector import MancalaVectorEnv
+from mancala_envs.envs.registration import make_game
+from mancala_envs.views.single_agent_env import SingleAgentEnv
+from mancala_envs.views.vector_env import MancalaVectorEnv
 
 OURIL = "mancala/Ouril-v0"
 #: encodings as ``encoding=`` takes them
@@ -208,7 +208,7 @@ def test_bad_encodings_are_refused(spec: Any, error: type, text: str) -> None:
 # --- wrapping a vector env: the advice is encoding= --------------------------------------------------------------
 def sb3_vec_env() -> Any:
     pytest.importorskip("stable_baselines3", reason="the SB3 adapter needs the train extra")
-    from mancala_envs.vector_sb3 import MancalaSB3VecEnv
+    from mancala_envs.views.sb3_vec_env import MancalaSB3VecEnv
 
     return MancalaSB3VecEnv("ouril_v0", 2)
 
@@ -286,7 +286,7 @@ def test_policy_encoder_names_the_encodings_a_space_belongs_to() -> None:
         ValueError,
         match=r"no encoding of ouril_v0 gives the policy's observation space Box\(0.0, 1.0, \(113,\), float32\) alone: "
         r"\{'name': 'one_hot', 'cap': 8\} and \{'name': 'thermometer', 'cap': 9\} both give it; pass the one it "
-        r"was trained on \(observation= here, encoding= to mancala_envs.training.evaluate\)",
+        r"was trained on \(observation= here, encoding= to mancala_envs.training.trainer.evaluate\)",
     ):
         policy_encoder(game, space)
     assert repr(policy_encoder(game, space, {"name": "one_hot", "cap": 8}).__self__).startswith("OneHotEncoder(cap=8)")
@@ -300,8 +300,8 @@ def test_evaluate_finds_a_non_default_cap_from_the_policy() -> None:
     pytest.importorskip("sb3_contrib", reason="needs the train extra")
     from sb3_contrib import MaskablePPO
 
-    from mancala_envs.training import evaluate
-    from mancala_envs.vector_sb3 import MancalaSB3VecEnv
+    from mancala_envs.training.trainer import evaluate
+    from mancala_envs.views.sb3_vec_env import MancalaSB3VecEnv
 
     planes = {"name": "planes", "cap": 8}
     model = MaskablePPO(

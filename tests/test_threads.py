@@ -14,9 +14,9 @@ from typing import Any
 import numpy as np
 import pytest
 
-from mancala_envs.batch import BatchedGames, available_cores, check_threads, play_random
-from mancala_envs.errors import IllegalActionError
-from mancala_envs.vector import MancalaVectorEnv
+from mancala_envs.envs.batch import BatchedGames, available_cores, check_threads, play_random
+from mancala_envs.common.errors import IllegalActionError
+from mancala_envs.views.vector_env import MancalaVectorEnv
 
 THREADS = (1, 2, 3)
 #: (env id, BatchedGames options): plain games, and configs that fill the spill area and the vault
@@ -139,7 +139,7 @@ def test_vector_env_steps_are_the_same_for_any_thread_count(opponent: str, mode:
 
 def test_sb3_vec_env_steps_are_the_same_for_any_thread_count() -> None:
     pytest.importorskip("stable_baselines3", reason="the SB3 adapter needs the train extra")
-    from mancala_envs.vector_sb3 import MancalaSB3VecEnv
+    from mancala_envs.views.sb3_vec_env import MancalaSB3VecEnv
 
     envs = {threads: MancalaSB3VecEnv("kalah_v0", n_envs=6, opponent="greedy", seed=2, threads=threads)
             for threads in (1, 2)}
@@ -185,7 +185,7 @@ def test_bad_thread_counts_are_refused_everywhere(threads: Any, error: type) -> 
     with pytest.raises(error, match=match):
         MancalaVectorEnv("ouril_v0", num_envs=4, threads=threads)
     pytest.importorskip("stable_baselines3", reason="the SB3 adapter needs the train extra")
-    from mancala_envs.vector_sb3 import MancalaSB3VecEnv
+    from mancala_envs.views.sb3_vec_env import MancalaSB3VecEnv
 
     with pytest.raises(error, match=match):
         MancalaSB3VecEnv("ouril_v0", n_envs=4, threads=threads)

@@ -28,8 +28,8 @@ from torchrl.envs import PettingZooWrapper
 from torchrl.envs.utils import check_env_specs
 
 import mancala_envs
-from mancala_envs.env import INFOS_MODES, TENSOR_INFO_KEYS
-from mancala_envs.registration import game_names
+from mancala_envs.envs.aec_env import INFOS_MODES, TENSOR_INFO_KEYS
+from mancala_envs.envs.registration import game_names
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "torchrl_ppo.py"
 AGENTS = ("player_0", "player_1")

@@ -14,8 +14,8 @@ import pytest
 pytest.importorskip("scipy", reason="the tournament needs the tournament extra (scipy)")
 
 import mancala_envs.agents
-from mancala_envs.cli.tournament import tournament_main
-from mancala_envs.tournament import (
+from mancala_envs.cli.tournament_command import tournament_main
+from mancala_envs.analysis.tournament import (
     CSV_COLUMNS,
     ELO_PER_UNIT,
     GameResult,
@@ -376,8 +376,8 @@ def test_command_line_bad_input_is_one_line_and_status_2(
 
 @pytest.mark.parametrize("workers", [1, 2])
 def test_recorded_games_replay_to_the_tournament_results(tmp_path, workers: int) -> None:
-    from mancala_envs.records import GameRecord, replay
-    from mancala_envs.tournament import record_name
+    from mancala_envs.envs.records import GameRecord, replay
+    from mancala_envs.analysis.tournament import record_name
 
     folder = tmp_path / "games"
     result = run_tournament(

@@ -18,9 +18,9 @@ from sb3_contrib import MaskablePPO  # noqa: E402
 from stable_baselines3.common.vec_env import DummyVecEnv  # noqa: E402
 
 from mancala_envs.cli import main  # noqa: E402
-from mancala_envs.opponents import OpponentPool, PolicyOpponent  # noqa: E402
-from mancala_envs.single_agent import SingleAgentEnv  # noqa: E402
-from mancala_envs.training import (  # noqa: E402
+from mancala_envs.views.opponents import OpponentPool, PolicyOpponent  # noqa: E402
+from mancala_envs.views.single_agent_env import SingleAgentEnv  # noqa: E402
+from mancala_envs.training.trainer import (  # noqa: E402
     EvalRow,
     SelfPlayCallback,
     TrainConfig,
@@ -33,7 +33,7 @@ from mancala_envs.training import (  # noqa: E402
     train,
     wilson_interval,
 )
-from mancala_envs.vector_sb3 import MancalaSB3VecEnv  # noqa: E402
+from mancala_envs.views.sb3_vec_env import MancalaSB3VecEnv  # noqa: E402
 
 TINY = {"opponent": "random", "timesteps": 256, "n_envs": 2, "n_steps": 64, "batch_size": 64, "n_epochs": 1, "progress_bar": False}
 
@@ -249,7 +249,7 @@ def test_train_logs_to_tensorboard_when_asked(tmp_path: Path) -> None:
 
 
 def test_warm_up_plays_a_game_per_opponent_and_leaves_training_unchanged(tmp_path: Path) -> None:
-    from mancala_envs.training import warm_up
+    from mancala_envs.training.trainer import warm_up
 
     config = TrainConfig(save_path=str(tmp_path / "m.zip"), **TINY)
     assert warm_up(config) > 0

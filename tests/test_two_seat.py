@@ -1,4 +1,4 @@
-"""The two-seat vector env (``mancala_envs.two_seat``): move-by-move equivalence with one ``MancalaEnv`` per game
+"""The two-seat vector env (``mancala_envs.views.two_seat_env``): move-by-move equivalence with one ``MancalaEnv`` per game
 for every registered id in both auto-reset modes, encodings, Kalah's extra turn, input checks, threads."""
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ from gymnasium import spaces
 from mancala_envs.wrappers.encodings import make_encoder
 
 from mancala_envs.engine.state import RUNNING, STATUS
-from mancala_envs.errors import IllegalActionError
-from mancala_envs.registration import VARIANTS, game_names
-from mancala_envs.two_seat import TwoSeatVectorEnv
+from mancala_envs.common.errors import IllegalActionError
+from mancala_envs.envs.registration import VARIANTS, game_names
+from mancala_envs.views.two_seat_env import TwoSeatVectorEnv
 
 VARIANT_IDS = [variant.id for variant in VARIANTS]
 MATCH_IDS = {"mancala/urim-match-v0", "mancala/rio-kadalis-match-v0", "mancala/omweso-match-v0"}

@@ -1,7 +1,7 @@
-"""The Gymnasium vector env of the single-agent view (:class:`mancala_envs.vector.MancalaVectorEnv`).
+"""The Gymnasium vector env of the single-agent view (:class:`mancala_envs.views.vector_env.MancalaVectorEnv`).
 
 Each game of the vector is replayed by a reference built from the pieces the single-agent view uses:
-a :class:`~mancala_envs.env.MancalaEnv` and the opponent's move rule (uniform over the legal moves,
+a :class:`~mancala_envs.envs.aec_env.MancalaEnv` and the opponent's move rule (uniform over the legal moves,
 or the greedy baseline), drawing from a copy of the game's own generator in the same order as the
 compiled loop (the learner's seat, the first player, then the opponent's moves). After every step
 the learner's observation, mask, reward, end flags and the whole engine state must be the
@@ -19,11 +19,11 @@ import pytest
 import mancala_envs
 from mancala_envs.engine.prng import new_words, uniform
 from mancala_envs.engine.state import HISTORY_LEN, LEGAL, RUNNING, STATUS
-from mancala_envs.errors import IllegalActionError
+from mancala_envs.common.errors import IllegalActionError
 from mancala_envs.games.two_row import HISTORY_START, TwoRowGame
-from mancala_envs.registration import VARIANTS
-from mancala_envs.rollout import greedy_action, legal_action_at
-from mancala_envs.vector import MancalaVectorEnv
+from mancala_envs.envs.registration import VARIANTS
+from mancala_envs.algorithms.playouts import greedy_action, legal_action_at
+from mancala_envs.views.vector_env import MancalaVectorEnv
 
 AGENTS = ("player_0", "player_1")
 ALL_IDS = [variant.id for variant in VARIANTS]
@@ -161,7 +161,7 @@ def test_every_variant_plays_as_the_reference_against_random(env_id: str) -> Non
     run_against_reference(env_id, opponent="random", mode="same_step", steps=40)
 
 
-@pytest.mark.parametrize("env_id", mancala_envs.registration.game_names())
+@pytest.mark.parametrize("env_id", mancala_envs.envs.registration.game_names())
 @pytest.mark.parametrize("mode", ["same_step", "next_step"])
 def test_greedy_opponent_and_both_reset_modes(env_id: str, mode: str) -> None:
     ended = run_against_reference(env_id, opponent="greedy", mode=mode, steps=80, num_envs=3)
@@ -326,7 +326,7 @@ def test_search_opponents_play_inside_the_compiled_loop(opponent: str, best_lear
         assert mean < best_learner_mean, f"a random learner scored {mean} against {opponent}"
 
 
-@pytest.mark.parametrize("env_id", mancala_envs.registration.game_names())
+@pytest.mark.parametrize("env_id", mancala_envs.envs.registration.game_names())
 @pytest.mark.parametrize("mode", ["same_step", "next_step"])
 def test_a_list_of_opponents_draws_one_per_episode(env_id: str, mode: str) -> None:
     """Each episode plays the member drawn from the game's generator after the seat, in one compiled call."""

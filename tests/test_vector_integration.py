@@ -31,8 +31,8 @@ from mancala_envs.wrappers import (
 
 import mancala_envs
 from mancala_envs.engine.state import LEGAL
-from mancala_envs.single_agent import SingleAgentEnv
-from mancala_envs.vector import AUTORESET_MODES, MancalaVectorEnv
+from mancala_envs.views.single_agent_env import SingleAgentEnv
+from mancala_envs.views.vector_env import AUTORESET_MODES, MancalaVectorEnv
 
 OURIL = "mancala/Ouril-v0"
 #: encodings as ``encoding=`` and ``apply_wrappers`` take them, with the wrapper's arguments for each
@@ -247,7 +247,7 @@ def test_set_attr_refuses_and_changes_nothing(name: str, values: Any, error: typ
 
 def test_sb3_adapter_methods_go_through_the_same_calls() -> None:
     pytest.importorskip("sb3_contrib", reason="needs the train extra")
-    from mancala_envs.vector_sb3 import MancalaSB3VecEnv
+    from mancala_envs.views.sb3_vec_env import MancalaSB3VecEnv
 
     vec_env = MancalaSB3VecEnv("ouril_v0", n_envs=3, seed=0)
     vec_env.reset()
@@ -326,7 +326,7 @@ def test_bad_encodings_are_refused(encoding: Any, error: type, match: str) -> No
 
 def test_sb3_adapter_encodes_observations_and_terminal_observations() -> None:
     pytest.importorskip("sb3_contrib", reason="needs the train extra")
-    from mancala_envs.vector_sb3 import MancalaSB3VecEnv
+    from mancala_envs.views.sb3_vec_env import MancalaSB3VecEnv
 
     encoder, space = wrapper_encoder("urim_v0", "one_hot", {"cap": 8}, max_plies=8)
     encoded = MancalaSB3VecEnv("urim_v0", n_envs=3, seed=1, max_plies=8, encoding={"name": "one_hot", "cap": 8})
@@ -393,7 +393,7 @@ def test_stack_wrapper_refuses_a_vector_env() -> None:
     with pytest.raises(TypeError, match="do not stack observations.*vectorization_mode='sync'"):
         GymStackObservation(gymnasium.make_vec(OURIL, num_envs=2))
     pytest.importorskip("sb3_contrib", reason="needs the train extra")
-    from mancala_envs.vector_sb3 import MancalaSB3VecEnv
+    from mancala_envs.views.sb3_vec_env import MancalaSB3VecEnv
 
     with pytest.raises(TypeError, match=r"not a vector env \(MancalaSB3VecEnv\).*MancalaSB3VecEnv\(..., encoding='flat'\)"):
         GymFlattenObservation(MancalaSB3VecEnv("ouril_v0", 2))
@@ -435,7 +435,7 @@ def train_tiny_model(path: Any, encoding: Any) -> Any:
     """MaskablePPO trained for 256 steps on 8 batched Ouril games, saved and loaded back."""
     from sb3_contrib import MaskablePPO
 
-    from mancala_envs.vector_sb3 import MancalaSB3VecEnv
+    from mancala_envs.views.sb3_vec_env import MancalaSB3VecEnv
 
     vec_env = MancalaSB3VecEnv("ouril_v0", n_envs=8, seed=0, encoding=encoding)
     model = MaskablePPO("MlpPolicy", vec_env, n_steps=32, batch_size=64, n_epochs=1, seed=0, device="cpu")
@@ -449,7 +449,7 @@ def train_tiny_model(path: Any, encoding: Any) -> Any:
 def test_evaluate_finds_the_encoding_of_a_model_trained_on_the_batched_env(tmp_path: Any, encoding: Any) -> None:
     """The model of the raw batched env used to fail with evaluate's old default (``encoding="flat"``)."""
     pytest.importorskip("sb3_contrib", reason="needs the train extra")
-    from mancala_envs.training import evaluate
+    from mancala_envs.training.trainer import evaluate
 
     loaded = train_tiny_model(tmp_path / "batched.zip", encoding)
     rows = evaluate(loaded, "ouril_v0", ("random",), games=4, seed=1)
@@ -464,7 +464,7 @@ def test_evaluate_finds_the_encoding_of_a_model_trained_on_the_batched_env(tmp_p
 
 def test_evaluate_needs_the_encoding_named_when_its_options_are_not_the_defaults(tmp_path: Any) -> None:
     pytest.importorskip("sb3_contrib", reason="needs the train extra")
-    from mancala_envs.training import evaluate
+    from mancala_envs.training.trainer import evaluate
 
     encoding = {"name": "one_hot", "cap": 6}
     loaded = train_tiny_model(tmp_path / "cap6.zip", encoding)
@@ -475,7 +475,7 @@ def test_evaluate_needs_the_encoding_named_when_its_options_are_not_the_defaults
 
 
 def test_registered_ids_build_the_compiled_vector_env() -> None:
-    for env_id in mancala_envs.registration.list_gymnasium_envs()[:3]:
+    for env_id in mancala_envs.envs.registration.list_gymnasium_envs()[:3]:
         envs = gymnasium.make_vec(env_id, num_envs=2, encoding="thermometer")
         assert isinstance(envs.unwrapped, MancalaVectorEnv)
         assert envs.single_observation_space.dtype == np.float32

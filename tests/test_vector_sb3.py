@@ -1,6 +1,6 @@
-"""The Stable-Baselines3 ``VecEnv`` adapter (:class:`mancala_envs.vector_sb3.MancalaSB3VecEnv`).
+"""The Stable-Baselines3 ``VecEnv`` adapter (:class:`mancala_envs.views.sb3_vec_env.MancalaSB3VecEnv`).
 
-Each game of the adapter is replayed by a reference: a :class:`~mancala_envs.env.MancalaEnv` with the
+Each game of the adapter is replayed by a reference: a :class:`~mancala_envs.envs.aec_env.MancalaEnv` with the
 opponent's move rule (uniform over the legal moves, or the greedy baseline) drawing from its own copy
 of the game's generator, in the order the compiled loop draws (the learner's seat, the first player,
 then one draw per opponent ply). ``vec_env.seed(s)`` gives game ``i`` the generator of seed ``s + i``
@@ -28,8 +28,8 @@ from stable_baselines3.common.vec_env import VecEnv, VecMonitor, VecNormalize
 import mancala_envs
 from mancala_envs.engine.prng import new_words, uniform
 from mancala_envs.engine.state import LEGAL, WINNER
-from mancala_envs.rollout import greedy_action, legal_action_at
-from mancala_envs.vector_sb3 import MancalaSB3VecEnv
+from mancala_envs.algorithms.playouts import greedy_action, legal_action_at
+from mancala_envs.views.sb3_vec_env import MancalaSB3VecEnv
 
 AGENTS = ("player_0", "player_1")
 
@@ -149,7 +149,7 @@ def play_against_replays(
 # --- spaces and reset --------------------------------------------------------------------------------------
 def test_is_an_sb3_vec_env_with_the_single_envs_spaces() -> None:
     vec_env = MancalaSB3VecEnv("ouril_v0", n_envs=3, seed=0)
-    single = mancala_envs.single_agent.SingleAgentEnv("ouril_v0")
+    single = mancala_envs.views.single_agent_env.SingleAgentEnv("ouril_v0")
     assert isinstance(vec_env, VecEnv) and vec_env.num_envs == 3
     assert vec_env.observation_space == single.observation_space
     assert vec_env.action_space == single.action_space

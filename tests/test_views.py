@@ -7,7 +7,7 @@ import sys
 import numpy as np
 from numba import njit
 
-from mancala_envs.engine.views import borrowed_view
+from mancala_envs.engine.board_views import borrowed_view
 
 
 @njit(cache=False)

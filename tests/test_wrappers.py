@@ -16,7 +16,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 import mancala_envs
-from mancala_envs.registration import VARIANTS
+from mancala_envs.envs.registration import VARIANTS
 from mancala_envs.wrappers import FlattenObservation
 
 from pettingzoo_checks import api_test, only_dict_observation_warnings

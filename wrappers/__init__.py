@@ -51,7 +51,7 @@ from mancala_envs.wrappers.single_agent import (
 from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 
-from mancala_envs.env import MancalaEnv
+from mancala_envs.envs.aec_env import MancalaEnv
 
 __all__ = [
     "DEFAULT_CAP",
@@ -173,7 +173,7 @@ def apply_wrappers(env: Any, specs: Sequence[str | Mapping[str, Any]]) -> Any:
     else:
         raise TypeError(
             f"apply_wrappers takes a PettingZoo AEC env or a Gymnasium env (got {type(env).__name__}); pass one "
-            "such as mancala_envs.make('ouril_v0') or mancala_envs.single_agent.SingleAgentEnv('ouril_v0')."
+            "such as mancala_envs.make('ouril_v0') or mancala_envs.views.single_agent_env.SingleAgentEnv('ouril_v0')."
         )
     for name, options in parsed:
         env = forms[name](env, **options)

@@ -679,7 +679,7 @@ def encoder_from_spec(spec: str | Mapping[str, Any], game: Any) -> ObservationEn
 def env_encoder(encoding: str | Mapping[str, Any] | None, game: Any) -> ObservationEncoder | None:
     """The encoder that an env's ``encoding=`` option names, or ``None`` for the raw observation.
 
-    What :class:`~mancala_envs.single_agent.SingleAgentEnv` builds from its ``encoding=``: ``None`` and
+    What :class:`~mancala_envs.views.single_agent_env.SingleAgentEnv` builds from its ``encoding=``: ``None`` and
     :data:`RAW` (``"raw"``) keep the raw int32 vector; any other spec is built by :func:`encoder_from_spec`.
 
     Raises:

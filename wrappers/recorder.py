@@ -1,11 +1,11 @@
-"""Recorder wrappers: every finished game becomes a :class:`~mancala_envs.records.GameRecord`.
+"""Recorder wrappers: every finished game becomes a :class:`~mancala_envs.envs.records.GameRecord`.
 
 :class:`RecordGames` wraps a PettingZoo AEC environment, :class:`GymRecordGames` the single-agent
-Gymnasium env (:class:`mancala_envs.single_agent.SingleAgentEnv`), whose records hold the plies of
+Gymnasium env (:class:`mancala_envs.views.single_agent_env.SingleAgentEnv`), whose records hold the plies of
 both sides. Each notes the start position at ``reset``, then every ply, and when the game (the
 episode: a whole match in the match variants) ends it writes the record as JSON into
 ``directory`` (``<prefix>-<number>.json``, numbered from 0 in the order the games end) and/or
-appends it to ``records``. Replay a record with :func:`mancala_envs.records.replay` or
+appends it to ``records``. Replay a record with :func:`mancala_envs.envs.records.replay` or
 ``mancala-envs replay game.json``. See ``docs/replay.md``.
 
 Recording starts at the first ``reset`` through the wrapper: the plies of a game in progress when
@@ -37,8 +37,8 @@ import numpy as np
 from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils.wrappers import BaseWrapper
 
-from mancala_envs.env import MancalaEnv
-from mancala_envs.records import RESULT_KEYS, GameRecord
+from mancala_envs.envs.aec_env import MancalaEnv
+from mancala_envs.envs.records import RESULT_KEYS, GameRecord
 
 __all__ = ["GymRecordGames", "RecordGames"]
 
@@ -107,7 +107,7 @@ def _check_players(players: Any, wrapper: str) -> list[str] | None:
 
 
 class RecordGames(_Recorder, BaseWrapper):
-    """AEC wrapper: records every game played through it as a :class:`~mancala_envs.records.GameRecord`.
+    """AEC wrapper: records every game played through it as a :class:`~mancala_envs.envs.records.GameRecord`.
 
     ``reset`` notes the start position; each ``step`` of a live agent notes ``(player, action)``,
     including a final illegal action under ``illegal_action="penalty"`` (kept with
@@ -199,7 +199,7 @@ class GymRecordGames(_Recorder, gymnasium.Wrapper, gymnasium.utils.RecordConstru
     ``action_masks()`` is forwarded for MaskablePPO.
 
     Args:
-        env: A :class:`~mancala_envs.single_agent.SingleAgentEnv`, raw or under Gymnasium wrappers.
+        env: A :class:`~mancala_envs.views.single_agent_env.SingleAgentEnv`, raw or under Gymnasium wrappers.
         directory, prefix, keep: As for :class:`RecordGames`.
         learner_name: The learner's name in each record's ``players``; the opponent's is its ``name``.
 
@@ -212,7 +212,7 @@ class GymRecordGames(_Recorder, gymnasium.Wrapper, gymnasium.utils.RecordConstru
         ValueError: an empty ``prefix`` or one with a path separator.
 
     Example:
-        >>> from mancala_envs.single_agent import SingleAgentEnv
+        >>> from mancala_envs.views.single_agent_env import SingleAgentEnv
         >>> from mancala_envs.wrappers import GymRecordGames
         >>> env = GymRecordGames(SingleAgentEnv("ouril_v0", opponent="greedy", learner_seat=1, first_player=0))
         >>> observation, info = env.reset(seed=0)
@@ -231,7 +231,7 @@ class GymRecordGames(_Recorder, gymnasium.Wrapper, gymnasium.utils.RecordConstru
         wrapper = type(self).__name__
         if isinstance(env, AECEnv) or not isinstance(env, gymnasium.Env):
             raise TypeError(
-                f"{wrapper} wraps the single-agent env, mancala_envs.single_agent.SingleAgentEnv('ouril_v0') "
+                f"{wrapper} wraps the single-agent env, mancala_envs.views.single_agent_env.SingleAgentEnv('ouril_v0') "
                 f"(got {type(env).__name__}); for a PettingZoo AEC env use RecordGames."
             )
         aec_env = getattr(env.unwrapped, "aec_env", None)

@@ -1,6 +1,6 @@
 """Gymnasium observation wrappers for the single-agent env: the same encodings, and stacking.
 
-They wrap :class:`mancala_envs.single_agent.SingleAgentEnv` (or any Gymnasium env whose
+They wrap :class:`mancala_envs.views.single_agent_env.SingleAgentEnv` (or any Gymnasium env whose
 ``observation_space`` is a game's raw int32 ``Box`` and whose ``unwrapped.game`` is the game).
 Each forwards ``action_masks()`` to the env below, so sb3-contrib's ``MaskablePPO`` works
 through them, and leaves ``info["action_mask"]`` as it is. :class:`GymEncodeObservation`
@@ -8,7 +8,7 @@ applies any encoding of :mod:`mancala_envs.wrappers.encodings`; the ``Gym...Obse
 classes fix one.
 
 Example:
-    >>> from mancala_envs.single_agent import SingleAgentEnv
+    >>> from mancala_envs.views.single_agent_env import SingleAgentEnv
     >>> from mancala_envs.wrappers import GymStackObservation, GymThermometerObservation
     >>> env = GymStackObservation(GymThermometerObservation(SingleAgentEnv("ouril_v0"), cap=6), k=3)
     >>> observation, info = env.reset(seed=0)
@@ -47,7 +47,7 @@ __all__ = [
 
 def is_vector_env(env: Any) -> bool:
     """Whether ``env`` is a vector env: Gymnasium's (``gymnasium.vector.VectorEnv`` and its wrappers,
-    :class:`~mancala_envs.vector.MancalaVectorEnv`) or Stable-Baselines3's (``num_envs``)."""
+    :class:`~mancala_envs.views.vector_env.MancalaVectorEnv`) or Stable-Baselines3's (``num_envs``)."""
     return isinstance(env, gymnasium.vector.VectorEnv) or hasattr(env, "num_envs")
 
 
@@ -95,13 +95,13 @@ def _check_gym(env: Any, wrapper: str, encoding: str | None = None, options: dic
     if isinstance(env, AECEnv):
         aec_name = wrapper.removeprefix("Gym")
         raise TypeError(
-            f"{wrapper} wraps a Gymnasium env such as mancala_envs.single_agent.SingleAgentEnv('ouril_v0'); "
+            f"{wrapper} wraps a Gymnasium env such as mancala_envs.views.single_agent_env.SingleAgentEnv('ouril_v0'); "
             f"for a PettingZoo AEC env use {aec_name}."
         )
     if not isinstance(env, gymnasium.Env):
         raise TypeError(
             f"{wrapper} wraps a Gymnasium env (got {type(env).__name__}); "
-            "pass one such as mancala_envs.single_agent.SingleAgentEnv('ouril_v0')."
+            "pass one such as mancala_envs.views.single_agent_env.SingleAgentEnv('ouril_v0')."
         )
 
 
@@ -166,7 +166,7 @@ class GymFlattenObservation(GymEncodeObservation):
         normalize: ``True`` (default): divide each entry by its upper bound; ``False``: cast only.
 
     Example:
-        >>> from mancala_envs.single_agent import SingleAgentEnv
+        >>> from mancala_envs.views.single_agent_env import SingleAgentEnv
         >>> from mancala_envs.wrappers import GymFlattenObservation
         >>> env = GymFlattenObservation(SingleAgentEnv("ouril_v0"))
         >>> env.observation_space

@@ -34,7 +34,7 @@ from omegaconf import DictConfig, OmegaConf
 
 from mancala_envs import list_envs, make_from_config
 from mancala_envs.agents import make_agent
-from mancala_envs.stats import Tally
+from mancala_envs.common.stats import Tally
 
 #: A learner: chooses an action from the observation, the info (with its ``action_mask``) and the env.
 Learner = Callable[[Any, dict[str, Any], gymnasium.Env], int]
@@ -80,7 +80,7 @@ def trained_learner(env_config: DictConfig, train_config: DictConfig, seed: int)
         from sb3_contrib import MaskablePPO
     except ImportError as error:
         raise ImportError("train.steps > 0 needs the train extra: pip install 'mancala-envs[train]'.") from error
-    from mancala_envs.training import set_torch_threads
+    from mancala_envs.training.trainer import set_torch_threads
 
     set_torch_threads(1)  # a small MLP on a CPU: one thread is fastest
     model = MaskablePPO(

@@ -15,9 +15,9 @@ takes are the ones the CLI, configs and the single-agent env's ``opponent=`` acc
                               of the game's perfect-play table (``mancala-envs solve``)
 ``"pretrained"``              :class:`~mancala_envs.agents.pretrained.PretrainedAgent`: the
                               game's shipped policy (safetensors weights, numpy inference)
-``"alphabeta:D"``             :class:`~mancala_envs.agents.search.AlphaBetaAgent`: minimax
+``"alphabeta:D"``             :class:`~mancala_envs.agents.search_agents.AlphaBetaAgent`: minimax
                               with alpha-beta pruning to ``D`` plies (1 to 64)
-``"mcts:N"``                  :class:`~mancala_envs.agents.search.MCTSAgent`: UCT with ``N``
+``"mcts:N"``                  :class:`~mancala_envs.agents.search_agents.MCTSAgent`: UCT with ``N``
                               simulations and random rollouts (1 to 1,000,000)
 ``"sb3:path/to/model.zip"``   :class:`~mancala_envs.agents.sb3.SB3Agent`: a saved
                               MaskablePPO or PPO model (the train extra)
@@ -42,12 +42,16 @@ Example:
 
 from __future__ import annotations
 
-from mancala_envs.agents.base import Agent
+import types
+
+from mancala_envs.common.moved import moved_attribute
+
+from mancala_envs.agents.agent import Agent
 from mancala_envs.agents.baselines import GreedyAgent, RandomAgent
 from mancala_envs.agents.perfect import PerfectAgent
 from mancala_envs.agents.pretrained import MissingWeightsError, PretrainedAgent, PretrainedWeightsError
 from mancala_envs.agents.sb3 import SB3Agent, UntrustedModelError
-from mancala_envs.agents.search import MAX_DEPTH, MAX_SIMULATIONS, AlphaBetaAgent, MCTSAgent
+from mancala_envs.agents.search_agents import MAX_DEPTH, MAX_SIMULATIONS, AlphaBetaAgent, MCTSAgent
 
 __all__ = [
     "AGENT_FORMS",
@@ -132,3 +136,8 @@ def make_agent(name: str, seed: int | None = None, *, trust_remote_code: bool = 
             raise ValueError(f"an sb3 agent needs the saved model's path, as in 'sb3:models/ppo.zip' (got {name!r}).")
         return SB3Agent(parameter, seed, trust_remote_code=trust_remote_code)
     raise ValueError(f"unknown agent {name!r}; choose one of {choices}.")
+
+
+def __getattr__(name: str) -> types.ModuleType:
+    # the submodules that moved in 0.2.0, as attributes: they warn (mancala_envs.common.moved)
+    return moved_attribute(__name__, name)

@@ -6,9 +6,9 @@ from typing import Any
 
 import numpy as np
 
-from mancala_envs.agents.base import Agent
-from mancala_envs.games.base import Game
-from mancala_envs.rollout import greedy_action
+from mancala_envs.agents.agent import Agent
+from mancala_envs.games.game import Game
+from mancala_envs.algorithms.playouts import greedy_action
 
 __all__ = ["GreedyAgent", "RandomAgent"]
 

@@ -1,10 +1,10 @@
-"""The ``"perfect"`` agent: plays a best move of the game's perfect-play table (:mod:`mancala_envs.solver`).
+"""The ``"perfect"`` agent: plays a best move of the game's perfect-play table (:mod:`mancala_envs.algorithms.retrograde`).
 
 A table holds, for every position with at most ``max_seeds`` seeds on the board, its value under
 perfect play: the seeds the player to move will still gain minus those the opponent will
-(:class:`~mancala_envs.solver.TableValue`). :class:`PerfectAgent` values each legal move by its gain
-plus the table's value after it (:meth:`~mancala_envs.solver.Table.move_values`) and plays one of the
-moves of the best value (:meth:`~mancala_envs.solver.Table.best_actions`): among those, one whose
+(:class:`~mancala_envs.algorithms.retrograde.TableValue`). :class:`PerfectAgent` values each legal move by its gain
+plus the table's value after it (:meth:`~mancala_envs.algorithms.retrograde.Table.move_values`) and plays one of the
+moves of the best value (:meth:`~mancala_envs.algorithms.retrograde.Table.best_actions`): among those, one whose
 lower bound over every history (``low``) is highest, then one drawn by its generator.
 
 **Repetition and the ply cap.** ``perfect`` plays the table's values. A move that ends the game at
@@ -12,22 +12,22 @@ once is valued by its real result, since every move is played on the actual stat
 included: a move that repeats a position since the last capture is valued by the repetition rule's
 settlement, and a move that reaches ``max_plies`` by its settlement. After a move that does not end
 the game, the value is the table's where it is exact (:attr:`TableValue.exact
-<mancala_envs.solver.TableValue.exact>`: its bounds over every history meet; every Modiar position
+<mancala_envs.algorithms.retrograde.TableValue.exact>`: its bounds over every history meet; every Modiar position
 with at most 19 seeds, 43% of all): it holds whatever positions were seen before. A move whose table
 value is not exact (inside a cycle class, where the value depends on the history) is valued by a
 search of the real game from the position it reaches, its history included
-(:meth:`~mancala_envs.solver.Table.search`, at most ``search_budget`` positions), which makes its
+(:meth:`~mancala_envs.algorithms.retrograde.Table.search`, at most ``search_budget`` positions), which makes its
 value exact too. So ``perfect`` plays perfectly, history and all, wherever its searches finish (in
 Modiar, the start position's takes 1,249 positions); a search that runs out of budget leaves the
-table's class-capped value (see :mod:`mancala_envs.solver`). From an exact position of value ``v``
+table's class-capped value (see :mod:`mancala_envs.algorithms.retrograde`). From an exact position of value ``v``
 its final margin is at least its store lead plus ``v`` against any opponent, the ply cap aside (the
 tiebreak on ``low`` makes each move lead to an exact position of the same value).
 :attr:`PerfectAgent.last_values` shows the values it chose from.
 
-Tables live in a folder (default :func:`mancala_envs.solver.table_dir`, ``$MANCALA_ENVS_TABLES``
+Tables live in a folder (default :func:`mancala_envs.algorithms.retrograde.table_dir`, ``$MANCALA_ENVS_TABLES``
 when set); the agent loads the largest table of the game (and config: ``max_plies`` and
 ``repetition`` aside) at its first move in that game. Without one it raises
-:class:`~mancala_envs.solver.TableError` naming the ``mancala-envs solve`` command that builds it.
+:class:`~mancala_envs.algorithms.retrograde.TableError` naming the ``mancala-envs solve`` command that builds it.
 On a position with more seeds than the table covers it raises ``TableError`` too, naming the command
 that builds a larger table, and ``alphabeta:D``, which reads the table at its leaves.
 """
@@ -39,10 +39,10 @@ from typing import Any
 
 import numpy as np
 
-from mancala_envs.agents.base import StateAgent
-from mancala_envs.agents.search import load_game_table
-from mancala_envs.games.base import Game
-from mancala_envs.solver import Table, TableError, TableValue, solvable, table_dir
+from mancala_envs.agents.agent import StateAgent
+from mancala_envs.agents.search_agents import load_game_table
+from mancala_envs.games.game import Game
+from mancala_envs.algorithms.retrograde import Table, TableError, TableValue, solvable, table_dir
 
 __all__ = ["PerfectAgent"]
 
@@ -56,12 +56,12 @@ class PerfectAgent(StateAgent):
 
     Args:
         seed: Seed of the agent's generator (ties).
-        folder: The folder of the tables (default: :func:`mancala_envs.solver.table_dir`).
+        folder: The folder of the tables (default: :func:`mancala_envs.algorithms.retrograde.table_dir`).
         search_budget: Positions a search of a move whose table value is not exact may visit (0: no
             search, the table's values alone).
 
     Attributes:
-        last_values: Each legal action of the last move with its :class:`~mancala_envs.solver.TableValue`
+        last_values: Each legal action of the last move with its :class:`~mancala_envs.algorithms.retrograde.TableValue`
             (the mover's future margin after it), ``None`` before the first move.
 
     Raises (at a move, not when built):
@@ -71,7 +71,7 @@ class PerfectAgent(StateAgent):
     Example:
         >>> import tempfile
         >>> import mancala_envs
-        >>> from mancala_envs.solver import build_table, save_table
+        >>> from mancala_envs.algorithms.retrograde import build_table, save_table
         >>> env = mancala_envs.make("modiar_v0")
         >>> env.reset(options={"board": [2, 0, 3, 0, 0, 0], "stores": [20, 17], "player": 0})
         >>> folder = tempfile.mkdtemp()

@@ -7,7 +7,7 @@ reads only tensors and string metadata (``safetensors.numpy``): nothing is unpic
 nor Stable-Baselines3 is needed, so ``"pretrained"`` works in a core install.
 
 **The weights folder.** One file per game, named after the game's short name
-(:attr:`Game.name <mancala_envs.games.base.Game.name>`): ``ouril.safetensors``, ``rio_kadalis.safetensors``.
+(:attr:`Game.name <mancala_envs.games.game.Game.name>`): ``ouril.safetensors``, ``rio_kadalis.safetensors``.
 Beside them, ``manifest.json`` maps each file name to its SHA-256 (hex). The folder is, in order: the
 ``folder=`` argument, ``$MANCALA_ENVS_WEIGHTS`` when set, else the package's own
 ``mancala_envs/agents/weights/`` (:func:`weights_dir`). :func:`export_pretrained` writes both the file and
@@ -49,9 +49,9 @@ from typing import Any
 
 import numpy as np
 
-from mancala_envs.agents.base import StateAgent, masked_choice
+from mancala_envs.agents.agent import StateAgent, masked_choice
 from mancala_envs.engine.state import PLAYER
-from mancala_envs.files import (
+from mancala_envs.common.files import (
     atomic_write,
     check_destination,
     locked_json_update,
@@ -59,7 +59,7 @@ from mancala_envs.files import (
     read_bytes_bounded,
     read_json_bounded,
 )
-from mancala_envs.games.base import Game
+from mancala_envs.games.game import Game
 
 __all__ = [
     "ACTIVATIONS",
@@ -161,7 +161,7 @@ def _as_game(game: Game | str) -> Game:
     if isinstance(game, Game):
         return game
     if isinstance(game, str):
-        from mancala_envs.registration import make_game, resolve_env_id
+        from mancala_envs.envs.registration import make_game, resolve_env_id
 
         return make_game(resolve_env_id(game))
     raise TypeError(

@@ -30,11 +30,11 @@ from typing import Any
 
 import numpy as np
 
-from mancala_envs.agents.base import StateAgent
+from mancala_envs.agents.agent import StateAgent
 from mancala_envs.engine.state import PLAYER
-from mancala_envs.env import MancalaEnv, unwrap_env
-from mancala_envs.files import open_regular, parse_json, refuse_irregular
-from mancala_envs.games.base import Game
+from mancala_envs.envs.aec_env import MancalaEnv, unwrap_env
+from mancala_envs.common.files import open_regular, parse_json, refuse_irregular
+from mancala_envs.games.game import Game
 
 __all__ = [
     "ACTIVATIONS",
@@ -202,7 +202,7 @@ def policy_encoder(game: Any, space: Any, observation: str | dict[str, Any] | No
             f"no encoding of {game.env_name} gives the policy's observation space {space} alone: "
             f"{' and '.join(repr(spec) for spec in chosen)} {'both' if len(chosen) == 2 else 'all'} give it; "
             "pass the one it was trained on "
-            "(observation= here, encoding= to mancala_envs.training.evaluate)."
+            "(observation= here, encoding= to mancala_envs.training.trainer.evaluate)."
         )
     raise ValueError(
         f"no encoding of {game.env_name} gives the policy's observation space {space}; pass observation= "

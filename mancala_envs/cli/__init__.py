@@ -7,16 +7,20 @@ two agents and prints it turn by turn (``--record game.json`` also saves it as a
 record); ``mancala-envs replay game.json`` prints a recorded game move by move, and
 ``--out game.gif`` (or ``.mp4``, or PNG frames) animates it (the ``render`` extra);
 ``mancala-envs play omweso --opponent alphabeta:3`` plays a game in the terminal
-(:mod:`mancala_envs.play`, parsed by :mod:`mancala_envs.cli.play`); ``mancala-envs tournament --game ouril --agents random greedy``
-runs a round robin with ratings (:mod:`mancala_envs.tournament`, parsed by :mod:`mancala_envs.cli.tournament`; the ``tournament`` extra);
+(:mod:`mancala_envs.cli.terminal_game`, parsed by :mod:`mancala_envs.cli.play_command`); ``mancala-envs tournament --game ouril --agents random greedy``
+runs a round robin with ratings (:mod:`mancala_envs.analysis.tournament`, parsed by :mod:`mancala_envs.cli.tournament_command`; the ``tournament`` extra);
 ``mancala-envs list`` lists the ids (PettingZoo's and Gymnasium's); ``mancala-envs warm-up`` compiles every game's entry points into
-numba's cache ahead of use (:mod:`mancala_envs.warm`, ``docs/install.md``). ``python -m mancala_envs`` is the
+numba's cache ahead of use (:mod:`mancala_envs.training.warm_up`, ``docs/install.md``). ``python -m mancala_envs`` is the
 same command.
 Bad input is reported as one line, ``mancala-envs: error: ...``, with exit status 2
 (see docs/contract.md).
 """
 
 from __future__ import annotations
+
+import types
+
+from mancala_envs.common.moved import moved_attribute
 
 import argparse
 import json
@@ -37,12 +41,12 @@ from mancala_envs.cli.common import (
     os_error_line,
     quiet_broken_pipe,
 )
-from mancala_envs.files import check_destination
-from mancala_envs.registration import VARIANTS, game_names, resolve_env_id
-from mancala_envs.validation import check_integer
+from mancala_envs.common.files import check_destination
+from mancala_envs.envs.registration import VARIANTS, game_names, resolve_env_id
+from mancala_envs.common.validation import check_integer
 
 if TYPE_CHECKING:
-    from mancala_envs.records import GameRecord
+    from mancala_envs.envs.records import GameRecord
 
 __all__ = ["PROG", "main", "play_demo", "print_replay", "run_replay", "run_train", "run_warm_up"]
 
@@ -139,13 +143,13 @@ def print_replay(record: GameRecord | str | os.PathLike[str], out=sys.stdout) ->
     numbers it: ``2. player_1 sows pit 6 (action 0)``.
 
     Args:
-        record: A :class:`~mancala_envs.records.GameRecord` or the path of a saved one.
+        record: A :class:`~mancala_envs.envs.records.GameRecord` or the path of a saved one.
         out: Where to print.
 
     Raises:
-        ValueError: the record is malformed or does not replay (see :func:`mancala_envs.records.replay`).
+        ValueError: the record is malformed or does not replay (see :func:`mancala_envs.envs.records.replay`).
     """
-    from mancala_envs.records import GameRecord, replay
+    from mancala_envs.envs.records import GameRecord, replay
 
     record = record if isinstance(record, GameRecord) else GameRecord.load(record)
     names = record.players
@@ -177,7 +181,7 @@ def print_replay(record: GameRecord | str | os.PathLike[str], out=sys.stdout) ->
 
 def run_replay(args: argparse.Namespace, out=None) -> int:
     """``mancala-envs replay``: prints the recorded game, or writes its animation to ``--out``; returns 0."""
-    from mancala_envs.records import GameRecord, write_animation
+    from mancala_envs.envs.records import GameRecord, write_animation
 
     out = sys.stdout if out is None else out
     try:
@@ -201,7 +205,7 @@ def run_replay(args: argparse.Namespace, out=None) -> int:
 def run_train(args: argparse.Namespace, out=None) -> dict:
     """``mancala-envs train``: trains, saves, evaluates and prints the table; returns the figures.
 
-    Where the model goes is checked before training (:meth:`~mancala_envs.training.TrainConfig.check_paths`):
+    Where the model goes is checked before training (:meth:`~mancala_envs.training.trainer.TrainConfig.check_paths`):
     ``--save`` must name a file in a folder that exists, and one that exists is replaced only with ``--overwrite``;
     the default path is rewritten by each run, which the command says before it trains. ``--json`` and
     ``--export-pretrained`` (a ``.safetensors`` file) need a folder that exists; ``--tensorboard DIR`` and an
@@ -209,7 +213,7 @@ def run_train(args: argparse.Namespace, out=None) -> dict:
 
     Raises:
         ValueError / TypeError / FileExistsError: bad arguments, or a save path refused (one error line).
-        mancala_envs.training.TrainingInterrupted: Ctrl-C; the model so far was saved and the command printed
+        mancala_envs.training.trainer.TrainingInterrupted: Ctrl-C; the model so far was saved and the command printed
             one line that says where and after how many steps (``main`` returns 130).
     """
 
@@ -219,7 +223,7 @@ def run_train(args: argparse.Namespace, out=None) -> dict:
     game = resolve_env_id(args.game)
     mancala_envs.make(game)  # an unknown game fails here, before torch is imported
     try:
-        from mancala_envs import training
+        from mancala_envs.training import trainer as training
     except ImportError as error:
         raise ValueError(
             f"training needs the train extra ({error.name} is missing): pip install 'mancala-envs[train]'"
@@ -255,7 +259,7 @@ def run_train(args: argparse.Namespace, out=None) -> dict:
     )
     # A bad opponent fails here, in one line, before the command prints that training starts.
     from mancala_envs.agents import make_agent
-    from mancala_envs.opponents import make_opponent
+    from mancala_envs.views.opponents import make_opponent
 
     make_opponent(opponent, trust_remote_code=args.trust_remote_code)
     for name in args.eval_opponents:
@@ -288,7 +292,7 @@ def run_train(args: argparse.Namespace, out=None) -> dict:
                   f"{stop.path} (sb3:{stop.path} plays it)", file=out, flush=True)
         raise
     except (KeyboardInterrupt, SystemError) as error:  # outside the training loop: while a model was being saved
-        from mancala_envs.errors import is_ctrl_c
+        from mancala_envs.common.errors import is_ctrl_c
 
         if not is_ctrl_c(error):
             raise
@@ -298,7 +302,7 @@ def run_train(args: argparse.Namespace, out=None) -> dict:
     try:  # after the training: Ctrl-C keeps the saved model, says so in one line and ends as in the training
         return _report_training(args, config, result, training, out)
     except (KeyboardInterrupt, SystemError) as error:
-        from mancala_envs.errors import is_ctrl_c
+        from mancala_envs.common.errors import is_ctrl_c
 
         if not is_ctrl_c(error):
             raise
@@ -369,7 +373,7 @@ def run_warm_up(args: argparse.Namespace, out=None) -> dict[str, float]:
     import numba
 
     from mancala_envs.engine.jit import CACHING
-    from mancala_envs.warm import WARM_UP_OPPONENTS, warm_up
+    from mancala_envs.training.warm_up import WARM_UP_OPPONENTS, warm_up
 
     out = out or sys.stdout
     seconds = warm_up(args.games, opponents=args.opponents or WARM_UP_OPPONENTS)
@@ -549,18 +553,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv and argv[0] in ("play", "tournament", "solve", "evaluate"):  # commands with parsers of their own
         if argv[0] == "play":
-            from mancala_envs.cli.play import play_main
+            from mancala_envs.cli.play_command import play_main
 
             return play_main(argv[1:])
         if argv[0] == "solve":
-            from mancala_envs.cli.solve import solve_main
+            from mancala_envs.cli.solve_command import solve_main
 
             return solve_main(argv[1:])
         if argv[0] == "evaluate":
-            from mancala_envs.cli.evaluate import evaluate_main
+            from mancala_envs.cli.evaluate_command import evaluate_main
 
             return evaluate_main(argv[1:])
-        from mancala_envs.cli.tournament import tournament_main
+        from mancala_envs.cli.tournament_command import tournament_main
 
         return tournament_main(argv[1:])
     try:
@@ -583,11 +587,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         return quiet_broken_pipe()
     except (KeyboardInterrupt, SystemError) as error:  # Ctrl-C: one line of what was kept (train said it); no traceback
-        from mancala_envs.errors import is_ctrl_c
+        from mancala_envs.common.errors import is_ctrl_c
 
         if not is_ctrl_c(error):  # numba's SystemError caused by Ctrl-C is Ctrl-C; any other is a fault
             raise
-        training = sys.modules.get("mancala_envs.training")
+        training = sys.modules.get("mancala_envs.training.trainer")
         if training is None or not isinstance(error, training.TrainingInterrupted):  # run_train said those itself
             print(_INTERRUPTED[args.command](args), flush=True)
         return 130
@@ -598,3 +602,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
+
+
+def __getattr__(name: str) -> types.ModuleType:
+    # the submodules that moved in 0.2.0, as attributes: they warn (mancala_envs.common.moved)
+    return moved_attribute(__name__, name)

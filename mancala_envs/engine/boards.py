@@ -1,8 +1,8 @@
 """Boards as numbers, and margins as bytes: how a perfect-play table is laid out.
 
-A perfect-play table (:mod:`mancala_envs.solver`) stores its positions in the order of
+A perfect-play table (:mod:`mancala_envs.algorithms.retrograde`) stores its positions in the order of
 :func:`board_index`, one byte per value (:func:`table_margin` reads it back); the compiled searches
-(:mod:`mancala_envs.search`) read a table at their leaves with the same two functions.
+(:mod:`mancala_envs.algorithms.tree_search`) read a table at their leaves with the same two functions.
 """
 
 from __future__ import annotations

@@ -561,7 +561,7 @@ _notice_on = False
 def compile_notice(enabled: bool) -> bool:
     """Turns the compile notice and progress on (the default at import) or off; returns whether it was on.
 
-    What reports its own compile time (``mancala-envs train``, :func:`mancala_envs.warm.warm_up`) turns it
+    What reports its own compile time (``mancala-envs train``, :func:`mancala_envs.training.warm_up.warm_up`) turns it
     off while it runs; a process that should say nothing at all (a worker of a pool whose parent shows
     its own progress) calls ``compile_notice(False)`` once, or runs with ``MANCALA_ENVS_QUIET=1``.
     """

@@ -25,7 +25,7 @@ and optimise it again there, and inlining it (a game's ``step`` is marked
 ``inline="always"``) copies its whole body into the caller: seconds of
 compiling per kernel either way. By symbol, a kernel
 compiles its own loop alone, and runs as fast as with a linked call (the
-per-ply loops pass borrowed views, :mod:`mancala_envs.engine.views`, so the
+per-ply loops pass borrowed views, :mod:`mancala_envs.engine.board_views`, so the
 call counts no references). Each copy is cached on disk by numba under its own
 name (``<template>[<rules module>]``), so warm starts load it instead of
 compiling.
@@ -87,7 +87,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 class GameRules(Protocol):
     """What :func:`specialise` needs from a game: its name and its compiled rules.
 
-    Every :class:`~mancala_envs.games.base.Game` is one.
+    Every :class:`~mancala_envs.games.game.Game` is one.
     """
 
     name: str

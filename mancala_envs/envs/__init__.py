@@ -14,9 +14,9 @@ import types
 from collections.abc import Callable
 from typing import Any
 
-from mancala_envs.env import ENV_OPTIONS, RENDER_MODES, MancalaEnv
+from mancala_envs.envs.aec_env import ENV_OPTIONS, RENDER_MODES, MancalaEnv
 from mancala_envs.games import game_classes
-from mancala_envs.games.base import Game, config_from_kwargs
+from mancala_envs.games.game import Game, config_from_kwargs
 
 __all__ = ["bind", "public_modules"]
 

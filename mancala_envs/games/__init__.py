@@ -2,20 +2,24 @@
 
 :data:`GAME_MODULES` names each game's rules module (``mancala_envs/games/<module>.py``), and every
 other list of games derives from it: the ids and variants of both registries
-(:mod:`mancala_envs.registration`), ``list_envs``, the public modules ``mancala_envs.envs.<name>_v0``,
+(:mod:`mancala_envs.envs.registration`), ``list_envs``, the public modules ``mancala_envs.envs.<name>_v0``,
 the CLI's game names and the tests' parametrisation over ``VARIANTS``. A rules module exposes its
-:class:`~mancala_envs.games.base.Game` subclass as ``GAME``; ``docs/architecture.md`` ("Adding a game")
+:class:`~mancala_envs.games.game.Game` subclass as ``GAME``; ``docs/architecture.md`` ("Adding a game")
 lists what that class declares.
 """
 
 from __future__ import annotations
+
+import types
+
+from mancala_envs.common.moved import moved_attribute
 
 import importlib
 from functools import cache
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from mancala_envs.games.base import Game
+    from mancala_envs.games.game import Game
 
 __all__ = ["GAME_MODULES", "game_class", "game_classes"]
 
@@ -39,3 +43,8 @@ def game_class(name: str) -> type[Game]:
         if cls.name == name:
             return cls
     raise ValueError(f"unknown game {name!r}; choose one of {[cls.name for cls in game_classes()]}.")
+
+
+def __getattr__(name: str) -> types.ModuleType:
+    # the submodules that moved in 0.2.0, as attributes: they warn (mancala_envs.common.moved)
+    return moved_attribute(__name__, name)

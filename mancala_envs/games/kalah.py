@@ -51,7 +51,7 @@ from mancala_envs.engine.state import (
     TERMINATED,
 )
 from mancala_envs.engine.trace import trace_capture, trace_clear, trace_sow
-from mancala_envs.games.base import Variant, check_bool, check_int
+from mancala_envs.games.game import Variant, check_bool, check_int
 from mancala_envs.games.two_row import (
     HISTORY_START,
     MAX_PLIES,
@@ -288,7 +288,7 @@ class Kalah(KalahCompanion, TwoRowGame):
     name = "kalah"
     version = 0
     config_class = KalahConfig
-    tables = True  # mancala_envs.solver can solve its positions
+    tables = True  # mancala_envs.algorithms.retrograde can solve its positions
     end_reasons: ClassVar[dict[int, str]] = {END_ROW_EMPTY: "row_empty"}
     variants = (
         Variant("kalah", {}, "Kalah, 2x6, 4 seeds per pit, stores in the lap, extra turns (OpenSpiel's mancala)"),

@@ -51,7 +51,7 @@ from mancala_envs.engine.state import (
     STORE,
 )
 from mancala_envs.engine.trace import trace_clear
-from mancala_envs.games.base import Variant, check_bool, check_int
+from mancala_envs.games.game import Variant, check_bool, check_int
 from mancala_envs.games.modiar_companion import ModiarCompanion
 from mancala_envs.games.two_row import (
     HISTORY_START,
@@ -245,7 +245,7 @@ class Modiar(ModiarCompanion, TwoRowGame):
     name = "modiar"
     version = 0
     config_class = ModiarConfig
-    tables = True  # mancala_envs.solver can solve its positions
+    tables = True  # mancala_envs.algorithms.retrograde can solve its positions
     variants = (
         Variant('modiar', {}, 'Modiar, 2x3, 7 stones per pit (T = 42)'),
     )

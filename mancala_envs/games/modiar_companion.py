@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from mancala_envs.engine.state import FIRST_MOVE_DONE
-from mancala_envs.games.base import check_bool
+from mancala_envs.games.game import check_bool
 from mancala_envs.games.two_row_companion import TwoRowCompanion
 
 __all__ = ["ModiarCompanion"]

@@ -123,7 +123,7 @@ from mancala_envs.engine.state import (
     WINNER,
 )
 from mancala_envs.engine.trace import trace_capture, trace_clear, trace_sow
-from mancala_envs.games.base import Game, Variant, check_bool, check_choice, check_int
+from mancala_envs.games.game import Game, Variant, check_bool, check_choice, check_int
 
 __all__ = [
     "END_COLUMN_PITS",

@@ -3,7 +3,7 @@
 The rules (config, layout, legal moves, ``step``, ``observe`` and the ``Omweso`` class binding
 them) are in ``mancala_envs/games/omweso.py``; the rules page is ``docs/rules/omweso.md``. This
 module holds the mixin :class:`OmwesoCompanion`, which ``Omweso`` inherits before
-:class:`~mancala_envs.games.base.Game`:
+:class:`~mancala_envs.games.game.Game`:
 
 - positions: ``load_position`` (and the checks of the placement phase and of a pending
   mid-turn choice), ``position_flags``, the ``check_reachable`` override and ``held_seeds``;
@@ -43,7 +43,7 @@ from mancala_envs.engine.state import (
     STORE,
     TURN,
 )
-from mancala_envs.games.base import check_bool, check_choice, check_counts, check_int
+from mancala_envs.games.game import check_bool, check_choice, check_counts, check_int
 
 __all__ = ["OmwesoCompanion"]
 

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mancala_envs.engine import two_row as capture_sowing
+from mancala_envs.engine import sow_capture as capture_sowing
 from mancala_envs.engine.capture import GRAND_SLAM_ALLOWED, GRAND_SLAM_FORBIDDEN, count_set
 from mancala_envs.engine.ending import PLAIN_WIN, check_end, end_ply
 from mancala_envs.engine.jit import njit
@@ -41,7 +41,7 @@ from mancala_envs.engine.setup import refusal_code, start_game, start_match
 from mancala_envs.engine.sowing import ORIGIN_SKIPPED, ORIGIN_SKIPPED_FIRST_CIRCUIT
 from mancala_envs.engine.state import LEGAL, OK, PLAYER, RUNNING, STATUS
 from mancala_envs.engine.trace import trace_clear
-from mancala_envs.games.base import Variant, check_bool, check_choice, check_int
+from mancala_envs.games.game import Variant, check_bool, check_choice, check_int
 from mancala_envs.games.ouril_companion import OurilCompanion
 from mancala_envs.games.two_row import (
     HISTORY_START,
@@ -205,7 +205,7 @@ class Ouril(OurilCompanion, TwoRowGame):
     name = "ouril"
     version = 0
     config_class = OurilConfig
-    tables = True  # mancala_envs.solver can solve its positions
+    tables = True  # mancala_envs.algorithms.retrograde can solve its positions
     variants = (
         Variant('ouril', {}, 'Ouril, 2x6, 4 seeds per pit'),
         Variant('ouril-mini', {'pits_per_row': 4}, 'Ouril on the 2x4 board for children and beginners'),

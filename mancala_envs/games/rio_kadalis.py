@@ -75,7 +75,7 @@ from mancala_envs.engine.state import (
     WINNER,
 )
 from mancala_envs.engine.trace import trace_clear
-from mancala_envs.games.base import Variant, check_bool, check_choice, check_int
+from mancala_envs.games.game import Variant, check_bool, check_choice, check_int
 from mancala_envs.games.two_row import (
     HISTORY_START,
     MAX_PLIES,

@@ -20,7 +20,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from mancala_envs.engine.state import BOARD, ENDLESS, HEADER_SIZE, LAPS
-from mancala_envs.games.base import check_counts, check_int
+from mancala_envs.games.game import check_counts, check_int
 from mancala_envs.games.two_row_companion import TwoRowCompanion
 
 __all__ = ["RioKadalisCompanion"]

@@ -37,7 +37,7 @@ from mancala_envs.engine.state import (
     STATUS,
     STORE,
 )
-from mancala_envs.games.base import Game
+from mancala_envs.games.game import Game
 
 __all__ = [
     "HISTORY_START",

@@ -30,7 +30,7 @@ from mancala_envs.engine.state import (
     STORE,
     TERMINATED,
 )
-from mancala_envs.games.base import check_counts, check_int
+from mancala_envs.games.game import check_counts, check_int
 from mancala_envs.games.two_row import HISTORY_START, MAX_PLIES
 
 __all__ = ["TwoRowCompanion"]
@@ -41,7 +41,7 @@ class TwoRowCompanion:
 
     A mixin for a two-row game's companion class: it is used only before
     :class:`~mancala_envs.games.two_row.TwoRowGame` among a game class's bases, so its methods use the
-    game's ``config``, ``params``, ``row_size`` and :class:`~mancala_envs.games.base.Game`'s helpers.
+    game's ``config``, ``params``, ``row_size`` and :class:`~mancala_envs.games.game.Game`'s helpers.
     """
 
     # --- positions -------------------------------------------------------------------------------------

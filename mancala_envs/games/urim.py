@@ -32,7 +32,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mancala_envs.engine import two_row as capture_sowing
+from mancala_envs.engine import sow_capture as capture_sowing
 from mancala_envs.engine.capture import GRAND_SLAM_ALLOWED, GRAND_SLAM_FORBIDDEN, count_set
 from mancala_envs.engine.ending import check_end, close_match_game, end_ply
 from mancala_envs.engine.jit import njit
@@ -41,7 +41,7 @@ from mancala_envs.engine.setup import refusal_code, start_game, start_match
 from mancala_envs.engine.sowing import ORIGIN_SKIPPED
 from mancala_envs.engine.state import LEGAL, MATCH, OK, PLAYER, RUNNING, STARTER, STATUS
 from mancala_envs.engine.trace import trace_clear
-from mancala_envs.games.base import Variant, check_bool, check_choice, check_count_set, check_int
+from mancala_envs.games.game import Variant, check_bool, check_choice, check_count_set, check_int
 from mancala_envs.games.two_row import (
     HISTORY_START,
     MAX_PLIES,
@@ -258,7 +258,7 @@ class Urim(UrimCompanion, TwoRowGame):
     name = "urim"
     version = 0
     config_class = UrimConfig
-    tables = True  # mancala_envs.solver can solve its positions
+    tables = True  # mancala_envs.algorithms.retrograde can solve its positions
     variants = (
         Variant('urim', {}, 'Urim, 2x6, 3 seeds per pit (T = 36)'),
         Variant('urim7', {'pits_per_row': 7}, 'Urim on the 2x7 board, 3 seeds per pit (T = 42)'),

@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 
 from mancala_envs.engine.state import BOARD, PLAYER, PLY, RUNNING, STATUS, STORE
-from mancala_envs.games.base import Game
+from mancala_envs.games.game import Game
 
 __all__ = ["MAX_DOTS", "PLAYER_COLOURS", "BoardPicture", "import_pygame"]
 

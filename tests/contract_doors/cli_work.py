@@ -17,12 +17,12 @@ from typing import Any
 from contract_support import EXIT_2, Case, Row
 
 from mancala_envs.agents.pretrained import export_destination, export_pretrained
-from mancala_envs.batch import MAX_THREADS
+from mancala_envs.envs.batch import MAX_THREADS
 from mancala_envs.cli import main
-from mancala_envs.oracle import oracle_evaluate
-from mancala_envs.records import write_animation
-from mancala_envs.tournament import MAX_GAMES, max_workers, run_tournament
-from mancala_envs.training import (
+from mancala_envs.analysis.oracle import oracle_evaluate
+from mancala_envs.envs.records import write_animation
+from mancala_envs.analysis.tournament import MAX_GAMES, max_workers, run_tournament
+from mancala_envs.training.trainer import (
     MAX_LAYER_SIZE,
     MAX_LAYERS,
     MAX_POOL_SIZE,
@@ -110,7 +110,7 @@ for n_steps, n_envs in ((16, 10**9), (MAX_ROLLOUT_STEPS, 2)):
          f"must be at most {MAX_ROLLOUT_STEPS} (MAX_ROLLOUT_STEPS)", f"{n_steps} * {n_envs} = {n_steps * n_envs}")
 
 case(TRAINING, row, "TrainConfig torch_threads=20000", lambda _: config(torch_threads=20_000), ValueError,
-     f"torch_threads must be at most {MAX_THREADS} (mancala_envs.batch.MAX_THREADS", "(got 20000)")
+     f"torch_threads must be at most {MAX_THREADS} (mancala_envs.envs.batch.MAX_THREADS", "(got 20000)")
 
 for name, fields, words in (
     ("batch_size=10**9", {"batch_size": 10**9}, (f"batch_size must be at most {MAX_ROLLOUT_STEPS} (MAX_ROLLOUT_STEPS",

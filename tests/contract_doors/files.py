@@ -23,11 +23,11 @@ from unittest import mock
 import numpy as np
 from contract_support import EXIT_2, Case, Row
 
-from mancala_envs import solver
+from mancala_envs.algorithms import retrograde as solver
 from mancala_envs.agents import pretrained
 from mancala_envs.cli import main
-from mancala_envs.records import GameRecord
-from mancala_envs.registration import make_game
+from mancala_envs.envs.records import GameRecord
+from mancala_envs.envs.registration import make_game
 
 WEIGHTS = "Pretrained weights and saved models"
 RECORDS = "Game records"

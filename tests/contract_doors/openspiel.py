@@ -17,7 +17,7 @@ import numpy as np
 import pyspiel
 from contract_support import Case, Row
 
-from mancala_envs.openspiel import MancalaState, load_game
+from mancala_envs.integrations.openspiel import MancalaState, load_game
 
 DOOR = "openspiel"
 SECTION = "OpenSpiel states:"

@@ -14,12 +14,12 @@ import numpy as np
 from contract_support import Case, Row
 
 from mancala_envs.agents import GreedyAgent, RandomAgent, make_agent
-from mancala_envs.agents.search import alphabeta_search, mcts_search
+from mancala_envs.agents.search_agents import alphabeta_search, mcts_search
 from mancala_envs.engine.state import BOARD, HISTORY_LEN, LEGAL, PLAYER, STORE
-from mancala_envs.openspiel import MancalaState, load_game
-from mancala_envs.registration import make_game
+from mancala_envs.integrations.openspiel import MancalaState, load_game
+from mancala_envs.envs.registration import make_game
 from mancala_envs.rendering.picture import BoardPicture
-from mancala_envs.solver import build_table
+from mancala_envs.algorithms.retrograde import build_table
 
 SECTION = "Raw states"
 NOT_SPIEL = "`openspiel.MancalaState(game, state)` with a `game` that is not"

@@ -31,11 +31,11 @@ from mancala_envs.wrappers.encodings import (
 
 import mancala_envs
 from mancala_envs import make_from_config
-from mancala_envs.batch import MAX_THREADS, BatchedGames, play_random
-from mancala_envs.registration import make_game
-from mancala_envs.single_agent import SingleAgentEnv
-from mancala_envs.two_seat import TwoSeatVectorEnv
-from mancala_envs.vector import MancalaVectorEnv
+from mancala_envs.envs.batch import MAX_THREADS, BatchedGames, play_random
+from mancala_envs.envs.registration import make_game
+from mancala_envs.views.single_agent_env import SingleAgentEnv
+from mancala_envs.views.two_seat_env import TwoSeatVectorEnv
+from mancala_envs.views.vector_env import MancalaVectorEnv
 
 SECTION = "Sizes: encoding"
 CAP = "an encoding `cap` above the game's `max_cap(game)`"
@@ -108,13 +108,13 @@ for door, build in (("OneHotObservation", lambda: OneHotObservation(mancala_envs
 
 
 def _sb3(**arguments: Any) -> Any:
-    from mancala_envs.vector_sb3 import MancalaSB3VecEnv
+    from mancala_envs.views.sb3_vec_env import MancalaSB3VecEnv
 
     return MancalaSB3VecEnv("kalah_v0", 2, **{"threads": 1, **arguments})
 
 
 def _self_play(**arguments: Any) -> Any:
-    from mancala_envs.selfplay import SelfPlayVecEnv
+    from mancala_envs.training.selfplay import SelfPlayVecEnv
 
     return SelfPlayVecEnv("kalah_v0", 2, opponents=["random"], **{"threads": 1, **arguments})
 

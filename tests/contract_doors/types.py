@@ -14,10 +14,10 @@ from contract_support import Case, Row, plain
 from mancala_envs.wrappers import FlattenObservation, GymFlattenObservation, turn_based_parallel
 
 import mancala_envs
-from mancala_envs.batch import BatchedGames
-from mancala_envs.single_agent import SingleAgentEnv
-from mancala_envs.two_seat import TwoSeatVectorEnv
-from mancala_envs.vector import MancalaVectorEnv
+from mancala_envs.envs.batch import BatchedGames
+from mancala_envs.views.single_agent_env import SingleAgentEnv
+from mancala_envs.views.two_seat_env import TwoSeatVectorEnv
+from mancala_envs.views.vector_env import MancalaVectorEnv
 
 SECTION = "Types and shared arrays"
 N = 4
@@ -100,7 +100,7 @@ def vector_frozen(env: Any) -> Any:
 
 
 def sb3(reset: bool = True) -> Any:
-    from mancala_envs.vector_sb3 import MancalaSB3VecEnv
+    from mancala_envs.views.sb3_vec_env import MancalaSB3VecEnv
 
     env = MancalaSB3VecEnv("kalah_v0", N, learner_seat=0, first_player=0, seed=0, threads=1)
     if reset:
@@ -126,7 +126,7 @@ def two_seat_frozen(env: TwoSeatVectorEnv) -> Any:
 
 
 def self_play(reset: bool = True) -> Any:
-    from mancala_envs.selfplay import SelfPlayVecEnv
+    from mancala_envs.training.selfplay import SelfPlayVecEnv
 
     env = SelfPlayVecEnv("kalah_v0", N, opponents=["random"], learner_seat=0, seed=0, first_player=0, threads=1)
     if reset:
@@ -239,13 +239,13 @@ SEED_DOORS: list[tuple[str, Callable[[], Any], Callable[[Any], Any] | None, Call
 
 
 def sb3_with_seed(seed: Any) -> Any:
-    from mancala_envs.vector_sb3 import MancalaSB3VecEnv
+    from mancala_envs.views.sb3_vec_env import MancalaSB3VecEnv
 
     return MancalaSB3VecEnv("kalah_v0", N, seed=seed, threads=1)
 
 
 def self_play_with_seed(seed: Any) -> Any:
-    from mancala_envs.selfplay import SelfPlayVecEnv
+    from mancala_envs.training.selfplay import SelfPlayVecEnv
 
     return SelfPlayVecEnv("kalah_v0", N, opponents=["random"], seed=seed, threads=1)
 

@@ -1,0 +1,27 @@
+"""Training: MaskablePPO runs, self-play, and compiling ahead of use.
+
+- :mod:`~mancala_envs.training.trainer`: ``TrainConfig``, ``train`` and ``evaluate`` (``mancala-envs train``).
+- :mod:`~mancala_envs.training.selfplay`: self-play against a pool of the learner's own snapshots.
+- :mod:`~mancala_envs.training.warm_up`: ``warm_up``, compiling games before a job needs them.
+
+Until 0.2.0 ``mancala_envs.training`` was the module that is now :mod:`~mancala_envs.training.trainer`; its
+names still resolve here, with a :class:`DeprecationWarning`, until 0.3.0. Nothing here is imported eagerly:
+``trainer`` needs the ``train`` extra (Stable-Baselines3 and torch).
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from mancala_envs.common.moved import warn_moved
+
+
+def __getattr__(name: str) -> Any:
+    if name.startswith("__"):
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    trainer = importlib.import_module("mancala_envs.training.trainer")
+    if name not in getattr(trainer, "__all__", ()) and not hasattr(trainer, name):
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    warn_moved(f"{__name__}.{name}", f"{trainer.__name__}.{name}", stacklevel=2)
+    return getattr(trainer, name)
