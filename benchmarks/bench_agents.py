@@ -46,7 +46,14 @@ from mancala_envs.engine.state import RUNNING, STATUS
 
 __all__ = ["GAMES", "bench_alphabeta", "bench_mcts", "main", "positions", "run_all"]
 
-GAMES = ("ouril_v0", "urim_v0", "modiar_v0", "rio_kadalis_v0", "omweso_v0", "kalah_v0")  # the games measured (mancala_envs is imported later, where its import is timed)
+GAMES = (
+    "ouril_v0",
+    "urim_v0",
+    "modiar_v0",
+    "rio_kadalis_v0",
+    "omweso_v0",
+    "kalah_v0",
+)  # the games measured (mancala_envs is imported later, where its import is timed)
 DEFAULT_JSON = Path(__file__).resolve().parent / "results" / "bench_agents.json"
 
 

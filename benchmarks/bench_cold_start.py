@@ -171,8 +171,12 @@ class Args:
         cpu = self.cpu
         if cpu is None:
             cpu = min(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else -1
-        return Args(**(asdict(self) | {"games": tuple(games), "entry_points": tuple(entry_points),
-                                       "repeats": repeats, "cpu": cpu}))
+        return Args(
+            **(
+                asdict(self)
+                | {"games": tuple(games), "entry_points": tuple(entry_points), "repeats": repeats, "cpu": cpu}
+            )
+        )
 
 
 # --- the children ----------------------------------------------------------------------------------------------
@@ -309,8 +313,9 @@ def run_child(kind: str, arg: str, n: int, cpu: int, environment: dict[str, str]
     command = [sys.executable, "-c", _script(kind), str(cpu), arg, str(n)]
     start = time.perf_counter()
     try:
-        child = subprocess.run(command, env=dict(os.environ, **environment), capture_output=True, text=True,
-                               timeout=timeout, check=False)
+        child = subprocess.run(
+            command, env=dict(os.environ, **environment), capture_output=True, text=True, timeout=timeout, check=False
+        )
     except subprocess.TimeoutExpired as expired:
         stderr = expired.stderr.decode(errors="replace") if isinstance(expired.stderr, bytes) else expired.stderr
         return {"error": f"timed out after {timeout:.0f} s", "stderr": _tail(stderr or "")}
@@ -356,8 +361,9 @@ def probe_registry(timeout: float = 300.0) -> dict[str, Any]:
         ``{"envs": [...], "gymnasium": [...]}`` or ``{"error": ...}`` when ``mancala_envs`` does not import.
     """
     try:
-        child = subprocess.run([sys.executable, "-c", _PROBE], capture_output=True, text=True, timeout=timeout,
-                               check=False)
+        child = subprocess.run(
+            [sys.executable, "-c", _PROBE], capture_output=True, text=True, timeout=timeout, check=False
+        )
     except subprocess.TimeoutExpired:
         return {"error": f"importing mancala_envs timed out after {timeout:.0f} s"}
     if child.returncode != 0:
@@ -391,8 +397,10 @@ def peer_missing() -> str | None:
     missing = _missing(PEER_MODULES)
     if not missing:
         return None
-    return (f"Pgx peer skipped: {' and '.join(missing)} not installed, so no ratio to Pgx is given; "
-            "install the peer with `pip install pgx \"jax[cpu]\"`.")
+    return (
+        f"Pgx peer skipped: {' and '.join(missing)} not installed, so no ratio to Pgx is given; "
+        'install the peer with `pip install pgx "jax[cpu]"`.'
+    )
 
 
 def train_missing() -> str | None:
@@ -420,8 +428,9 @@ class _Row:
     runs: list[dict[str, Any]] = field(default_factory=list)
 
 
-def _cold_and_warm(kind: str, arg: str, n: int, args: Args, cache_variable: str,
-                   extra: dict[str, str] | None = None) -> dict[str, Any]:
+def _cold_and_warm(
+    kind: str, arg: str, n: int, args: Args, cache_variable: str, extra: dict[str, str] | None = None
+) -> dict[str, Any]:
     """One cold start into a new, empty cache directory (``cache_variable``) and one warm start reusing it."""
     cache_dir = tempfile.mkdtemp(prefix="mancala-cold-start-")
     environment = dict(args.child_env) | dict(extra or {}) | {cache_variable: cache_dir}
@@ -470,8 +479,10 @@ def _measure_row(row: _Row, args: Args) -> None:
         if "unavailable" in outcome:
             row.status = NOT_AVAILABLE
             if kind == PEER:
-                row.message = (f"Pgx peer skipped: it does not import ({outcome['unavailable']}), so no ratio to "
-                               "Pgx is given; install it with `pip install pgx \"jax[cpu]\"`.")
+                row.message = (
+                    f"Pgx peer skipped: it does not import ({outcome['unavailable']}), so no ratio to "
+                    'Pgx is given; install it with `pip install pgx "jax[cpu]"`.'
+                )
             else:
                 row.message = outcome["unavailable"]
             return
@@ -490,8 +501,13 @@ def _median(values: list[float | None]) -> float | None:
 
 def _summary(row: _Row, peer_runs: list[dict[str, Any]] | None) -> dict[str, Any]:
     """The JSON of one row: medians of every phase, the ratio to Pgx and the targets."""
-    out: dict[str, Any] = {"entry_point": row.entry_point, "game": row.game, "id": row.target.split("|")[0],
-                           "status": row.status, "message": row.message}
+    out: dict[str, Any] = {
+        "entry_point": row.entry_point,
+        "game": row.game,
+        "id": row.target.split("|")[0],
+        "status": row.status,
+        "message": row.message,
+    }
     if row.entry_point in ("make_vec", "batch", TRAIN):
         out["num_envs"] = row.n
     if row.entry_point == PEER:
@@ -501,8 +517,12 @@ def _summary(row: _Row, peer_runs: list[dict[str, Any]] | None) -> dict[str, Any
     if row.status != "ok":
         return out
     for which in ("cold", "warm"):
-        keys = [key for key in row.runs[0][which] if isinstance(row.runs[0][which][key], (int, float, type(None)))
-                and not isinstance(row.runs[0][which][key], bool)]
+        keys = [
+            key
+            for key in row.runs[0][which]
+            if isinstance(row.runs[0][which][key], (int, float, type(None)))
+            and not isinstance(row.runs[0][which][key], bool)
+        ]
         out[which] = {key: _median([run[which].get(key) for run in row.runs]) for key in keys}
         extras = {key: value for key, value in row.runs[0][which].items() if key not in out[which]}
         out[which] |= extras
@@ -517,12 +537,21 @@ def _summary(row: _Row, peer_runs: list[dict[str, Any]] | None) -> dict[str, Any
         if peer_runs:
             ratios = [run["cold"]["total_s"] / peer["cold"]["total_s"] for run, peer in zip(row.runs, peer_runs)]
             warm_ratios = [run["warm"]["total_s"] / peer["warm"]["total_s"] for run, peer in zip(row.runs, peer_runs)]
-            out |= {"ratio_vs_pgx": statistics.median(ratios), "ratios_vs_pgx": ratios,
-                    "warm_ratio_vs_pgx": statistics.median(warm_ratios), "target_ratio": TARGET_RATIO_VS_PEER,
-                    "target_ratio_met": statistics.median(ratios) <= TARGET_RATIO_VS_PEER}
+            out |= {
+                "ratio_vs_pgx": statistics.median(ratios),
+                "ratios_vs_pgx": ratios,
+                "warm_ratio_vs_pgx": statistics.median(warm_ratios),
+                "target_ratio": TARGET_RATIO_VS_PEER,
+                "target_ratio_met": statistics.median(ratios) <= TARGET_RATIO_VS_PEER,
+            }
         else:
-            out |= {"ratio_vs_pgx": None, "ratios_vs_pgx": None, "warm_ratio_vs_pgx": None,
-                    "target_ratio": TARGET_RATIO_VS_PEER, "target_ratio_met": None}
+            out |= {
+                "ratio_vs_pgx": None,
+                "ratios_vs_pgx": None,
+                "warm_ratio_vs_pgx": None,
+                "target_ratio": TARGET_RATIO_VS_PEER,
+                "target_ratio_met": None,
+            }
     return out
 
 
@@ -533,8 +562,10 @@ def measure(args: Args) -> dict[str, Any]:
     if unknown:
         raise ValueError(f"unknown entry points {unknown}; choose from {list(ENTRY_POINTS)}.")
     if args.repeats < 1 or args.num_envs < 1 or args.peer_batch < 1:
-        raise ValueError(f"--repeats, --num-envs and --peer-batch must be >= 1 (got {args.repeats}, "
-                         f"{args.num_envs}, {args.peer_batch}).")
+        raise ValueError(
+            f"--repeats, --num-envs and --peer-batch must be >= 1 (got {args.repeats}, "
+            f"{args.num_envs}, {args.peer_batch})."
+        )
     registry = probe_registry()
     peer = _Row(PEER, "connect_four", "connect_four", args.peer_batch)
     if not args.peer:
@@ -562,9 +593,12 @@ def measure(args: Args) -> dict[str, Any]:
         for index, row in enumerate(everything):
             _measure_row(row, args)
             if row.status == "ok":
-                print(f"  [{repeat + 1}/{args.repeats}] {row.entry_point:<17}{row.game:<14}"
-                      f"cold {row.runs[-1]['cold']['total_s']:7.2f} s  warm {row.runs[-1]['warm']['total_s']:6.2f} s",
-                      file=sys.stderr, flush=True)
+                print(
+                    f"  [{repeat + 1}/{args.repeats}] {row.entry_point:<17}{row.game:<14}"
+                    f"cold {row.runs[-1]['cold']['total_s']:7.2f} s  warm {row.runs[-1]['warm']['total_s']:6.2f} s",
+                    file=sys.stderr,
+                    flush=True,
+                )
             elif index not in reported:
                 reported.add(index)
                 print(f"  {row.entry_point:<17}{row.game:<14}{row.status}: {row.message}", file=sys.stderr, flush=True)
@@ -630,17 +664,32 @@ def format_table(results: dict[str, Any]) -> str:
     lines = [
         "## mancala-envs cold start",
         "",
-        (f"Machine: {machine['cpu_count']} CPUs, {machine['cpu_model']}, {machine['platform']}; python "
-         f"{machine['python']}, numba {machine['numba']}, numpy {machine['numpy']}, gymnasium {machine['gymnasium']}, "
-         f"jax {machine['jax']}, pgx {machine['pgx']}; mancala-envs {machine['mancala_envs']} "
-         f"({machine['git_commit']})."),
-        (f"Each figure: median of {settings['repeats']}, a fresh interpreter {pinned}, timed inside it from before "
-         "the first import to after the first step. Cold: empty `NUMBA_CACHE_DIR` (Pgx: empty "
-         "`JAX_COMPILATION_CACHE_DIR`); warm: a second process reusing that cache. Targets: cold <= "
-         f"{TARGET_RATIO_VS_PEER:g}x Pgx, warm <= {TARGET_WARM_S:g} s."),
+        (
+            f"Machine: {machine['cpu_count']} CPUs, {machine['cpu_model']}, {machine['platform']}; python "
+            f"{machine['python']}, numba {machine['numba']}, numpy {machine['numpy']}, gymnasium {machine['gymnasium']}, "
+            f"jax {machine['jax']}, pgx {machine['pgx']}; mancala-envs {machine['mancala_envs']} "
+            f"({machine['git_commit']})."
+        ),
+        (
+            f"Each figure: median of {settings['repeats']}, a fresh interpreter {pinned}, timed inside it from before "
+            "the first import to after the first step. Cold: empty `NUMBA_CACHE_DIR` (Pgx: empty "
+            "`JAX_COMPILATION_CACHE_DIR`); warm: a second process reusing that cache. Targets: cold <= "
+            f"{TARGET_RATIO_VS_PEER:g}x Pgx, warm <= {TARGET_WARM_S:g} s."
+        ),
         "",
-        _line(["entry point", "game", "cold s", "warm s", "cold / Pgx", f"<= {TARGET_RATIO_VS_PEER:g}x Pgx",
-               f"warm <= {TARGET_WARM_S:g} s", "cold: import / make / reset / 1st step", "process s (cold)"]),
+        _line(
+            [
+                "entry point",
+                "game",
+                "cold s",
+                "warm s",
+                "cold / Pgx",
+                f"<= {TARGET_RATIO_VS_PEER:g}x Pgx",
+                f"warm <= {TARGET_WARM_S:g} s",
+                "cold: import / make / reset / 1st step",
+                "process s (cold)",
+            ]
+        ),
         _line(["---", "---", "---:", "---:", "---:", ":---:", ":---:", "---", "---:"]),
     ]
     peer = results["peer"]
@@ -651,29 +700,65 @@ def format_table(results: dict[str, Any]) -> str:
     for title, row in rows:
         game = row["game"]
         if row["status"] != "ok":
-            lines.append(_line([title, game, f"{row['status']}: {row['message']}".replace("|", "/").replace("\n", " "),
-                                "—", "—", "—", "—", "—", "—"]))
+            lines.append(
+                _line(
+                    [
+                        title,
+                        game,
+                        f"{row['status']}: {row['message']}".replace("|", "/").replace("\n", " "),
+                        "—",
+                        "—",
+                        "—",
+                        "—",
+                        "—",
+                        "—",
+                    ]
+                )
+            )
             continue
         is_peer = row["entry_point"] == PEER
         ratio = "1.00x" if is_peer else ("—" if row["ratio_vs_pgx"] is None else f"{row['ratio_vs_pgx']:.2f}x")
-        lines.append(_line([
-            title, game, _seconds(row["cold_s"]), _seconds(row["warm_s"]), ratio,
-            "peer" if is_peer else _met(row["target_ratio_met"]), "—" if is_peer else _met(row["target_warm_met"]),
-            _phases(row["cold"]), _seconds(row["cold"].get("process_s")),
-        ]))
+        lines.append(
+            _line(
+                [
+                    title,
+                    game,
+                    _seconds(row["cold_s"]),
+                    _seconds(row["warm_s"]),
+                    ratio,
+                    "peer" if is_peer else _met(row["target_ratio_met"]),
+                    "—" if is_peer else _met(row["target_warm_met"]),
+                    _phases(row["cold"]),
+                    _seconds(row["cold"].get("process_s")),
+                ]
+            )
+        )
     if peer["status"] != "ok":
         lines += ["", f"Note: {peer['message']}"]
-    recompiled = [f"{ENTRY_POINT_TITLES.get(row['entry_point'], row['entry_point'])} {row['game']}" for _, row in rows
-                  if row.get("warm_recompiled")]
+    recompiled = [
+        f"{ENTRY_POINT_TITLES.get(row['entry_point'], row['entry_point'])} {row['game']}"
+        for _, row in rows
+        if row.get("warm_recompiled")
+    ]
     if recompiled:
-        lines += ["", (f"Warning: the warm start compiled again (new cache files) for {', '.join(recompiled)}: the "
-                       "sources changed during the run, or the numba cache missed something; their warm figures "
-                       "are not warm starts.")]
+        lines += [
+            "",
+            (
+                f"Warning: the warm start compiled again (new cache files) for {', '.join(recompiled)}: the "
+                "sources changed during the run, or the numba cache missed something; their warm figures "
+                "are not warm starts."
+            ),
+        ]
     if results.get("train") and results["train"]["status"] == "ok":
         train = results["train"]
-        lines += ["", (f"`mancala-envs train` row: {train['num_envs']} envs, MaskablePPO; make = imports done to "
-                       f"`learn` start (of which the engine warm-up {train['cold']['compile_s']:.2f} s cold, "
-                       f"{train['warm']['compile_s']:.2f} s warm); 1st step = `learn` start to its first env step.")]
+        lines += [
+            "",
+            (
+                f"`mancala-envs train` row: {train['num_envs']} envs, MaskablePPO; make = imports done to "
+                f"`learn` start (of which the engine warm-up {train['cold']['compile_s']:.2f} s cold, "
+                f"{train['warm']['compile_s']:.2f} s warm); 1st step = `learn` start to its first env step."
+            ),
+        ]
     lines += ["", f"Benchmark wall time {results['benchmark_seconds']:.1f} s."]
     return "\n".join(lines)
 
@@ -681,27 +766,55 @@ def format_table(results: dict[str, Any]) -> str:
 def parse_args(argv: list[str] | None = None) -> Args:
     """Reads :class:`Args` from the command line."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", nargs="+", metavar="GAME",
-                        help=f"games to measure (default: {' '.join(GAMES)}; --quick: the first)")
-    parser.add_argument("--entry-points", nargs="+", choices=ENTRY_POINTS, metavar="ENTRY_POINT",
-                        help=f"entry points to measure, of {', '.join(ENTRY_POINTS)} (default: all; --quick: pettingzoo)")
-    parser.add_argument("--repeats", type=int,
-                        help="cold + warm starts per row, median reported (default 3, --quick 1)")
-    parser.add_argument("--quick", action="store_true",
-                        help="smoke run: the first game's PettingZoo env and the Pgx peer, once")
-    parser.add_argument("--peer", action=argparse.BooleanOptionalAction, default=True,
-                        help="measure Pgx's connect_four (default on; skipped with a message without pgx)")
-    parser.add_argument("--train", action="store_true",
-                        help="also time `mancala-envs train` to its first training step (needs the train extra)")
+    parser.add_argument(
+        "--games", nargs="+", metavar="GAME", help=f"games to measure (default: {' '.join(GAMES)}; --quick: the first)"
+    )
+    parser.add_argument(
+        "--entry-points",
+        nargs="+",
+        choices=ENTRY_POINTS,
+        metavar="ENTRY_POINT",
+        help=f"entry points to measure, of {', '.join(ENTRY_POINTS)} (default: all; --quick: pettingzoo)",
+    )
+    parser.add_argument(
+        "--repeats", type=int, help="cold + warm starts per row, median reported (default 3, --quick 1)"
+    )
+    parser.add_argument(
+        "--quick", action="store_true", help="smoke run: the first game's PettingZoo env and the Pgx peer, once"
+    )
+    parser.add_argument(
+        "--peer",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="measure Pgx's connect_four (default on; skipped with a message without pgx)",
+    )
+    parser.add_argument(
+        "--train",
+        action="store_true",
+        help="also time `mancala-envs train` to its first training step (needs the train extra)",
+    )
     parser.add_argument("--train-game", default=TRAIN_GAME, help=f"the training row's game (default {TRAIN_GAME})")
-    parser.add_argument("--num-envs", type=int, default=NUM_ENVS,
-                        help=f"envs of make_vec and games of BatchedGames (default {NUM_ENVS})")
-    parser.add_argument("--peer-batch", type=int, default=PEER_BATCH,
-                        help=f"games of Pgx's vmapped batch (default {PEER_BATCH})")
-    parser.add_argument("--cpu", type=int, default=None,
-                        help="core each child is pinned to (default: the first usable one; -1: no pinning)")
-    parser.add_argument("--timeout", type=float, default=CHILD_TIMEOUT_S,
-                        help=f"seconds one child may take (default {CHILD_TIMEOUT_S:.0f})")
+    parser.add_argument(
+        "--num-envs",
+        type=int,
+        default=NUM_ENVS,
+        help=f"envs of make_vec and games of BatchedGames (default {NUM_ENVS})",
+    )
+    parser.add_argument(
+        "--peer-batch", type=int, default=PEER_BATCH, help=f"games of Pgx's vmapped batch (default {PEER_BATCH})"
+    )
+    parser.add_argument(
+        "--cpu",
+        type=int,
+        default=None,
+        help="core each child is pinned to (default: the first usable one; -1: no pinning)",
+    )
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        default=CHILD_TIMEOUT_S,
+        help=f"seconds one child may take (default {CHILD_TIMEOUT_S:.0f})",
+    )
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help=f"JSON results file (default {DEFAULT_OUT})")
     options = parser.parse_args(argv)
     return Args(

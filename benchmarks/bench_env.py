@@ -84,7 +84,14 @@ __all__ = [
 ]
 
 #: Our games, by the names ``mancala_envs.make`` takes.
-GAMES = ("ouril_v0", "urim_v0", "modiar_v0", "rio_kadalis_v0", "omweso_v0", "kalah_v0")  # the games measured (mancala_envs is imported later, where its import is timed)
+GAMES = (
+    "ouril_v0",
+    "urim_v0",
+    "modiar_v0",
+    "rio_kadalis_v0",
+    "omweso_v0",
+    "kalah_v0",
+)  # the games measured (mancala_envs is imported later, where its import is timed)
 #: Games whose turn can span several plies: turns/s is reported next to plies/s.
 TURN_GAMES = ("omweso_v0",)
 #: The peer environment of the PettingZoo loop.
@@ -493,8 +500,13 @@ def bench_rollout(games: tuple[str, ...], repeats: int, seconds: float, seed: in
             stats = play_random(game, n_games, seed=seed + rep)
             wall = time.perf_counter() - start
             cpu = time.process_time() - cpu_start
-            run = {"games": stats.games, "plies": stats.plies, "seconds": wall, "cpu_seconds": cpu,
-                   "plies_per_s": stats.plies / wall}
+            run = {
+                "games": stats.games,
+                "plies": stats.plies,
+                "seconds": wall,
+                "cpu_seconds": cpu,
+                "plies_per_s": stats.plies / wall,
+            }
             if counts_turns:
                 plies, turns = _omweso_turns().count_turns(game, n_games, seed + rep)
                 if plies != stats.plies:
@@ -632,8 +644,7 @@ def format_table(results: dict[str, Any]) -> str:
         f"mancala-envs {machine['mancala_envs']} ({machine['git_commit']})",
         f"  budget: {settings['repeats']} repeats x {settings['seconds']} s, median reported"
         + (" (--quick)" if settings["quick"] else ""),
-        f"  load average before / after: {_loads(machine['load_average'])} / "
-        f"{_loads(results['load_average_after'])}",
+        f"  load average before / after: {_loads(machine['load_average'])} / {_loads(results['load_average_after'])}",
         "",
         "1. PettingZoo AEC loop, random legal play (default env() wrappers), "
         f"ratio vs {results['pettingzoo_loop']['peer']}",
@@ -662,15 +673,21 @@ def format_table(results: dict[str, Any]) -> str:
                 f"   {name}: {entry['plies_per_turn']:.3f} plies per turn; turns/s = "
                 f"{entry['turns_ratio_vs_peer']:.2f}x {loop['peer']}'s plies/s"
             )
-    lines += ["", "2. Engine: Python loop over the compiled step, legal bitmask, no trace, no env",
-              f"   {'game':<18}{'plies/s':>10}{'turns/s':>10}{'target':>10}{'met':>5}"]
+    lines += [
+        "",
+        "2. Engine: Python loop over the compiled step, legal bitmask, no trace, no env",
+        f"   {'game':<18}{'plies/s':>10}{'turns/s':>10}{'target':>10}{'met':>5}",
+    ]
     for name, entry in results["engine"]["games"].items():
         lines.append(
             f"   {name:<18}{rate(entry['plies_per_s']):>10}{_turns(entry):>10}"
             f"{'>=' + rate(entry['target_plies_per_s']):>10}{_met(entry['target_met']):>5}"
         )
-    lines += ["", "3. Compiled random games: batch.play_random (first call excluded)",
-              f"   {'game':<18}{'plies/s':>10}{'turns/s':>10}{'games/call':>12}{'target':>10}{'met':>5}"]
+    lines += [
+        "",
+        "3. Compiled random games: batch.play_random (first call excluded)",
+        f"   {'game':<18}{'plies/s':>10}{'turns/s':>10}{'games/call':>12}{'target':>10}{'met':>5}",
+    ]
     for name, entry in results["rollout"]["games"].items():
         lines.append(
             f"   {name:<18}{rate(entry['plies_per_s']):>10}{_turns(entry):>10}{entry['games_per_call']:>12}"

@@ -77,8 +77,9 @@ def compile_c(folder: Path) -> dict[str, Path] | str:
     built = {}
     for name in C_GAMES:
         exe = folder / name
-        child = subprocess.run([cc, "-O2", "-o", str(exe), str(C_DIR / f"{name}.c")], capture_output=True, text=True,
-                               check=False)
+        child = subprocess.run(
+            [cc, "-O2", "-o", str(exe), str(C_DIR / f"{name}.c")], capture_output=True, text=True, check=False
+        )
         if child.returncode != 0:
             return f"`cc -O2 {name}.c` failed: {child.stderr.strip()[-2000:]}"
         built[name] = exe
@@ -87,20 +88,24 @@ def compile_c(folder: Path) -> dict[str, Path] | str:
 
 def c_rate(exe: Path, seconds: float, seed: int) -> float:
     """Plies per second of the C engine's random games over ``seconds`` (timed inside the C program)."""
-    plies, _, elapsed = subprocess.run([str(exe), "bench", str(seconds), str(seed)], capture_output=True,
-                                       text=True, check=True).stdout.split()
+    plies, _, elapsed = subprocess.run(
+        [str(exe), "bench", str(seconds), str(seed)], capture_output=True, text=True, check=True
+    ).stdout.split()
     return int(plies) / float(elapsed)
 
 
 def c_game_lengths(exe: Path, n_games: int, seed: int) -> tuple[float, float]:
     """The mean and the standard deviation of the lengths (plies) of ``n_games`` random C games."""
-    plies, games, *_, squares = subprocess.run([str(exe), "play", str(n_games), str(seed)], capture_output=True,
-                                               text=True, check=True).stdout.split()
+    plies, games, *_, squares = subprocess.run(
+        [str(exe), "play", str(n_games), str(seed)], capture_output=True, text=True, check=True
+    ).stdout.split()
     mean = int(plies) / int(games)
     return mean, max(0.0, float(squares) / int(games) - mean * mean) ** 0.5
 
 
-def random_games(env_id: str, options: dict[str, Any], n_games: int, seed: int) -> list[tuple[int, list[int], list[int]]]:
+def random_games(
+    env_id: str, options: dict[str, Any], n_games: int, seed: int
+) -> list[tuple[int, list[int], list[int]]]:
     """``n_games`` random games played with our engine: (first player, actions, final facts)."""
     from mancala_envs.engine.state import BOARD, LEGAL, PLAYER, PLY, RUNNING, STATUS, STORE
     from mancala_envs.envs.registration import make_game
@@ -118,14 +123,21 @@ def random_games(env_id: str, options: dict[str, Any], n_games: int, seed: int) 
             actions.append(int(legal[rng.integers(len(legal))]))
             game.step(state, actions[-1], no_trace)
         n_pits = 2 * game.config.pits_per_row
-        facts = [*state[BOARD:BOARD + n_pits].tolist(), int(state[STORE]), int(state[STORE + 1]),
-                 int(state[PLAYER]), int(state[PLY]), int(state[STATUS])]
+        facts = [
+            *state[BOARD : BOARD + n_pits].tolist(),
+            int(state[STORE]),
+            int(state[STORE + 1]),
+            int(state[PLAYER]),
+            int(state[PLY]),
+            int(state[STATUS]),
+        ]
         games.append((first, actions, facts))
     return games
 
 
-def validate_c(exe: Path, env_id: str, options: dict[str, Any], n_games: int, length_games: int,
-               seed: int) -> dict[str, Any]:
+def validate_c(
+    exe: Path, env_id: str, options: dict[str, Any], n_games: int, length_games: int, seed: int
+) -> dict[str, Any]:
     """Replays ``n_games`` of our random games through the C engine, and compares the average length of
     ``length_games`` random games of each (a 1% tail of Ouril games runs to the 1000-ply cap, so the
     average needs tens of thousands of games to settle within 1%).
@@ -140,8 +152,9 @@ def validate_c(exe: Path, env_id: str, options: dict[str, Any], n_games: int, le
     games = random_games(env_id, options, n_games, seed)
     lines = "".join(f"{first} {' '.join(map(str, actions))}\n" for first, actions, _ in games)
     # A C engine that refuses a move prints why and stops: the games from there on count as mismatches.
-    output = subprocess.run([str(exe), "replay"], input=lines, capture_output=True, text=True,
-                            check=False).stdout.splitlines()
+    output = subprocess.run(
+        [str(exe), "replay"], input=lines, capture_output=True, text=True, check=False
+    ).stdout.splitlines()
     mismatches = []
     for i, (first, actions, facts) in enumerate(games):
         got = output[i].split() if i < len(output) else ["missing"]
@@ -153,10 +166,17 @@ def validate_c(exe: Path, env_id: str, options: dict[str, Any], n_games: int, le
     ratio = c_length / ours_length
     # Two means of length_games draws each: their difference has a standard error of spread * sqrt(2 / n).
     tolerance = max(LENGTH_TOLERANCE * ours_length, 4 * spread * (2 / length_games) ** 0.5)
-    return {"replayed": n_games, "mismatches": len(mismatches), "examples": mismatches[:3],
-            "c_plies_per_game": c_length, "ours_plies_per_game": ours_length, "games_for_length": length_games,
-            "c_plies_per_game_sd": spread, "length_ratio": ratio,
-            "length_ok": abs(c_length - ours_length) <= tolerance}
+    return {
+        "replayed": n_games,
+        "mismatches": len(mismatches),
+        "examples": mismatches[:3],
+        "c_plies_per_game": c_length,
+        "ours_plies_per_game": ours_length,
+        "games_for_length": length_games,
+        "c_plies_per_game_sd": spread,
+        "length_ratio": ratio,
+        "length_ok": abs(c_length - ours_length) <= tolerance,
+    }
 
 
 # --- ours ----------------------------------------------------------------------------------------------------
@@ -271,10 +291,14 @@ def every_core(cores: list[int]) -> Iterator[None]:
 def run(args: argparse.Namespace) -> dict[str, Any]:
     cores = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else [0]
     core = pin(args.core)
-    results: dict[str, Any] = {"machine": machine_info(), "core": core, "repeats": args.repeats,
-                               "seconds": args.seconds, "batch_rows": BATCH_ROWS, "targets": {
-                                   "vs_c": TARGET_C, "loop_vs_pyspiel": TARGET_LOOP,
-                                   "batched_vs_pyspiel": TARGET_BATCHED}}
+    results: dict[str, Any] = {
+        "machine": machine_info(),
+        "core": core,
+        "repeats": args.repeats,
+        "seconds": args.seconds,
+        "batch_rows": BATCH_ROWS,
+        "targets": {"vs_c": TARGET_C, "loop_vs_pyspiel": TARGET_LOOP, "batched_vs_pyspiel": TARGET_BATCHED},
+    }
     with tempfile.TemporaryDirectory() as folder:
         built = compile_c(Path(folder))
         if isinstance(built, str):
@@ -282,9 +306,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             print(f"skipped: {built}")
             built = {}
         else:
-            results["validation"] = {name: validate_c(exe, *C_GAMES[name], args.validate_games,
-                                                             args.length_games, args.seed)
-                                     for name, exe in built.items()}
+            results["validation"] = {
+                name: validate_c(exe, *C_GAMES[name], args.validate_games, args.length_games, args.seed)
+                for name, exe in built.items()
+            }
         try:
             import pyspiel
         except ImportError:
@@ -293,9 +318,11 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             print(f"skipped: {results['pyspiel_skipped']}")
         from mancala_envs.envs.registration import make_game
 
-        batched = {"ouril": BatchedRate("ouril_v0", {}, args.seed),
-                   "ouril_no_repetition": BatchedRate("ouril_v0", {"repetition": False}, args.seed),
-                   "kalah": BatchedRate("kalah_v0", {}, args.seed)}
+        batched = {
+            "ouril": BatchedRate("ouril_v0", {}, args.seed),
+            "ouril_no_repetition": BatchedRate("ouril_v0", {"repetition": False}, args.seed),
+            "kalah": BatchedRate("kalah_v0", {}, args.seed),
+        }
         # Batched Kalah on every core (the batch's default thread count), against the same one-core pyspiel loop:
         # pyspiel's Python loop cannot use a second core, a batch can.
         with every_core(cores):
@@ -322,18 +349,28 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                 add(rates, f"c_{name}", c_rate(exe, args.seconds, seed))
                 add(ratios, f"{name}_vs_c", rates[f"ours_batched_{name}"][-1] / rates[f"c_{name}"][-1])
             if built:
-                add(ratios, "ouril_no_repetition_vs_c", rates["ours_batched_ouril_no_repetition"][-1] / rates["c_ouril"][-1])
+                add(
+                    ratios,
+                    "ouril_no_repetition_vs_c",
+                    rates["ours_batched_ouril_no_repetition"][-1] / rates["c_ouril"][-1],
+                )
             add(rates, "ours_loop_kalah", engine_loop_rate(kalah, args.seconds, rng))
             add(rates, "loop_floor", engine_loop_rate(LoopFloor(kalah), args.seconds / 2, rng))
             if spiel_game is not None:
                 add(rates, "pyspiel_loop_mancala", pyspiel_loop_rate(spiel_game, args.seconds, rng))
                 add(ratios, "kalah_loop_vs_pyspiel", rates["ours_loop_kalah"][-1] / rates["pyspiel_loop_mancala"][-1])
-                add(ratios, "kalah_batched_vs_pyspiel",
-                    rates["ours_batched_kalah"][-1] / rates["pyspiel_loop_mancala"][-1])
+                add(
+                    ratios,
+                    "kalah_batched_vs_pyspiel",
+                    rates["ours_batched_kalah"][-1] / rates["pyspiel_loop_mancala"][-1],
+                )
                 add(ratios, "loop_floor_vs_pyspiel", rates["loop_floor"][-1] / rates["pyspiel_loop_mancala"][-1])
                 if every is not None:
-                    add(ratios, "kalah_batched_every_core_vs_pyspiel",
-                        rates["ours_batched_kalah_every_core"][-1] / rates["pyspiel_loop_mancala"][-1])
+                    add(
+                        ratios,
+                        "kalah_batched_every_core_vs_pyspiel",
+                        rates["ours_batched_kalah_every_core"][-1] / rates["pyspiel_loop_mancala"][-1],
+                    )
     results["plies_per_s"] = {key: median(values) for key, values in rates.items()}
     results["ratios"] = {key: median(values) for key, values in ratios.items()}
     results["runs"] = {"plies_per_s": rates, "ratios": ratios}
@@ -344,31 +381,64 @@ def format_table(results: dict[str, Any]) -> str:
     rates, ratios = results["plies_per_s"], results["ratios"]
     rows = [
         ("Ouril (default) batched / C", "ouril_vs_c", "ours_batched_ouril", "c_ouril", TARGET_C),
-        ("Ouril (repetition=False) batched / C", "ouril_no_repetition_vs_c", "ours_batched_ouril_no_repetition",
-         "c_ouril", None),
+        (
+            "Ouril (repetition=False) batched / C",
+            "ouril_no_repetition_vs_c",
+            "ours_batched_ouril_no_repetition",
+            "c_ouril",
+            None,
+        ),
         ("Kalah batched / C", "kalah_vs_c", "ours_batched_kalah", "c_kalah", TARGET_C),
-        ("Kalah Python loop / pyspiel loop", "kalah_loop_vs_pyspiel", "ours_loop_kalah", "pyspiel_loop_mancala",
-         TARGET_LOOP),
-        ("(loop with a do-nothing step) / pyspiel", "loop_floor_vs_pyspiel", "loop_floor", "pyspiel_loop_mancala",
-         None),
-        ("Kalah batched / pyspiel loop", "kalah_batched_vs_pyspiel", "ours_batched_kalah", "pyspiel_loop_mancala",
-         TARGET_BATCHED),
-        (f"Kalah batched, {results.get('threads_every_core', 1)} cores / pyspiel loop",
-         "kalah_batched_every_core_vs_pyspiel", "ours_batched_kalah_every_core", "pyspiel_loop_mancala", TARGET_BATCHED),
+        (
+            "Kalah Python loop / pyspiel loop",
+            "kalah_loop_vs_pyspiel",
+            "ours_loop_kalah",
+            "pyspiel_loop_mancala",
+            TARGET_LOOP,
+        ),
+        (
+            "(loop with a do-nothing step) / pyspiel",
+            "loop_floor_vs_pyspiel",
+            "loop_floor",
+            "pyspiel_loop_mancala",
+            None,
+        ),
+        (
+            "Kalah batched / pyspiel loop",
+            "kalah_batched_vs_pyspiel",
+            "ours_batched_kalah",
+            "pyspiel_loop_mancala",
+            TARGET_BATCHED,
+        ),
+        (
+            f"Kalah batched, {results.get('threads_every_core', 1)} cores / pyspiel loop",
+            "kalah_batched_every_core_vs_pyspiel",
+            "ours_batched_kalah_every_core",
+            "pyspiel_loop_mancala",
+            TARGET_BATCHED,
+        ),
     ]
-    lines = [(f"Against the limit and against OpenSpiel: one core ({results['core']}), median of "
-              f"{results['repeats']} x {results['seconds']} s"),
-             f"{'measure':40s} {'ours plies/s':>14s} {'peer plies/s':>14s} {'ratio':>7s} {'target':>7s}  met"]
+    lines = [
+        (
+            f"Against the limit and against OpenSpiel: one core ({results['core']}), median of "
+            f"{results['repeats']} x {results['seconds']} s"
+        ),
+        f"{'measure':40s} {'ours plies/s':>14s} {'peer plies/s':>14s} {'ratio':>7s} {'target':>7s}  met",
+    ]
     for label, ratio, ours, peer, target in rows:
         if ratio not in ratios:
             continue
         met = "" if target is None else ("yes" if ratios[ratio] >= target else "NO")
         target_text = "" if target is None else f"{target:.1f}x"
-        lines.append(f"{label:40s} {rates[ours]:14,.0f} {rates[peer]:14,.0f} {ratios[ratio]:6.2f}x {target_text:>7s}  {met}")
+        lines.append(
+            f"{label:40s} {rates[ours]:14,.0f} {rates[peer]:14,.0f} {ratios[ratio]:6.2f}x {target_text:>7s}  {met}"
+        )
     for name, check in results.get("validation", {}).items():
-        lines.append(f"C {name} vs ours: {check['replayed'] - check['mismatches']}/{check['replayed']} replayed games "
-                     f"end identically; plies/game C {check['c_plies_per_game']:.2f}, ours "
-                     f"{check['ours_plies_per_game']:.2f} ({check['games_for_length']} games each)")
+        lines.append(
+            f"C {name} vs ours: {check['replayed'] - check['mismatches']}/{check['replayed']} replayed games "
+            f"end identically; plies/game C {check['c_plies_per_game']:.2f}, ours "
+            f"{check['ours_plies_per_game']:.2f} ({check['games_for_length']} games each)"
+        )
     for key in ("c_skipped", "pyspiel_skipped"):
         if key in results:
             lines.append(f"skipped: {results[key]}")
@@ -380,16 +450,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeats", type=int, default=7, help="repetitions (medians are reported)")
     parser.add_argument("--seconds", type=float, default=2.0, help="time budget of each measure in a repetition")
     parser.add_argument("--validate-games", type=int, default=200, help="random games replayed through each C engine")
-    parser.add_argument("--length-games", type=int, default=50_000,
-                        help="random games of C and of ours whose average lengths are compared")
+    parser.add_argument(
+        "--length-games",
+        type=int,
+        default=50_000,
+        help="random games of C and of ours whose average lengths are compared",
+    )
     parser.add_argument("--core", type=int, default=None, help="core to pin to (default: the last usable one)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", type=Path, default=Path(__file__).resolve().parent / "results" / "bench_limit.json")
     args = parser.parse_args(argv)
     results = run(args)
     write_report(results, args.json, format_table(results))
-    failed = [name for name, check in results.get("validation", {}).items()
-              if check["mismatches"] or not check["length_ok"]]
+    failed = [
+        name for name, check in results.get("validation", {}).items() if check["mismatches"] or not check["length_ok"]
+    ]
     if failed:
         print(f"the C engines disagree with ours: {failed}", file=sys.stderr)
         return 1

@@ -37,7 +37,14 @@ from bench_machine import machine_info  # a sibling script module
 
 import mancala_envs
 
-GAMES = ("ouril_v0", "urim_v0", "modiar_v0", "rio_kadalis_v0", "omweso_v0", "kalah_v0")  # the games measured (mancala_envs is imported later, where its import is timed)
+GAMES = (
+    "ouril_v0",
+    "urim_v0",
+    "modiar_v0",
+    "rio_kadalis_v0",
+    "omweso_v0",
+    "kalah_v0",
+)  # the games measured (mancala_envs is imported later, where its import is timed)
 RESULTS = Path(__file__).resolve().parent / "results" / "bench_render.json"
 
 
@@ -86,7 +93,9 @@ def run(frames: int = 200, seed: int = 0) -> dict[str, Any]:
     peer = time_pictures(lambda: _peer("rgb_array"), frames, seed)
     games = {}
     for env_id in GAMES:
-        games[env_id] = time_pictures(lambda env_id=env_id: mancala_envs.make(env_id, render_mode="rgb_array"), frames, seed)
+        games[env_id] = time_pictures(
+            lambda env_id=env_id: mancala_envs.make(env_id, render_mode="rgb_array"), frames, seed
+        )
         games[env_id]["ratio_to_connect_four"] = games[env_id]["pictures_per_second"] / peer["pictures_per_second"]
     return {"machine": machine_info(), "frames": frames, "connect_four_v3": peer, "games": games}
 

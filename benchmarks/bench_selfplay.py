@@ -63,9 +63,16 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_machine import machine_info, rate, write_report  # a sibling script module
 
-from mancala_envs.views.opponents import PolicyOpponent
 from mancala_envs.training.selfplay import SelfPlayVecEnv, TorchPolicyOpponent
-from mancala_envs.training.trainer import SelfPlayCallback, TrainConfig, make_training_env, set_torch_threads, train, warm_up
+from mancala_envs.training.trainer import (
+    SelfPlayCallback,
+    TrainConfig,
+    make_training_env,
+    set_torch_threads,
+    train,
+    warm_up,
+)
+from mancala_envs.views.opponents import PolicyOpponent
 
 __all__ = [
     "Args",
@@ -123,8 +130,16 @@ class Args:
 
     def check(self) -> None:
         """Raises ``ValueError`` with the option to fix when a setting is out of range."""
-        for name in ("steps", "repeats", "snapshots", "timesteps", "train_repeats", "rollout", "refresh_every",
-                     "pool_size"):
+        for name in (
+            "steps",
+            "repeats",
+            "snapshots",
+            "timesteps",
+            "train_repeats",
+            "rollout",
+            "refresh_every",
+            "pool_size",
+        ):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise ValueError(f"--{name.replace('_', '-')} must be a positive integer (got {value!r}).")
@@ -141,9 +156,17 @@ class Args:
 def _config(args: Args, n_envs: int, **overrides: Any) -> TrainConfig:
     """The training config of both paths: ``mancala-envs train``'s PPO settings, ``args``' game, network and
     rollout, no progress bar."""
-    fields = {"game": args.game, "opponent": "random", "timesteps": args.timesteps, "n_envs": n_envs,
-              "n_steps": args.rollout // n_envs, "seed": args.seed, "encoding": args.encoding,
-              "net_arch": tuple(args.net_arch), "progress_bar": False}
+    fields = {
+        "game": args.game,
+        "opponent": "random",
+        "timesteps": args.timesteps,
+        "n_envs": n_envs,
+        "n_steps": args.rollout // n_envs,
+        "seed": args.seed,
+        "encoding": args.encoding,
+        "net_arch": tuple(args.net_arch),
+        "progress_bar": False,
+    }
     return TrainConfig(**(fields | overrides))
 
 
@@ -153,8 +176,9 @@ def policy_model(args: Args) -> Any:
     from sb3_contrib import MaskablePPO
 
     vec_env = make_training_env(_config(args, 1))
-    return MaskablePPO("MlpPolicy", vec_env, policy_kwargs={"net_arch": list(args.net_arch)}, seed=args.seed,
-                       device="cpu", verbose=0)
+    return MaskablePPO(
+        "MlpPolicy", vec_env, policy_kwargs={"net_arch": list(args.net_arch)}, seed=args.seed, device="cpu", verbose=0
+    )
 
 
 def per_env_env(args: Args, n_envs: int, model: Any) -> Any:
@@ -162,8 +186,10 @@ def per_env_env(args: Args, n_envs: int, model: Any) -> Any:
     ``args.snapshots`` frozen :class:`PolicyOpponent` snapshots sent as ``SelfPlayCallback.refresh`` sends
     them."""
     vec_env = make_training_env(_config(args, n_envs), batched=False)
-    pool = [PolicyOpponent(model.policy, observation=args.encoding, name=f"snapshot{i}").frozen()
-            for i in range(args.snapshots)]
+    pool = [
+        PolicyOpponent(model.policy, observation=args.encoding, name=f"snapshot{i}").frozen()
+        for i in range(args.snapshots)
+    ]
     vec_env.env_method("set_opponent", pool)
     return vec_env
 
@@ -171,8 +197,9 @@ def per_env_env(args: Args, n_envs: int, model: Any) -> Any:
 def batched_env(args: Args, n_envs: int, model: Any) -> SelfPlayVecEnv:
     """``n_envs`` batched games against ``args.snapshots`` frozen :class:`TorchPolicyOpponent` snapshots of
     the same policy."""
-    pool = [TorchPolicyOpponent(model, encoding=args.encoding, name=f"snapshot{i}").frozen()
-            for i in range(args.snapshots)]
+    pool = [
+        TorchPolicyOpponent(model, encoding=args.encoding, name=f"snapshot{i}").frozen() for i in range(args.snapshots)
+    ]
     return SelfPlayVecEnv(args.game, n_envs, opponents=pool, encoding=args.encoding, seed=args.seed)
 
 
@@ -198,8 +225,12 @@ def env_only(vec_env: Any, n_envs: int, steps: int, rng: np.random.Generator) ->
     for _ in range(calls):
         vec_env.step(_random_legal(get_action_masks(vec_env), rng))
     elapsed = time.perf_counter() - start
-    run = {"steps": calls * n_envs, "seconds": elapsed, "cpu_seconds": time.process_time() - cpu_start,
-           "steps_per_s": calls * n_envs / elapsed}
+    run = {
+        "steps": calls * n_envs,
+        "seconds": elapsed,
+        "cpu_seconds": time.process_time() - cpu_start,
+        "steps_per_s": calls * n_envs / elapsed,
+    }
     if opponent_start is not None:
         run["opponent_seconds"] = vec_env.opponent_seconds - opponent_start
         run["opponent_share"] = run["opponent_seconds"] / elapsed
@@ -212,15 +243,30 @@ def train_path(args: Args, n_envs: int, path: str, folder: Path, timesteps: int 
     budget = args.timesteps if timesteps is None else timesteps
     save_path = str(folder / f"{path}_{n_envs}.zip")
     if path == "per_env":
-        callback = SelfPlayCallback(refresh_every=args.refresh_every, pool_size=args.pool_size, anchors=["random"],
-                                    encoding=args.encoding)
+        callback = SelfPlayCallback(
+            refresh_every=args.refresh_every, pool_size=args.pool_size, anchors=["random"], encoding=args.encoding
+        )
         result = train(_config(args, n_envs, timesteps=budget, save_path=save_path), callbacks=[callback])
     else:
-        result = train(_config(args, n_envs, timesteps=budget, save_path=save_path, self_play=True,
-                               snapshot_every=args.refresh_every, pool_size=args.pool_size))
+        result = train(
+            _config(
+                args,
+                n_envs,
+                timesteps=budget,
+                save_path=save_path,
+                self_play=True,
+                snapshot_every=args.refresh_every,
+                pool_size=args.pool_size,
+            )
+        )
     Path(save_path).unlink(missing_ok=True)  # the model is not what is measured
-    run = {"timesteps": result.timesteps, "seconds": result.seconds, "steps_per_s": result.steps_per_second,
-           "env_seconds": result.env_seconds, "env_share": result.env_share}
+    run = {
+        "timesteps": result.timesteps,
+        "seconds": result.seconds,
+        "steps_per_s": result.steps_per_second,
+        "env_seconds": result.env_seconds,
+        "env_share": result.env_share,
+    }
     if path == "batched":
         run["opponent_seconds"] = result.opponent_seconds
         run["opponent_share"] = result.opponent_seconds / result.seconds
@@ -267,11 +313,17 @@ def run_all(args: Args, log: Callable[[str], None] = print) -> dict[str, Any]:
     config = _config(args, args.n_envs[0])
     results: dict[str, Any] = {
         "machine": machine_info() | _versions(),
-        "settings": asdict(args) | {
-            "json": str(args.json), "n_envs": list(args.n_envs), "net_arch": list(args.net_arch),
-            "policy": "MlpPolicy", "torch_threads": 1, "target_ratio": TARGET_RATIO,
-            "ppo": {name: getattr(config, name) for name in ("learning_rate", "batch_size", "n_epochs", "gamma",
-                                                             "ent_coef")},
+        "settings": asdict(args)
+        | {
+            "json": str(args.json),
+            "n_envs": list(args.n_envs),
+            "net_arch": list(args.net_arch),
+            "policy": "MlpPolicy",
+            "torch_threads": 1,
+            "target_ratio": TARGET_RATIO,
+            "ppo": {
+                name: getattr(config, name) for name in ("learning_rate", "batch_size", "n_epochs", "gamma", "ent_coef")
+            },
             "n_steps": {str(n): args.rollout // n for n in args.n_envs},
         },
     }
@@ -279,8 +331,9 @@ def run_all(args: Args, log: Callable[[str], None] = print) -> dict[str, Any]:
     warm_up(_config(args, 2, opponent=["random"], self_play=True))
     model = policy_model(args)
 
-    vec_envs = {n: {"per_env": per_env_env(args, n, model), "batched": batched_env(args, n, model)}
-                for n in args.n_envs}
+    vec_envs = {
+        n: {"per_env": per_env_env(args, n, model), "batched": batched_env(args, n, model)} for n in args.n_envs
+    }
     rng = np.random.default_rng(args.seed)
     try:
         for n in args.n_envs:  # one short untimed pass each: first forward passes, first resets
@@ -291,9 +344,14 @@ def run_all(args: Args, log: Callable[[str], None] = print) -> dict[str, Any]:
             for n in args.n_envs:
                 for path in PATHS:
                     measured[n][path].append(env_only(vec_envs[n][path], n, args.steps, rng))
-            log(f"env only, repeat {repeat + 1}/{args.repeats}: " + ", ".join(
-                f"n_envs {n}: per-env {measured[n]['per_env'][-1]['steps_per_s']:.0f}, "
-                f"batched {measured[n]['batched'][-1]['steps_per_s']:.0f} steps/s" for n in args.n_envs))
+            log(
+                f"env only, repeat {repeat + 1}/{args.repeats}: "
+                + ", ".join(
+                    f"n_envs {n}: per-env {measured[n]['per_env'][-1]['steps_per_s']:.0f}, "
+                    f"batched {measured[n]['batched'][-1]['steps_per_s']:.0f} steps/s"
+                    for n in args.n_envs
+                )
+            )
     finally:
         for pair in vec_envs.values():
             for vec_env in pair.values():
@@ -309,8 +367,10 @@ def run_all(args: Args, log: Callable[[str], None] = print) -> dict[str, Any]:
             for n in args.n_envs:
                 for path in PATHS:
                     trained[n][path].append(train_path(args, n, path, Path(folder)))
-                    log(f"training, repeat {repeat + 1}/{args.train_repeats}, n_envs {n}, {path}: "
-                        f"{trained[n][path][-1]['steps_per_s']:.0f} steps/s")
+                    log(
+                        f"training, repeat {repeat + 1}/{args.train_repeats}, n_envs {n}, {path}: "
+                        f"{trained[n][path][-1]['steps_per_s']:.0f} steps/s"
+                    )
     results["training"] = {str(n): _compare(trained[n], ("env_share", "opponent_share")) for n in args.n_envs}
     results["benchmark_seconds"] = time.perf_counter() - started
     results["load_average_after"] = list(os.getloadavg()) if hasattr(os, "getloadavg") else None
@@ -333,36 +393,52 @@ def format_table(results: dict[str, Any]) -> str:
     machine, settings = results["machine"], results["settings"]
     lines = [
         f"Self-play, batched (SelfPlayVecEnv) / per-env (DummyVecEnv of SingleAgentEnv): {settings['game']}",
-        (f"  machine: {machine['cpu_count']} CPUs ({machine['cpus_usable']} usable), {machine['cpu_model']}; "
-         f"python {machine['python']}, numba {machine['numba']}, torch {machine['torch']}, "
-         f"sb3-contrib {machine['sb3-contrib']}, mancala-envs {machine['mancala_envs']} ({machine['git_commit']})"),
-        (f"  policy: MlpPolicy {settings['net_arch']} on {settings['encoding']!r}, torch 1 thread; "
-         f"load average before / after: {_loads(machine['load_average'])} / {_loads(results['load_average_after'])}"),
+        (
+            f"  machine: {machine['cpu_count']} CPUs ({machine['cpus_usable']} usable), {machine['cpu_model']}; "
+            f"python {machine['python']}, numba {machine['numba']}, torch {machine['torch']}, "
+            f"sb3-contrib {machine['sb3-contrib']}, mancala-envs {machine['mancala_envs']} ({machine['git_commit']})"
+        ),
+        (
+            f"  policy: MlpPolicy {settings['net_arch']} on {settings['encoding']!r}, torch 1 thread; "
+            f"load average before / after: {_loads(machine['load_average'])} / {_loads(results['load_average_after'])}"
+        ),
         "",
-        (f"  env only: random legal learner moves, {settings['snapshots']} frozen snapshots as opponents, "
-         f"{settings['steps']} learner steps x {settings['repeats']} repeats, medians"),
+        (
+            f"  env only: random legal learner moves, {settings['snapshots']} frozen snapshots as opponents, "
+            f"{settings['steps']} learner steps x {settings['repeats']} repeats, medians"
+        ),
         f"   {'n_envs':>6}{'per-env steps/s':>17}{'batched steps/s':>17}{'ratio':>9}{'batched: opponents':>20}",
     ]
     for n, entry in results["env_only"].items():
-        lines.append(f"   {n:>6}{rate(entry['per_env']['steps_per_s']):>17}{rate(entry['batched']['steps_per_s']):>17}"
-                     f"{entry['ratio']:>8.2f}x{_share(entry['batched'], 'opponent_share'):>20}")
+        lines.append(
+            f"   {n:>6}{rate(entry['per_env']['steps_per_s']):>17}{rate(entry['batched']['steps_per_s']):>17}"
+            f"{entry['ratio']:>8.2f}x{_share(entry['batched'], 'opponent_share'):>20}"
+        )
     lines += [
         "",
-        (f"  training: train() for {settings['timesteps']} steps, rollout {settings['rollout']}, snapshot every "
-         f"{settings['refresh_every']}, {settings['pool_size']} kept; per-env: SelfPlayCallback + 'random'; "
-         "batched: self_play=True"),
-        (f"   {'n_envs':>6}{'per-env steps/s':>17}{'env share':>11}{'batched steps/s':>17}{'env share':>11}"
-         f"{'opponents':>11}{'ratio':>9}"),
+        (
+            f"  training: train() for {settings['timesteps']} steps, rollout {settings['rollout']}, snapshot every "
+            f"{settings['refresh_every']}, {settings['pool_size']} kept; per-env: SelfPlayCallback + 'random'; "
+            "batched: self_play=True"
+        ),
+        (
+            f"   {'n_envs':>6}{'per-env steps/s':>17}{'env share':>11}{'batched steps/s':>17}{'env share':>11}"
+            f"{'opponents':>11}{'ratio':>9}"
+        ),
     ]
     for n, entry in results["training"].items():
         per_env, batched = entry["per_env"], entry["batched"]
-        lines.append(f"   {n:>6}{rate(per_env['steps_per_s']):>17}{_share(per_env, 'env_share'):>11}"
-                     f"{rate(batched['steps_per_s']):>17}{_share(batched, 'env_share'):>11}"
-                     f"{_share(batched, 'opponent_share'):>11}{entry['ratio']:>8.2f}x")
+        lines.append(
+            f"   {n:>6}{rate(per_env['steps_per_s']):>17}{_share(per_env, 'env_share'):>11}"
+            f"{rate(batched['steps_per_s']):>17}{_share(batched, 'env_share'):>11}"
+            f"{_share(batched, 'opponent_share'):>11}{entry['ratio']:>8.2f}x"
+        )
     lines += [
         "",
-        (f"  ratio: median of per-repetition ratios batched / per-env (target >= {settings['target_ratio']:.0f}x); "
-         "env share: the env's part of learn's wall time, opponents' forward passes included;"),
+        (
+            f"  ratio: median of per-repetition ratios batched / per-env (target >= {settings['target_ratio']:.0f}x); "
+            "env share: the env's part of learn's wall time, opponents' forward passes included;"
+        ),
         "  opponents: the batched env's part spent choosing the opponents' moves",
         f"benchmark wall time {results['benchmark_seconds']:.1f} s",
     ]
@@ -374,34 +450,90 @@ def parse_args(argv: list[str] | None = None) -> Args:
     default = Args()
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--game", default=default.game, help=f"game or variant id (default {default.game})")
-    parser.add_argument("--n-envs", type=int, nargs="+", default=list(default.n_envs),
-                        help="envs stepped together, each measured on both paths (default 8 64)")
-    parser.add_argument("--steps", type=int, default=default.steps,
-                        help=f"learner steps per env-only repetition and path (default {default.steps})")
-    parser.add_argument("--repeats", type=int, default=default.repeats,
-                        help=f"env-only repetitions, medians reported (default {default.repeats})")
-    parser.add_argument("--snapshots", type=int, default=default.snapshots,
-                        help=f"frozen snapshots in the env-only pool (default {default.snapshots})")
-    parser.add_argument("--timesteps", type=int, default=default.timesteps,
-                        help=f"learner steps per training run (default {default.timesteps})")
-    parser.add_argument("--train-repeats", type=int, default=default.train_repeats,
-                        help=f"training runs per path and n_envs (default {default.train_repeats})")
-    parser.add_argument("--rollout", type=int, default=default.rollout,
-                        help=f"PPO rollout n_envs x n_steps, a multiple of every n_envs (default {default.rollout})")
-    parser.add_argument("--refresh-every", type=int, default=default.refresh_every,
-                        help=f"training: steps between snapshots (default {default.refresh_every})")
-    parser.add_argument("--pool-size", type=int, default=default.pool_size,
-                        help=f"training: snapshots kept (default {default.pool_size})")
-    parser.add_argument("--net-arch", type=int, nargs="+", default=list(default.net_arch),
-                        help="the policy's hidden layers (default 64 64)")
-    parser.add_argument("--encoding", default=default.encoding, help=f"observation encoding (default {default.encoding})")
+    parser.add_argument(
+        "--n-envs",
+        type=int,
+        nargs="+",
+        default=list(default.n_envs),
+        help="envs stepped together, each measured on both paths (default 8 64)",
+    )
+    parser.add_argument(
+        "--steps",
+        type=int,
+        default=default.steps,
+        help=f"learner steps per env-only repetition and path (default {default.steps})",
+    )
+    parser.add_argument(
+        "--repeats",
+        type=int,
+        default=default.repeats,
+        help=f"env-only repetitions, medians reported (default {default.repeats})",
+    )
+    parser.add_argument(
+        "--snapshots",
+        type=int,
+        default=default.snapshots,
+        help=f"frozen snapshots in the env-only pool (default {default.snapshots})",
+    )
+    parser.add_argument(
+        "--timesteps",
+        type=int,
+        default=default.timesteps,
+        help=f"learner steps per training run (default {default.timesteps})",
+    )
+    parser.add_argument(
+        "--train-repeats",
+        type=int,
+        default=default.train_repeats,
+        help=f"training runs per path and n_envs (default {default.train_repeats})",
+    )
+    parser.add_argument(
+        "--rollout",
+        type=int,
+        default=default.rollout,
+        help=f"PPO rollout n_envs x n_steps, a multiple of every n_envs (default {default.rollout})",
+    )
+    parser.add_argument(
+        "--refresh-every",
+        type=int,
+        default=default.refresh_every,
+        help=f"training: steps between snapshots (default {default.refresh_every})",
+    )
+    parser.add_argument(
+        "--pool-size",
+        type=int,
+        default=default.pool_size,
+        help=f"training: snapshots kept (default {default.pool_size})",
+    )
+    parser.add_argument(
+        "--net-arch",
+        type=int,
+        nargs="+",
+        default=list(default.net_arch),
+        help="the policy's hidden layers (default 64 64)",
+    )
+    parser.add_argument(
+        "--encoding", default=default.encoding, help=f"observation encoding (default {default.encoding})"
+    )
     parser.add_argument("--seed", type=int, default=default.seed, help=f"seed (default {default.seed})")
     parser.add_argument("--json", type=Path, default=DEFAULT_JSON, help=f"results file (default {DEFAULT_JSON})")
     options = parser.parse_args(argv)
-    return Args(game=options.game, n_envs=tuple(options.n_envs), steps=options.steps, repeats=options.repeats,
-                snapshots=options.snapshots, timesteps=options.timesteps, train_repeats=options.train_repeats,
-                rollout=options.rollout, refresh_every=options.refresh_every, pool_size=options.pool_size,
-                net_arch=tuple(options.net_arch), encoding=options.encoding, seed=options.seed, json=options.json)
+    return Args(
+        game=options.game,
+        n_envs=tuple(options.n_envs),
+        steps=options.steps,
+        repeats=options.repeats,
+        snapshots=options.snapshots,
+        timesteps=options.timesteps,
+        train_repeats=options.train_repeats,
+        rollout=options.rollout,
+        refresh_every=options.refresh_every,
+        pool_size=options.pool_size,
+        net_arch=tuple(options.net_arch),
+        encoding=options.encoding,
+        seed=options.seed,
+        json=options.json,
+    )
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:

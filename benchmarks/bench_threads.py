@@ -102,8 +102,9 @@ def _round_robin(runs: dict[int, Callable[[], int]], repeats: int, seconds: floa
             "ratio": statistics.median(rate / reference[0] for (rate, _cores), reference in zip(values, timed[first])),
             # per CPU-second: the work a core does, whatever share of the cores the process got
             "per_cpu_s": statistics.median(rate / cores for rate, cores in values),
-            "cpu_ratio": statistics.median(rate / cores / (reference[0] / reference[1])
-                                           for (rate, cores), reference in zip(values, timed[first])),
+            "cpu_ratio": statistics.median(
+                rate / cores / (reference[0] / reference[1]) for (rate, cores), reference in zip(values, timed[first])
+            ),
         }
         for threads, values in timed.items()
     }
@@ -158,8 +159,10 @@ def bench_vector(args: Args) -> dict[str, Any]:
                 return env.num_envs
 
             runs[threads] = run
-        results[game] = {"steps_per_s": _round_robin(runs, args.repeats, args.seconds),
-                         "compiled_share_1_thread": _compiled_share(game, args)}
+        results[game] = {
+            "steps_per_s": _round_robin(runs, args.repeats, args.seconds),
+            "compiled_share_1_thread": _compiled_share(game, args),
+        }
     return results
 
 
@@ -204,28 +207,42 @@ def memory_copy_rate(megabytes: int = 256, repeats: int = 5) -> float:
 
 def format_table(results: dict[str, Any], args: Args) -> str:
     last = str(args.threads[-1])
-    heading = (f"Threads: {args.threads} (ratios: {last} threads over {args.threads[0]}), "
-               f"{args.repeats} repetitions of {args.seconds} s")
-    lines = [heading, "",
-             f"1. play_random, batch of {args.batch_size}: plies/s",
-             f"{'game':12} " + " ".join(f"{t:>12}" for t in args.threads) + f" {'ratio':>7} {'ns/ply':>7} "
-             f"{'row B':>6} {'plies/game':>10}"]
+    heading = (
+        f"Threads: {args.threads} (ratios: {last} threads over {args.threads[0]}), "
+        f"{args.repeats} repetitions of {args.seconds} s"
+    )
+    lines = [
+        heading,
+        "",
+        f"1. play_random, batch of {args.batch_size}: plies/s",
+        f"{'game':12} " + " ".join(f"{t:>12}" for t in args.threads) + f" {'ratio':>7} {'ns/ply':>7} "
+        f"{'row B':>6} {'plies/game':>10}",
+    ]
     for game, entry in results["play_random"].items():
         rates = entry["plies_per_s"]
-        lines.append(f"{game:12} " + " ".join(f"{rates[str(t)]['per_s']:12,.0f}" for t in args.threads)
-                     + f" {rates[last]['ratio']:7.2f} {entry['ns_per_ply_1_thread']:7.1f} {entry['row_bytes']:6d}"
-                     f" {entry['plies_per_game']:10.1f}  cores used " + "/".join(f"{rates[str(t)]['cores_used']:.2f}"
-                                                                            for t in args.threads)
-                     + f"  per CPU-s ratio {rates[last]['cpu_ratio']:.2f}")
-    lines += ["", f"2. MancalaVectorEnv, {args.num_envs} envs, random opponent: env steps/s",
-              f"{'game':12} " + " ".join(f"{t:>12}" for t in args.threads) + f" {'ratio':>7}"]
+        lines.append(
+            f"{game:12} "
+            + " ".join(f"{rates[str(t)]['per_s']:12,.0f}" for t in args.threads)
+            + f" {rates[last]['ratio']:7.2f} {entry['ns_per_ply_1_thread']:7.1f} {entry['row_bytes']:6d}"
+            f" {entry['plies_per_game']:10.1f}  cores used "
+            + "/".join(f"{rates[str(t)]['cores_used']:.2f}" for t in args.threads)
+            + f"  per CPU-s ratio {rates[last]['cpu_ratio']:.2f}"
+        )
+    lines += [
+        "",
+        f"2. MancalaVectorEnv, {args.num_envs} envs, random opponent: env steps/s",
+        f"{'game':12} " + " ".join(f"{t:>12}" for t in args.threads) + f" {'ratio':>7}",
+    ]
     for game, entry in results["vector"].items():
         rates = entry["steps_per_s"]
-        lines.append(f"{game:12} " + " ".join(f"{rates[str(t)]['per_s']:12,.0f}" for t in args.threads)
-                     + f" {rates[last]['ratio']:7.2f}  cores used "
-                     + "/".join(f"{rates[str(t)]['cores_used']:.2f}" for t in args.threads)
-                     + f"  per CPU-s ratio {rates[last]['cpu_ratio']:.2f}"
-                     + f"  compiled share {entry['compiled_share_1_thread']:.2f}")
+        lines.append(
+            f"{game:12} "
+            + " ".join(f"{rates[str(t)]['per_s']:12,.0f}" for t in args.threads)
+            + f" {rates[last]['ratio']:7.2f}  cores used "
+            + "/".join(f"{rates[str(t)]['cores_used']:.2f}" for t in args.threads)
+            + f"  per CPU-s ratio {rates[last]['cpu_ratio']:.2f}"
+            + f"  compiled share {entry['compiled_share_1_thread']:.2f}"
+        )
     lines += ["", f"3. memory copy, one thread: {results['memory_copy_bytes_per_s'] / 1e9:.1f} GB/s (read + write)"]
     return "\n".join(lines)
 
@@ -243,8 +260,9 @@ def parse_args(argv: list[str] | None = None) -> Args:
     parsed = parser.parse_args(argv)
     repeats = parsed.repeats or (2 if parsed.quick else 5)
     seconds = parsed.seconds or (0.2 if parsed.quick else 1.0)
-    return Args(parsed.quick, parsed.threads, repeats, seconds, parsed.batch_size, parsed.num_envs, parsed.seed,
-                parsed.json)
+    return Args(
+        parsed.quick, parsed.threads, repeats, seconds, parsed.batch_size, parsed.num_envs, parsed.seed, parsed.json
+    )
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:

@@ -111,10 +111,20 @@ TARGET_MEMORY_BYTES = 1_000_000_000
 MEMORY_TARGET_GAMES = 1_000_000
 
 DEFAULT_JSON = Path(__file__).resolve().parent / "results" / "bench_throughput.json"
-FULL_BUDGET = {"repeats": 5, "seconds": 1.0, "warm_starts": 3, "memory_games": MEMORY_TARGET_GAMES,
-               "cold_startup": True}
-QUICK_BUDGET = {"repeats": 3, "seconds": 0.25, "warm_starts": 1, "memory_games": MEMORY_TARGET_GAMES,
-                "cold_startup": False}
+FULL_BUDGET = {
+    "repeats": 5,
+    "seconds": 1.0,
+    "warm_starts": 3,
+    "memory_games": MEMORY_TARGET_GAMES,
+    "cold_startup": True,
+}
+QUICK_BUDGET = {
+    "repeats": 3,
+    "seconds": 0.25,
+    "warm_starts": 1,
+    "memory_games": MEMORY_TARGET_GAMES,
+    "cold_startup": False,
+}
 #: Games per batch in measures 1 and 2 and in the start-up measure.
 BATCH_SIZE = 1024
 #: Envs per vector env in measure 4.
@@ -153,8 +163,9 @@ class Args:
     def resolved(self) -> Args:
         """Returns a copy with the budget fields filled from the full or quick defaults."""
         budget = QUICK_BUDGET if self.quick else FULL_BUDGET
-        filled = {key: getattr(self, key) if getattr(self, key) is not None else default
-                  for key, default in budget.items()}
+        filled = {
+            key: getattr(self, key) if getattr(self, key) is not None else default for key, default in budget.items()
+        }
         return Args(**(asdict(self) | filled))
 
 
@@ -374,8 +385,12 @@ def bench_plies(games: tuple[str, ...], repeats: int, seconds: float, batch_size
     contenders = {name: _summary(player_runs) for name, player_runs in runs.items()}
 
     engine: dict[str, Any] = {"game": ENGINE_GAME, "peer": OPENSPIEL, "batch_size": batch_size, "contenders": {}}
-    for key, name in (("batched", _batched(ENGINE_GAME)), ("engine_loop", ENGINE_LOOP),
-                      ("pettingzoo_loop", _loop(ENGINE_GAME)), ("openspiel", OPENSPIEL)):
+    for key, name in (
+        ("batched", _batched(ENGINE_GAME)),
+        ("engine_loop", ENGINE_LOOP),
+        ("pettingzoo_loop", _loop(ENGINE_GAME)),
+        ("openspiel", OPENSPIEL),
+    ):
         engine["contenders"][key] = {"contender": name, "plies_per_s": contenders[name]["plies_per_s"]}
         if name != OPENSPIEL:
             ratio = _ratios(runs[name], runs[OPENSPIEL])
@@ -404,8 +419,10 @@ def bench_plies(games: tuple[str, ...], repeats: int, seconds: float, batch_size
 
     env_rows: dict[str, Any] = {}
     for name in (*ENV_PEERS, *games):
-        row = {key: contenders[_loop(name)][key] for key in ("steps_per_s", "plies_per_s", "us_per_step",
-                                                            "steps_per_game", "cpu_share")}
+        row = {
+            key: contenders[_loop(name)][key]
+            for key in ("steps_per_s", "plies_per_s", "us_per_step", "steps_per_game", "cpu_share")
+        }
         if name not in ENV_PEERS:
             for peer in ENV_PEERS:
                 ratio = _ratios(runs[_loop(name)], runs[_loop(peer)], "steps")
@@ -414,8 +431,12 @@ def bench_plies(games: tuple[str, ...], repeats: int, seconds: float, batch_size
         env_rows[name] = row
 
     return {
-        "round_robin": {"repeats": repeats, "seconds_per_repeat": seconds, "batch_size": batch_size,
-                        "contenders": contenders},
+        "round_robin": {
+            "repeats": repeats,
+            "seconds_per_repeat": seconds,
+            "batch_size": batch_size,
+            "contenders": contenders,
+        },
         "engine": engine,
         "games": per_game,
         "envs": {"peers": list(ENV_PEERS), "envs": env_rows},
@@ -482,7 +503,9 @@ def bench_vector(games: tuple[str, ...], num_envs: int, repeats: int, seconds: f
     for index, name in enumerate(games):
         ours = MancalaVectorEnv(name, num_envs, opponent="random", autoreset_mode="same_step")
         peer = gymnasium.make_vec(
-            GYMNASIUM_IDS[name], num_envs=num_envs, vectorization_mode="sync",
+            GYMNASIUM_IDS[name],
+            num_envs=num_envs,
+            vectorization_mode="sync",
             vector_kwargs={"autoreset_mode": gymnasium.vector.AutoresetMode.SAME_STEP},
         )
         built += [ours, peer]
@@ -502,8 +525,14 @@ def bench_vector(games: tuple[str, ...], num_envs: int, repeats: int, seconds: f
             "ratio": ratio["ratio"],
             "ratios": ratio["ratios"],
         }
-    return {"num_envs": num_envs, "repeats": repeats, "seconds_per_repeat": seconds, "opponent": "random",
-            "autoreset_mode": "same_step", "games": results}
+    return {
+        "num_envs": num_envs,
+        "repeats": repeats,
+        "seconds_per_repeat": seconds,
+        "opponent": "random",
+        "autoreset_mode": "same_step",
+        "games": results,
+    }
 
 
 # --- 5 and 6: child processes ----------------------------------------------------------------------------------
@@ -517,8 +546,13 @@ def _run_child(script: str, args: list[str], what: str, environment: dict[str, s
         RuntimeError: the child failed; its stderr is in the message.
     """
     start = time.perf_counter()
-    child = subprocess.run([sys.executable, "-c", script, *args], env=dict(os.environ, **(environment or {})),
-                           capture_output=True, text=True, check=False)
+    child = subprocess.run(
+        [sys.executable, "-c", script, *args],
+        env=dict(os.environ, **(environment or {})),
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     process = time.perf_counter() - start
     if child.returncode != 0:
         raise RuntimeError(f"the {what} child process failed (exit {child.returncode}):\n{child.stderr[-4000:]}")
@@ -588,8 +622,10 @@ def measure_memory(name: str, n_games: int) -> dict[str, Any]:
         RuntimeError: not on Linux, or the child failed.
     """
     if not Path("/proc/self/clear_refs").exists():
-        raise RuntimeError("the memory measure reads /proc/self/status and /proc/self/clear_refs, which only Linux "
-                           "has; run it on Linux.")
+        raise RuntimeError(
+            "the memory measure reads /proc/self/status and /proc/self/clear_refs, which only Linux "
+            "has; run it on Linux."
+        )
     play_games = max(1, int(n_games * MEMORY_PLAY_FRACTION))
     child = _run_child(_MEMORY_SCRIPT, [name, str(n_games), str(play_games)], "memory")
     base = child["baseline_rss"]
@@ -658,8 +694,14 @@ def bench_startup(name: str, batch_size: int, warm_starts: int, cold: bool) -> d
         if cache_dir:
             shutil.rmtree(cache_dir, ignore_errors=True)
     warm = {key: statistics.median(run[key] for run in warm_runs) for key in warm_runs[0]}
-    return {"game": name, "batch_size": batch_size, "cold": first if cold else None, "warm": warm,
-            "warm_runs": warm_runs, "warm_starts": len(warm_runs)}
+    return {
+        "game": name,
+        "batch_size": batch_size,
+        "cold": first if cold else None,
+        "warm": warm,
+        "warm_runs": warm_runs,
+        "warm_starts": len(warm_runs),
+    }
 
 
 # --- report ------------------------------------------------------------------------------------------------
@@ -715,11 +757,15 @@ def format_table(results: dict[str, Any]) -> str:
     contenders = results["round_robin"]["contenders"]
     lines = [
         "mancala-envs throughput benchmark",
-        (f"  machine: {machine['cpu_count']} CPUs ({machine['cpus_usable']} usable), {machine['cpu_model']}, "
-         f"{machine['platform']}"),
-        (f"  python {machine['python']}, numpy {machine['numpy']}, numba {machine['numba']}, "
-         f"pettingzoo {machine['pettingzoo']}, gymnasium {machine['gymnasium']}, open-spiel {machine['open-spiel']}, "
-         f"mancala-envs {machine['mancala_envs']} ({machine['git_commit']})"),
+        (
+            f"  machine: {machine['cpu_count']} CPUs ({machine['cpus_usable']} usable), {machine['cpu_model']}, "
+            f"{machine['platform']}"
+        ),
+        (
+            f"  python {machine['python']}, numpy {machine['numpy']}, numba {machine['numba']}, "
+            f"pettingzoo {machine['pettingzoo']}, gymnasium {machine['gymnasium']}, open-spiel {machine['open-spiel']}, "
+            f"mancala-envs {machine['mancala_envs']} ({machine['git_commit']})"
+        ),
         f"  budget: {settings['repeats']} repeats x {settings['seconds']} s per contender, median reported"
         + (" (--quick)" if settings["quick"] else ""),
         f"  load average before / after: {_loads(machine['load_average'])} / {_loads(results['load_average_after'])}",
@@ -740,13 +786,19 @@ def format_table(results: dict[str, Any]) -> str:
     for key, entry in engine["contenders"].items():
         summary = contenders[entry["contender"]]
         ratio = f"{entry['ratio_vs_openspiel']:.2f}x" if "ratio_vs_openspiel" in entry else "peer"
-        lines.append(f"   {names[key]:<32}{rate(entry['plies_per_s']):>10}{summary['plies_per_game']:>12.1f}"
-                     f"{summary['cpu_share']:>6.2f}{ratio:>10}")
+        lines.append(
+            f"   {names[key]:<32}{rate(entry['plies_per_s']):>10}{summary['plies_per_game']:>12.1f}"
+            f"{summary['cpu_share']:>6.2f}{ratio:>10}"
+        )
     lines += [
-        (f"   batched / OpenSpiel: {engine['ratio_batched_vs_openspiel']:.2f}x, "
-         f"target >= {engine['target_ratio']:.0f}x: {_met(engine['target_ratio_met'])}"),
-        (f"   batched plies/s (one process): {rate(engine['batched_plies_per_s'])}, target >= "
-         f"{rate(engine['target_plies_per_s'])}: {_met(engine['target_plies_met'])}"),
+        (
+            f"   batched / OpenSpiel: {engine['ratio_batched_vs_openspiel']:.2f}x, "
+            f"target >= {engine['target_ratio']:.0f}x: {_met(engine['target_ratio_met'])}"
+        ),
+        (
+            f"   batched plies/s (one process): {rate(engine['batched_plies_per_s'])}, target >= "
+            f"{rate(engine['target_plies_per_s'])}: {_met(engine['target_plies_met'])}"
+        ),
         "",
         "2. Every game: batched random play vs the game's own PettingZoo AEC loop, plies/s",
         f"   {'game':<18}{'batched':>10}{'cpu':>6}{'AEC loop':>10}{'cpu':>6}{'ratio':>9}{'target':>8}{'met':>5}",
@@ -766,16 +818,22 @@ def format_table(results: dict[str, Any]) -> str:
         + "".join(f"{'vs ' + peer.removesuffix('_v3'):>17}" for peer in peers),
     ]
     for name, entry in results["envs"]["envs"].items():
-        cells = [f"{entry[f'ratio_vs_{peer}']:.2f}x" if name not in peers else "peer" if name == peer else ""
-                 for peer in peers]
+        cells = [
+            f"{entry[f'ratio_vs_{peer}']:.2f}x" if name not in peers else "peer" if name == peer else ""
+            for peer in peers
+        ]
         ratios = "".join(f"{cell:>17}" for cell in cells)
-        lines.append(f"   {name:<18}{rate(entry['steps_per_s']):>10}{entry['us_per_step']:>9.1f}"
-                     f"{entry['steps_per_game']:>10.1f}{entry['cpu_share']:>6.2f}{ratios}")
+        lines.append(
+            f"   {name:<18}{rate(entry['steps_per_s']):>10}{entry['us_per_step']:>9.1f}"
+            f"{entry['steps_per_game']:>10.1f}{entry['cpu_share']:>6.2f}{ratios}"
+        )
     vector = results["vector"]
     lines += [
         "",
-        (f"4. Vector env, {vector['num_envs']} envs, masked random learner vs the random opponent, same-step "
-         "auto-reset: env steps/s"),
+        (
+            f"4. Vector env, {vector['num_envs']} envs, masked random learner vs the random opponent, same-step "
+            "auto-reset: env steps/s"
+        ),
         f"   {'game':<18}{'MancalaVectorEnv':>17}{'cpu':>6}{'make_vec sync':>15}{'cpu':>6}{'ratio':>9}",
     ]
     for name, entry in vector["games"].items():
@@ -789,24 +847,34 @@ def format_table(results: dict[str, Any]) -> str:
     scaled = "" if at_target else f" (x {memory['target_games'] / memory['n_games']:g} for {memory['target_games']:,})"
     lines += [
         "",
-        (f"5. Memory: BatchedGames({memory['game']!r}, {memory['n_games']:,}), resident size above the child's baseline"
-         f" ({_megabytes(memory['baseline_rss_bytes'])})"),
+        (
+            f"5. Memory: BatchedGames({memory['game']!r}, {memory['n_games']:,}), resident size above the child's baseline"
+            f" ({_megabytes(memory['baseline_rss_bytes'])})"
+        ),
         f"   state_bytes_per_game {memory['state_bytes_per_game']} -> {_megabytes(memory['state_bytes'])}",
-        (f"   after construct {_megabytes(memory['construct_bytes'])}, "
-         f"after reset {_megabytes(memory['reset_bytes'])}, "
-         f"after one step (outputs kept) {_megabytes(memory['step_bytes'])}, "
-         f"peak so far {_megabytes(memory['setup_peak_bytes'])}"),
-        (f"   peak during play_random({memory['play_random_games']:,}): {_megabytes(memory['peak_play_bytes'])}, "
-         f"after it {_megabytes(memory['after_play_bytes'])} ({memory['spilled_games_after_play']:,} games spilled)"),
-        (f"   target < {_megabytes(memory['target_bytes'])}{scaled}: after one step "
-         f"{_megabytes(memory['step_bytes_at_target_games'])} {_met(memory['target_step_met'])}; peak in play "
-         f"{_megabytes(memory['peak_play_bytes_at_target_games'])} {_met(memory['target_peak_met'])}"),
+        (
+            f"   after construct {_megabytes(memory['construct_bytes'])}, "
+            f"after reset {_megabytes(memory['reset_bytes'])}, "
+            f"after one step (outputs kept) {_megabytes(memory['step_bytes'])}, "
+            f"peak so far {_megabytes(memory['setup_peak_bytes'])}"
+        ),
+        (
+            f"   peak during play_random({memory['play_random_games']:,}): {_megabytes(memory['peak_play_bytes'])}, "
+            f"after it {_megabytes(memory['after_play_bytes'])} ({memory['spilled_games_after_play']:,} games spilled)"
+        ),
+        (
+            f"   target < {_megabytes(memory['target_bytes'])}{scaled}: after one step "
+            f"{_megabytes(memory['step_bytes_at_target_games'])} {_met(memory['target_step_met'])}; peak in play "
+            f"{_megabytes(memory['peak_play_bytes_at_target_games'])} {_met(memory['target_peak_met'])}"
+        ),
     ]
     startup = results["startup"]
     lines += [
         "",
-        (f"6. Start-up in a fresh interpreter, seconds: import BatchedGames, construct {startup['batch_size']} "
-         f"{startup['game']} games, reset, first step"),
+        (
+            f"6. Start-up in a fresh interpreter, seconds: import BatchedGames, construct {startup['batch_size']} "
+            f"{startup['game']} games, reset, first step"
+        ),
         f"   (cold: empty NUMBA_CACHE_DIR; warm: median of {startup['warm_starts']})",
         f"   {'':<8}{'import':>8}{'construct':>11}{'reset':>8}{'1st step':>10}{'total':>8}{'process':>9}",
     ]
@@ -815,8 +883,10 @@ def format_table(results: dict[str, Any]) -> str:
         if timings is None:
             lines.append(f"   {kind:<8}not measured (--cold-startup)")
             continue
-        lines.append(f"   {kind:<8}{timings['import_s']:>8.3f}{timings['construct_s']:>11.3f}{timings['reset_s']:>8.3f}"
-                     f"{timings['first_step_s']:>10.3f}{timings['total_s']:>8.3f}{timings['process_s']:>9.3f}")
+        lines.append(
+            f"   {kind:<8}{timings['import_s']:>8.3f}{timings['construct_s']:>11.3f}{timings['reset_s']:>8.3f}"
+            f"{timings['first_step_s']:>10.3f}{timings['total_s']:>8.3f}{timings['process_s']:>9.3f}"
+        )
     lines += ["", f"benchmark wall time {results['benchmark_seconds']:.1f} s"]
     return "\n".join(lines)
 
@@ -824,19 +894,27 @@ def format_table(results: dict[str, Any]) -> str:
 def parse_args(argv: list[str] | None = None) -> Args:
     """Reads :class:`Args` from the command line."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--quick", action="store_true",
-                        help="small budgets for a smoke run, no cold start-up (about a minute)")
+    parser.add_argument(
+        "--quick", action="store_true", help="small budgets for a smoke run, no cold start-up (about a minute)"
+    )
     parser.add_argument("--repeats", type=int, help="repetitions per measure, median reported (default 5, quick 3)")
-    parser.add_argument("--seconds", type=float,
-                        help="time budget per contender and repetition (default 1.0, quick 0.25)")
+    parser.add_argument(
+        "--seconds", type=float, help="time budget per contender and repetition (default 1.0, quick 0.25)"
+    )
     parser.add_argument("--warm-starts", type=int, help="warm start-up runs (default 3, quick 1)")
-    parser.add_argument("--cold-startup", action=argparse.BooleanOptionalAction, default=None,
-                        help="measure the cold start-up, which compiles everything (default on, off with --quick)")
-    parser.add_argument("--memory-games", type=int,
-                        help=f"games in the memory measure's batch (default {MEMORY_TARGET_GAMES:,})")
+    parser.add_argument(
+        "--cold-startup",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="measure the cold start-up, which compiles everything (default on, off with --quick)",
+    )
+    parser.add_argument(
+        "--memory-games", type=int, help=f"games in the memory measure's batch (default {MEMORY_TARGET_GAMES:,})"
+    )
     parser.add_argument("--batch-size", type=int, default=BATCH_SIZE, help=f"games per batch (default {BATCH_SIZE})")
-    parser.add_argument("--num-envs", type=int, default=VECTOR_ENVS,
-                        help=f"envs per vector env (default {VECTOR_ENVS})")
+    parser.add_argument(
+        "--num-envs", type=int, default=VECTOR_ENVS, help=f"envs per vector env (default {VECTOR_ENVS})"
+    )
     parser.add_argument("--seed", type=int, default=0, help="seed of the samplers, batches and vector envs (default 0)")
     parser.add_argument("--json", type=Path, default=DEFAULT_JSON, help=f"results file (default {DEFAULT_JSON})")
     options = parser.parse_args(argv)

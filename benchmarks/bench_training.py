@@ -37,10 +37,10 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_machine import machine_info  # noqa: E402
-from stable_baselines3.common.vec_env import VecEnv  # noqa: E402
+from bench_machine import machine_info
+from stable_baselines3.common.vec_env import VecEnv
 
-from mancala_envs.training.trainer import StepTimer, TrainConfig, VecStepTimer, set_torch_threads, train  # noqa: E402
+from mancala_envs.training.trainer import StepTimer, TrainConfig, VecStepTimer, set_torch_threads, train
 
 
 @dataclass
@@ -107,8 +107,10 @@ class NullVecEnv(VecEnv):
         dones = self._t >= self._length
         infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
         for game in np.flatnonzero(dones).tolist():
-            infos[game] = {"terminal_observation": self._observation[game],
-                           "episode": {"r": 1.0, "l": self._length, "t": 0.0}}
+            infos[game] = {
+                "terminal_observation": self._observation[game],
+                "episode": {"r": 1.0, "l": self._length, "t": 0.0},
+            }
         self._t[dones] = 0
         return self._observation.copy(), dones.astype(np.float32), dones, infos
 
@@ -131,8 +133,9 @@ class NullVecEnv(VecEnv):
         pass
 
 
-def train_null(config: TrainConfig, observation_space: gymnasium.Space, n_actions: int, episode_length: int,
-               batched: bool) -> float:
+def train_null(
+    config: TrainConfig, observation_space: gymnasium.Space, n_actions: int, episode_length: int, batched: bool
+) -> float:
     """Trains the same MaskablePPO config on the null peer (batched, as the training env was, or single envs);
     returns the learn wall time in seconds."""
     from sb3_contrib import MaskablePPO
@@ -142,13 +145,23 @@ def train_null(config: TrainConfig, observation_space: gymnasium.Space, n_action
         vec_env = VecStepTimer(NullVecEnv(config.n_envs, observation_space, n_actions, episode_length))
     else:
         vec_env = make_vec_env(
-            lambda: StepTimer(NullEnv(observation_space, n_actions, episode_length)), n_envs=config.n_envs,
+            lambda: StepTimer(NullEnv(observation_space, n_actions, episode_length)),
+            n_envs=config.n_envs,
             seed=config.seed,
         )
     model = MaskablePPO(
-        "MlpPolicy", vec_env, learning_rate=config.learning_rate, n_steps=config.n_steps, batch_size=config.batch_size,
-        n_epochs=config.n_epochs, gamma=config.gamma, ent_coef=config.ent_coef,
-        policy_kwargs={"net_arch": list(config.net_arch)}, seed=config.seed, device="cpu", verbose=0,
+        "MlpPolicy",
+        vec_env,
+        learning_rate=config.learning_rate,
+        n_steps=config.n_steps,
+        batch_size=config.batch_size,
+        n_epochs=config.n_epochs,
+        gamma=config.gamma,
+        ent_coef=config.ent_coef,
+        policy_kwargs={"net_arch": list(config.net_arch)},
+        seed=config.seed,
+        device="cpu",
+        verbose=0,
     )
     start = time.perf_counter()
     model.learn(config.timesteps)
@@ -158,8 +171,15 @@ def train_null(config: TrainConfig, observation_space: gymnasium.Space, n_action
 def measure(args: Args, label: str, **overrides: Any) -> dict[str, Any]:
     """One pair of runs (mancala env, then NullEnv) with the same PPO settings."""
     opponent = args.opponent[0] if len(args.opponent) == 1 else list(args.opponent)
-    config = TrainConfig(game=args.game, opponent=opponent, timesteps=args.timesteps, seed=args.seed,
-                         progress_bar=False, save_path=str(Path(args.out).with_suffix(".model.zip")), **overrides)
+    config = TrainConfig(
+        game=args.game,
+        opponent=opponent,
+        timesteps=args.timesteps,
+        seed=args.seed,
+        progress_bar=False,
+        save_path=str(Path(args.out).with_suffix(".model.zip")),
+        **overrides,
+    )
     result = train(config)
     Path(config.save_path).unlink()  # the model is not what is measured
     episodes = np.array([info["l"] for info in result.model.ep_info_buffer])  # SB3 keeps the last 100 episodes
@@ -189,8 +209,15 @@ def measure(args: Args, label: str, **overrides: Any) -> dict[str, Any]:
 
 def warm_up(args: Args) -> None:
     """Compiles the engine and initialises torch before anything is timed."""
-    config = TrainConfig(game=args.game, opponent=list(args.opponent), timesteps=512, n_envs=2, n_steps=256,
-                         progress_bar=False, save_path=str(Path(args.out).with_suffix(".warmup.zip")))
+    config = TrainConfig(
+        game=args.game,
+        opponent=list(args.opponent),
+        timesteps=512,
+        n_envs=2,
+        n_steps=256,
+        progress_bar=False,
+        save_path=str(Path(args.out).with_suffix(".warmup.zip")),
+    )
     result = train(config)
     train_null(config, result.model.observation_space, result.model.action_space.n, 30, batched=True)
     Path(config.save_path).unlink()
@@ -206,12 +233,16 @@ def main(args: Args) -> dict[str, Any]:
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).write_text(json.dumps(report, indent=2))
     print(f"{args.game} vs {' / '.join(args.opponent)}, {args.timesteps} steps, torch 1 thread")
-    print(f"{'settings':<28} {'steps/s':>8} {'env us/step':>11} {'env share (timers)':>19} "
-          f"{'null env steps/s':>16} {'env share (vs null)':>20}")
+    print(
+        f"{'settings':<28} {'steps/s':>8} {'env us/step':>11} {'env share (timers)':>19} "
+        f"{'null env steps/s':>16} {'env share (vs null)':>20}"
+    )
     for row in rows:
-        print(f"{row['label']:<28} {row['mancala_steps_per_s']:8.0f} {row['env_us_per_step_timed']:11.1f} "
-              f"{100 * row['env_share_timed']:18.1f}% {row['null_steps_per_s']:16.0f} "
-              f"{100 * row['env_share_vs_null']:19.1f}%")
+        print(
+            f"{row['label']:<28} {row['mancala_steps_per_s']:8.0f} {row['env_us_per_step_timed']:11.1f} "
+            f"{100 * row['env_share_timed']:18.1f}% {row['null_steps_per_s']:16.0f} "
+            f"{100 * row['env_share_vs_null']:19.1f}%"
+        )
     return report
 
 

@@ -63,8 +63,8 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_machine import machine_info, rate, write_report  # a sibling script module
 
-from mancala_envs.views.single_agent_env import SingleAgentEnv
 from mancala_envs.training.trainer import TrainConfig, VecStepTimer, set_torch_threads
+from mancala_envs.views.single_agent_env import SingleAgentEnv
 
 __all__ = [
     "KINDS",
@@ -174,8 +174,13 @@ def build_vec_env(kind: VecKind, seed: int, start_method: str = "fork") -> Any:
         return MancalaSB3VecEnv(ENV_ID, n_envs=kind.n_envs, opponent=OPPONENT, seed=seed)
     single = functools.partial(SingleAgentEnv, ENV_ID, opponent=OPPONENT)
     if kind.vec_env == "subproc":
-        return make_vec_env(single, n_envs=kind.n_envs, seed=seed, vec_env_cls=SubprocVecEnv,
-                            vec_env_kwargs={"start_method": start_method})
+        return make_vec_env(
+            single,
+            n_envs=kind.n_envs,
+            seed=seed,
+            vec_env_cls=SubprocVecEnv,
+            vec_env_kwargs={"start_method": start_method},
+        )
     return make_vec_env(single, n_envs=kind.n_envs, seed=seed, vec_env_cls=DummyVecEnv)
 
 
@@ -198,8 +203,16 @@ def build_model(vec_env: Any, kind: VecKind, seed: int) -> Any:
 
     settings = ppo_settings()
     net_arch = settings.pop("net_arch")
-    return MaskablePPO("MlpPolicy", vec_env, n_steps=kind.n_steps, policy_kwargs={"net_arch": net_arch}, seed=seed,
-                       device="cpu", verbose=0, **settings)
+    return MaskablePPO(
+        "MlpPolicy",
+        vec_env,
+        n_steps=kind.n_steps,
+        policy_kwargs={"net_arch": net_arch},
+        seed=seed,
+        device="cpu",
+        verbose=0,
+        **settings,
+    )
 
 
 def warm_engine(seed: int) -> None:
@@ -243,8 +256,13 @@ def bench_env_only(vec_env: Any, kind: VecKind, seconds: float, rng: np.random.G
         steps += kind.n_envs
         calls += 1
     elapsed = clock() - start
-    return {"steps": steps, "calls": calls, "seconds": elapsed, "cpu_seconds": time.process_time() - cpu_start,
-            "steps_per_s": steps / elapsed}
+    return {
+        "steps": steps,
+        "calls": calls,
+        "seconds": elapsed,
+        "cpu_seconds": time.process_time() - cpu_start,
+        "steps_per_s": steps / elapsed,
+    }
 
 
 def bench_training(model: Any, timesteps: int) -> dict[str, Any]:
@@ -257,8 +275,14 @@ def bench_training(model: Any, timesteps: int) -> dict[str, Any]:
     model.learn(timesteps, reset_num_timesteps=True, progress_bar=False)
     elapsed = time.perf_counter() - start
     steps = int(model.num_timesteps)
-    return {"timesteps": steps, "seconds": elapsed, "cpu_seconds": time.process_time() - cpu_start,
-            "env_seconds": timed.seconds, "env_share": timed.seconds / elapsed, "steps_per_s": steps / elapsed}
+    return {
+        "timesteps": steps,
+        "seconds": elapsed,
+        "cpu_seconds": time.process_time() - cpu_start,
+        "env_seconds": timed.seconds,
+        "env_share": timed.seconds / elapsed,
+        "steps_per_s": steps / elapsed,
+    }
 
 
 def _summary(runs: list[dict[str, Any]]) -> dict[str, Any]:
@@ -286,8 +310,10 @@ def run_all(args: Args, log: Callable[[str], None] = print) -> dict[str, Any]:
     if args.repeats < 1 or args.seconds <= 0:
         raise ValueError(f"--repeats must be >= 1 and --seconds > 0 (got {args.repeats}, {args.seconds}).")
     if args.timesteps < ROLLOUT_STEPS or args.timesteps % ROLLOUT_STEPS:
-        raise ValueError(f"--timesteps must be a positive multiple of the rollout, {ROLLOUT_STEPS} steps "
-                         f"(got {args.timesteps}); e.g. --timesteps {5 * ROLLOUT_STEPS}.")
+        raise ValueError(
+            f"--timesteps must be a positive multiple of the rollout, {ROLLOUT_STEPS} steps "
+            f"(got {args.timesteps}); e.g. --timesteps {5 * ROLLOUT_STEPS}."
+        )
     if args.start_method not in START_METHODS:
         raise ValueError(f"--start-method must be one of {list(START_METHODS)} (got {args.start_method!r}).")
     started = time.perf_counter()
@@ -295,17 +321,27 @@ def run_all(args: Args, log: Callable[[str], None] = print) -> dict[str, Any]:
     machine = machine_info() | _versions()
     results: dict[str, Any] = {
         "machine": machine,
-        "settings": asdict(args) | {"json": str(args.json), "env_id": ENV_ID, "opponent": OPPONENT,
-                                     "rollout_steps": ROLLOUT_STEPS, "ppo": ppo_settings(), "torch_threads": 1,
-                                     "policy": "MlpPolicy", "target_ratio": TARGET_RATIO},
+        "settings": asdict(args)
+        | {
+            "json": str(args.json),
+            "env_id": ENV_ID,
+            "opponent": OPPONENT,
+            "rollout_steps": ROLLOUT_STEPS,
+            "ppo": ppo_settings(),
+            "torch_threads": 1,
+            "policy": "MlpPolicy",
+            "target_ratio": TARGET_RATIO,
+        },
         "note": f"{SUBPROC}: SubprocVecEnv runs 8 worker processes on this machine's {machine['cpus_usable']} "
-                "usable cores, as the issue asks",
+        "usable cores, as the issue asks",
     }
     log(f"warming up the engine; building {len(KINDS)} vector envs ...")
     warm_engine(args.seed)
     # The worker processes first: with fork they copy the compiled engine, and no torch work has run yet.
-    vec_envs = {kind.name: build_vec_env(kind, args.seed, args.start_method)
-                for kind in sorted(KINDS, key=lambda kind: kind.vec_env != "subproc")}
+    vec_envs = {
+        kind.name: build_vec_env(kind, args.seed, args.start_method)
+        for kind in sorted(KINDS, key=lambda kind: kind.vec_env != "subproc")
+    }
     try:
         models = {}
         for kind in KINDS:
@@ -319,8 +355,10 @@ def run_all(args: Args, log: Callable[[str], None] = print) -> dict[str, Any]:
                 training[kind.name].append(bench_training(models[kind.name], args.timesteps))
             for kind in KINDS:
                 env_only[kind.name].append(bench_env_only(vec_envs[kind.name], kind, args.seconds, rng))
-            log(f"repeat {repeat + 1}/{args.repeats}: " + ", ".join(
-                f"{kind.name} {training[kind.name][-1]['steps_per_s']:.0f} steps/s" for kind in KINDS))
+            log(
+                f"repeat {repeat + 1}/{args.repeats}: "
+                + ", ".join(f"{kind.name} {training[kind.name][-1]['steps_per_s']:.0f} steps/s" for kind in KINDS)
+            )
     finally:
         for vec_env in vec_envs.values():
             vec_env.close()
@@ -330,11 +368,16 @@ def run_all(args: Args, log: Callable[[str], None] = print) -> dict[str, Any]:
         learn = _summary(training[kind.name])
         raw = _summary(env_only[kind.name])
         kinds[kind.name] = {
-            "label": kind.label, "vec_env": kind.vec_env, "n_envs": kind.n_envs, "n_steps": kind.n_steps,
-            "training": learn, "env_only": raw,
+            "label": kind.label,
+            "vec_env": kind.vec_env,
+            "n_envs": kind.n_envs,
+            "n_steps": kind.n_steps,
+            "training": learn,
+            "env_only": raw,
             "env_share_timed": statistics.median(run["env_share"] for run in learn["runs"]),
             "env_share_estimate": learn["steps_per_s"] / raw["steps_per_s"],
         }
+
     def ratios(runs: dict[str, list[dict[str, Any]]], peer: str) -> list[float]:
         return [mine["steps_per_s"] / theirs["steps_per_s"] for mine, theirs in zip(runs[BATCHED], runs[peer])]
 
@@ -368,22 +411,31 @@ def format_table(results: dict[str, Any]) -> str:
     subproc = kinds[SUBPROC]
     lines = [
         f"MaskablePPO training speed by vector env: {settings['env_id']} vs {settings['opponent']}",
-        (f"  machine: {machine['cpu_count']} CPUs ({machine['cpus_usable']} usable), {machine['cpu_model']}, "
-         f"{machine['platform']}"),
-        (f"  python {machine['python']}, numpy {machine['numpy']}, numba {machine['numba']}, "
-         f"torch {machine['torch']}, stable-baselines3 {machine['stable-baselines3']}, "
-         f"sb3-contrib {machine['sb3-contrib']}, mancala-envs {machine['mancala_envs']} ({machine['git_commit']})"),
-        (f"  PPO: MlpPolicy {ppo['net_arch']}, rollout {settings['rollout_steps']} steps (n_envs x n_steps), "
-         f"batch {ppo['batch_size']}, {ppo['n_epochs']} epochs, lr {ppo['learning_rate']}, torch 1 thread"),
+        (
+            f"  machine: {machine['cpu_count']} CPUs ({machine['cpus_usable']} usable), {machine['cpu_model']}, "
+            f"{machine['platform']}"
+        ),
+        (
+            f"  python {machine['python']}, numpy {machine['numpy']}, numba {machine['numba']}, "
+            f"torch {machine['torch']}, stable-baselines3 {machine['stable-baselines3']}, "
+            f"sb3-contrib {machine['sb3-contrib']}, mancala-envs {machine['mancala_envs']} ({machine['git_commit']})"
+        ),
+        (
+            f"  PPO: MlpPolicy {ppo['net_arch']}, rollout {settings['rollout_steps']} steps (n_envs x n_steps), "
+            f"batch {ppo['batch_size']}, {ppo['n_epochs']} epochs, lr {ppo['learning_rate']}, torch 1 thread"
+        ),
         f"  budget: {settings['repeats']} repeats x learn({settings['timesteps']}) and x {settings['seconds']} s "
         "env-only, median reported" + (" (--quick)" if settings["quick"] else ""),
-        (f"  note: SubprocVecEnv runs 8 worker processes ({settings['start_method']}) on "
-         f"{machine['cpus_usable']} usable cores, as the issue asks"),
-        (f"  load average before / after: {_loads(machine['load_average'])} / "
-         f"{_loads(results['load_average_after'])}"),
+        (
+            f"  note: SubprocVecEnv runs 8 worker processes ({settings['start_method']}) on "
+            f"{machine['cpus_usable']} usable cores, as the issue asks"
+        ),
+        (f"  load average before / after: {_loads(machine['load_average'])} / {_loads(results['load_average_after'])}"),
         "",
-        (f"   {'vec env':<28}{'n_envs':>7}{'n_steps':>8}{'learn steps/s':>15}{'vs subproc':>11}"
-         f"{'env-only steps/s':>18}{'env us/step':>12}{'env share':>10}{'(est.)':>7}"),
+        (
+            f"   {'vec env':<28}{'n_envs':>7}{'n_steps':>8}{'learn steps/s':>15}{'vs subproc':>11}"
+            f"{'env-only steps/s':>18}{'env us/step':>12}{'env share':>10}{'(est.)':>7}"
+        ),
     ]
     for entry in kinds.values():
         learn, raw = entry["training"], entry["env_only"]
@@ -396,11 +448,15 @@ def format_table(results: dict[str, Any]) -> str:
     met = "met" if results["target_met"] else "NOT met"
     lines += [
         "",
-        (f"   batched / SubprocVecEnv(8), training: {results['training_ratio_vs_subproc']:.2f}x "
-         f"(median of per-repeat ratios; target >= {settings['target_ratio']:.0f}x: {met})"),
+        (
+            f"   batched / SubprocVecEnv(8), training: {results['training_ratio_vs_subproc']:.2f}x "
+            f"(median of per-repeat ratios; target >= {settings['target_ratio']:.0f}x: {met})"
+        ),
         f"   batched / SubprocVecEnv(8), env only: {results['env_only_ratio_vs_subproc']:.2f}x",
-        (f"   batched / DummyVecEnv(64) (the same batch shape): training "
-         f"{results['training_ratio_vs_same_shape']:.2f}x, env only {results['env_only_ratio_vs_same_shape']:.2f}x"),
+        (
+            f"   batched / DummyVecEnv(64) (the same batch shape): training "
+            f"{results['training_ratio_vs_same_shape']:.2f}x, env only {results['env_only_ratio_vs_same_shape']:.2f}x"
+        ),
         "   env share: the part of the learn time spent in the vector env (steps, resets, masks), timed during",
         "   learn; (est.) = learn steps/s / env-only steps/s. The rest is the policy, the rollout buffer, the updates",
         "",
@@ -414,11 +470,16 @@ def parse_args(argv: list[str] | None = None) -> Args:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="small budgets for a CI smoke run (under a minute)")
     parser.add_argument("--repeats", type=int, help="repetitions per measure, median reported (default 7, quick 2)")
-    parser.add_argument("--timesteps", type=int,
-                        help=f"steps per timed learn, a multiple of {ROLLOUT_STEPS} (default 8192, quick 2048)")
+    parser.add_argument(
+        "--timesteps", type=int, help=f"steps per timed learn, a multiple of {ROLLOUT_STEPS} (default 8192, quick 2048)"
+    )
     parser.add_argument("--seconds", type=float, help="env-only budget per repetition (default 1.0, quick 0.25)")
-    parser.add_argument("--start-method", default="fork", choices=START_METHODS,
-                        help="how SubprocVecEnv starts its workers (default fork; SB3's own default is forkserver)")
+    parser.add_argument(
+        "--start-method",
+        default="fork",
+        choices=START_METHODS,
+        help="how SubprocVecEnv starts its workers (default fork; SB3's own default is forkserver)",
+    )
     parser.add_argument("--seed", type=int, default=0, help="seed of the envs, policies and samplers (default 0)")
     parser.add_argument("--json", type=Path, default=DEFAULT_JSON, help=f"results file (default {DEFAULT_JSON})")
     options = parser.parse_args(argv)

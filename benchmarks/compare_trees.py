@@ -48,7 +48,11 @@ def measure(tree: Path, games: list[str], repeats: int, cpu: int) -> dict[str, f
     env = {**os.environ, "PYTHONPATH": str(tree.resolve())}
     result = subprocess.run(
         [sys.executable, "-c", CHILD, str(cpu), str(repeats), *games],
-        env=env, capture_output=True, text=True, check=True, cwd=tree,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=tree,
     )
     return json.loads(result.stdout.strip().splitlines()[-1])
 

@@ -43,7 +43,7 @@ from typing import Any
 
 import numpy as np
 
-from mancala_envs.envs.batch import play_random
+from mancala_envs.algorithms.playouts import legal_action_at
 from mancala_envs.engine.kernels import game_reset, game_step, per_game
 from mancala_envs.engine.prng import new_words, uniform
 from mancala_envs.engine.state import (
@@ -58,21 +58,21 @@ from mancala_envs.engine.state import (
     TURN,
     WINNER,
 )
+from mancala_envs.envs.batch import play_random
 from mancala_envs.games import omweso
 from mancala_envs.games.omweso import Omweso, OmwesoConfig
-from mancala_envs.algorithms.playouts import legal_action_at
 
 __all__ = [
     "CONFIGS",
-    "LAP_BUCKETS",
     "DEFAULT_GAMES",
     "DEFAULT_JSON",
-    "play_counting_turns",
+    "LAP_BUCKETS",
     "count_turns",
-    "turn_stats",
-    "run_all",
     "format_tables",
     "main",
+    "play_counting_turns",
+    "run_all",
+    "turn_stats",
 ]
 
 #: The setups measured: the default config, then the two other openings.
@@ -83,7 +83,16 @@ CONFIGS: dict[str, dict[str, Any]] = {
 }
 #: Histogram buckets of laps per turn, as inclusive ``(low, high)`` ranges; the last one is open.
 LAP_BUCKETS: tuple[tuple[int, int | None], ...] = (
-    (1, 1), (2, 2), (3, 3), (4, 5), (6, 10), (11, 20), (21, 50), (51, 100), (101, 500), (501, None),
+    (1, 1),
+    (2, 2),
+    (3, 3),
+    (4, 5),
+    (6, 10),
+    (11, 20),
+    (21, 50),
+    (51, 100),
+    (101, 500),
+    (501, None),
 )
 #: Percentiles of laps per turn and of turns per game.
 PERCENTILES = (50, 90, 99, 99.9)
@@ -176,7 +185,9 @@ def _check_game(game: Omweso) -> None:
         raise ValueError("turn statistics are per game: use a config without match_target.")
 
 
-def play_counting_turns(game: Omweso, n_games: int, seed: int = 0, batch_size: int = BATCH_SIZE) -> dict[str, np.ndarray]:
+def play_counting_turns(
+    game: Omweso, n_games: int, seed: int = 0, batch_size: int = BATCH_SIZE
+) -> dict[str, np.ndarray]:
     """Plays the games of ``play_random(game, n_games, seed=seed, batch_size=batch_size)`` and returns
     the raw counts.
 

@@ -86,6 +86,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_machine import machine_info  # a sibling script module
 
 import mancala_envs
+from mancala_envs.algorithms.playouts import legal_action_at
 from mancala_envs.engine.kernels import game_legal_bits, game_observe, game_reset, game_step, per_game
 from mancala_envs.engine.prng import MASK32, uniform
 from mancala_envs.engine.state import (
@@ -109,11 +110,10 @@ from mancala_envs.engine.state import (
     TURN,
     WINNER,
 )
+from mancala_envs.envs.registration import VARIANTS, EnvVariant, make_game
 from mancala_envs.games import game_classes, omweso, rio_kadalis, urim
 from mancala_envs.games.game import Game
 from mancala_envs.games.two_row import MAX_PLIES
-from mancala_envs.envs.registration import VARIANTS, EnvVariant, make_game
-from mancala_envs.algorithms.playouts import legal_action_at
 
 __all__ = [
     "DEFAULT_GAMES",
@@ -535,16 +535,39 @@ def soak_games(
         ply = 0
         bad = False
         kind, a, b, c = check_position(
-            state, params, family, n_pits, n_actions, total_seeds, max_episode_plies, is_match,
-            low, high, match_points_high, reserve_high, observation, mask,
+            state,
+            params,
+            family,
+            n_pits,
+            n_actions,
+            total_seeds,
+            max_episode_plies,
+            is_match,
+            low,
+            high,
+            match_points_high,
+            reserve_high,
+            observation,
+            mask,
         )
         if kind != NO_VIOLATION:
             _record(counts, records, stats, game, ply, kind, a, b, c, -1, seed_of_game)
             bad = True
         while not bad and state[STATUS] == RUNNING:
             if ply >= max_episode_plies:
-                _record(counts, records, stats, game, ply, PLY_BOUND, ply, max_episode_plies,
-                        PLY_BOUND_EPISODE, -1, seed_of_game)
+                _record(
+                    counts,
+                    records,
+                    stats,
+                    game,
+                    ply,
+                    PLY_BOUND,
+                    ply,
+                    max_episode_plies,
+                    PLY_BOUND_EPISODE,
+                    -1,
+                    seed_of_game,
+                )
                 bad = True
                 break
             legal = state[LEGAL]
@@ -564,8 +587,7 @@ def soak_games(
             changed = _first_difference(state, before, max(end, _live_end(state, history_start)))
             if changed >= 0:
                 culprit = _refused_action_that_changed(state, before, end, params, legal, n_actions)
-                _record(counts, records, stats, game, ply, REFUSAL_CHANGED_STATE, culprit, changed, 0, -1,
-                        seed_of_game)
+                _record(counts, records, stats, game, ply, REFUSAL_CHANGED_STATE, culprit, changed, 0, -1, seed_of_game)
                 bad = True
                 break
             # The full check: every action in the mask is accepted, and reaches a sound position.
@@ -577,13 +599,24 @@ def soak_games(
                     scratch[:] = state
                     code = game_step(scratch, params, action, no_trace)
                     if code != OK:
-                        _record(counts, records, stats, game, ply, LEGAL_REFUSED, action, code, 0, action,
-                                seed_of_game)
+                        _record(counts, records, stats, game, ply, LEGAL_REFUSED, action, code, 0, action, seed_of_game)
                         bad = True
                         break
                     kind, a, b, c = check_position(
-                        scratch, params, family, n_pits, n_actions, total_seeds, max_episode_plies, is_match,
-                        low, high, match_points_high, reserve_high, observation, mask,
+                        scratch,
+                        params,
+                        family,
+                        n_pits,
+                        n_actions,
+                        total_seeds,
+                        max_episode_plies,
+                        is_match,
+                        low,
+                        high,
+                        match_points_high,
+                        reserve_high,
+                        observation,
+                        mask,
                     )
                     if kind != NO_VIOLATION:
                         _record(counts, records, stats, game, ply + 1, kind, a, b, c, action, seed_of_game)
@@ -611,8 +644,20 @@ def soak_games(
                 else:
                     stats[S_TURNS] += state[TURN] - turn_before
             kind, a, b, c = check_position(
-                state, params, family, n_pits, n_actions, total_seeds, max_episode_plies, is_match,
-                low, high, match_points_high, reserve_high, observation, mask,
+                state,
+                params,
+                family,
+                n_pits,
+                n_actions,
+                total_seeds,
+                max_episode_plies,
+                is_match,
+                low,
+                high,
+                match_points_high,
+                reserve_high,
+                observation,
+                mask,
             )
             if kind != NO_VIOLATION:
                 _record(counts, records, stats, game, ply, kind, a, b, c, -1, seed_of_game)
@@ -766,10 +811,29 @@ def run_chunk(chunk: Chunk) -> dict[str, Any]:
     end_reasons = np.zeros(N_END_REASONS, np.int64)
     wall, cpu = time.perf_counter(), time.process_time()
     compiled_for(t.game, soak_games)(
-        t.params, t.family, t.state_size, t.n_pits, t.n_actions, t.total_seeds, t.max_episode_plies,
-        t.history_start, t.is_match, t.low, t.high, t.match_points_high, t.reserve_high,
-        chunk.first_game, chunk.n_games, chunk.seed, chunk.full_games, chunk.full_every,
-        counts, records, stats, end_reasons, np.empty(0, np.int64),
+        t.params,
+        t.family,
+        t.state_size,
+        t.n_pits,
+        t.n_actions,
+        t.total_seeds,
+        t.max_episode_plies,
+        t.history_start,
+        t.is_match,
+        t.low,
+        t.high,
+        t.match_points_high,
+        t.reserve_high,
+        chunk.first_game,
+        chunk.n_games,
+        chunk.seed,
+        chunk.full_games,
+        chunk.full_every,
+        counts,
+        records,
+        stats,
+        end_reasons,
+        np.empty(0, np.int64),
     )
     return {
         "counts": counts,
@@ -1058,9 +1122,29 @@ def replay(name: str, game: int, seed: int = 0) -> dict[str, Any]:
     end_reasons = np.zeros(N_END_REASONS, np.int64)
     actions = np.full(min(t.max_episode_plies, MAX_REPLAY_ACTIONS), -1, np.int64)
     compiled_for(t.game, soak_games)(
-        t.params, t.family, t.state_size, t.n_pits, t.n_actions, t.total_seeds, t.max_episode_plies,
-        t.history_start, t.is_match, t.low, t.high, t.match_points_high, t.reserve_high,
-        game, 1, seed, 0, 1, counts, records, stats, end_reasons, actions,
+        t.params,
+        t.family,
+        t.state_size,
+        t.n_pits,
+        t.n_actions,
+        t.total_seeds,
+        t.max_episode_plies,
+        t.history_start,
+        t.is_match,
+        t.low,
+        t.high,
+        t.match_points_high,
+        t.reserve_high,
+        game,
+        1,
+        seed,
+        0,
+        1,
+        counts,
+        records,
+        stats,
+        end_reasons,
+        actions,
     )
     plies = int(stats[S_PLIES])
     reasons = [t.game.end_reason_names.get(int(code)) for code in np.flatnonzero(end_reasons)]
@@ -1087,8 +1171,20 @@ def check_state(game: Game, state: np.ndarray) -> tuple[str, int, int, int] | No
     observation = np.zeros(t.low.size, np.int32)
     mask = np.zeros(t.n_actions, np.int8)
     kind, a, b, c = compiled_for(t.game, check_position)(
-        np.ascontiguousarray(state, dtype=np.int64), t.params, t.family, t.n_pits, t.n_actions, t.total_seeds,
-        t.max_episode_plies, t.is_match, t.low, t.high, t.match_points_high, t.reserve_high, observation, mask,
+        np.ascontiguousarray(state, dtype=np.int64),
+        t.params,
+        t.family,
+        t.n_pits,
+        t.n_actions,
+        t.total_seeds,
+        t.max_episode_plies,
+        t.is_match,
+        t.low,
+        t.high,
+        t.match_points_high,
+        t.reserve_high,
+        observation,
+        mask,
     )
     return None if kind == NO_VIOLATION else (KINDS[kind], int(a), int(b), int(c))
 
@@ -1096,29 +1192,49 @@ def check_state(game: Game, state: np.ndarray) -> tuple[str, int, int, int] | No
 def parse_args(argv: list[str] | None = None) -> tuple[Args, str | None]:
     """Reads :class:`Args` (and an optional ``--replay NAME:GAME``) from the command line."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=int, default=DEFAULT_GAMES,
-                        help=f"games per default config (default {DEFAULT_GAMES:,})")
-    parser.add_argument("--variant-games", type=int, default=DEFAULT_VARIANT_GAMES,
-                        help=f"episodes per other named variant (default {DEFAULT_VARIANT_GAMES:,})")
-    parser.add_argument("--full-games", type=int, default=DEFAULT_FULL_GAMES,
-                        help=f"first games of each default config fully checked on every ply "
-                        f"(default {DEFAULT_FULL_GAMES:,}); a variant gets the same share of its games")
-    parser.add_argument("--full-every", type=int, default=DEFAULT_FULL_EVERY,
-                        help=f"then the full check on 1 ply in N (default {DEFAULT_FULL_EVERY}; 0: never)")
+    parser.add_argument(
+        "--games", type=int, default=DEFAULT_GAMES, help=f"games per default config (default {DEFAULT_GAMES:,})"
+    )
+    parser.add_argument(
+        "--variant-games",
+        type=int,
+        default=DEFAULT_VARIANT_GAMES,
+        help=f"episodes per other named variant (default {DEFAULT_VARIANT_GAMES:,})",
+    )
+    parser.add_argument(
+        "--full-games",
+        type=int,
+        default=DEFAULT_FULL_GAMES,
+        help=f"first games of each default config fully checked on every ply "
+        f"(default {DEFAULT_FULL_GAMES:,}); a variant gets the same share of its games",
+    )
+    parser.add_argument(
+        "--full-every",
+        type=int,
+        default=DEFAULT_FULL_EVERY,
+        help=f"then the full check on 1 ply in N (default {DEFAULT_FULL_EVERY}; 0: never)",
+    )
     parser.add_argument("--seed", type=int, default=0, help="run seed, 0 .. 2**31-1 (default 0)")
     parser.add_argument("--workers", type=int, default=2, help="worker processes (default 2)")
-    parser.add_argument("--quick", action="store_true",
-                        help=f"tiny sizes for the smoke test ({QUICK_SIZES['games']} games per default config, "
-                        f"{QUICK_SIZES['variant_games']} per variant)")
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help=f"tiny sizes for the smoke test ({QUICK_SIZES['games']} games per default config, "
+        f"{QUICK_SIZES['variant_games']} per variant)",
+    )
     parser.add_argument("--only", nargs="+", default=(), metavar="NAME", help="soak only these configs")
     parser.add_argument("--json", type=Path, default=DEFAULT_JSON, help=f"results file (default {DEFAULT_JSON})")
-    parser.add_argument("--replay", metavar="NAME:GAME",
-                        help="play one game again with the full check on every ply and print its moves")
+    parser.add_argument(
+        "--replay", metavar="NAME:GAME", help="play one game again with the full check on every ply and print its moves"
+    )
     options = parser.parse_args(argv)
     for flag, value, low in (
-        ("--games", options.games, 1), ("--variant-games", options.variant_games, 1),
-        ("--full-games", options.full_games, 0), ("--full-every", options.full_every, 0),
-        ("--workers", options.workers, 1), ("--seed", options.seed, 0),
+        ("--games", options.games, 1),
+        ("--variant-games", options.variant_games, 1),
+        ("--full-games", options.full_games, 0),
+        ("--full-every", options.full_every, 0),
+        ("--workers", options.workers, 1),
+        ("--seed", options.seed, 0),
     ):
         if value < low:
             parser.error(f"{flag} must be at least {low} (got {value})")
@@ -1157,7 +1273,9 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as error:  # an unknown --only name
         print(f"soak.py: {error}", file=sys.stderr)
         return 2
-    results["settings"]["command"] = " ".join(["python", "benchmarks/soak.py", *(sys.argv[1:] if argv is None else argv)])
+    results["settings"]["command"] = " ".join(
+        ["python", "benchmarks/soak.py", *(sys.argv[1:] if argv is None else argv)]
+    )
     print()
     print(format_table(results))
     args.json.parent.mkdir(parents=True, exist_ok=True)

@@ -52,8 +52,11 @@ def main() -> None:
         figure, axis = plt.subplots(figsize=(7, 4), dpi=120)
         for run in runs:
             curve = [p for p in run["curve"] if p.get(f"score/{args.baseline}") is not None]
-            axis.plot([p["seconds"] / 60 for p in curve], [100 * p[f"score/{args.baseline}"] for p in curve],
-                      label=run["game"])
+            axis.plot(
+                [p["seconds"] / 60 for p in curve],
+                [100 * p[f"score/{args.baseline}"] for p in curve],
+                label=run["game"],
+            )
         axis.axhline(55, color="grey", linestyle="--", linewidth=1)
         axis.set_xlabel("training time (minutes, one core)")
         axis.set_ylabel(f"score vs {args.baseline}, last 200 games (%)")

@@ -45,7 +45,9 @@ def updated_page(text: str, game_class: type) -> str:
     for block in BLOCKS:
         start, end = _markers(block)
         if start not in text or end not in text:
-            raise ValueError(f"docs/rules/{game_class.name}.md has no {block} table markers; add the lines\n{start}\n{end}")
+            raise ValueError(
+                f"docs/rules/{game_class.name}.md has no {block} table markers; add the lines\n{start}\n{end}"
+            )
         head, rest = text.split(start, 1)
         _, tail = rest.split(end, 1)
         text = f"{head}{start}\n{generated(game_class, block)}\n{end}{tail}"

@@ -104,13 +104,17 @@ class Agent(nn.Module):
     def __init__(self, observation_size: int, n_actions: int, hidden_size: int = 64) -> None:
         super().__init__()
         self.critic = nn.Sequential(
-            layer_init(nn.Linear(observation_size, hidden_size)), nn.Tanh(),
-            layer_init(nn.Linear(hidden_size, hidden_size)), nn.Tanh(),
+            layer_init(nn.Linear(observation_size, hidden_size)),
+            nn.Tanh(),
+            layer_init(nn.Linear(hidden_size, hidden_size)),
+            nn.Tanh(),
             layer_init(nn.Linear(hidden_size, 1), std=1.0),
         )
         self.actor = nn.Sequential(
-            layer_init(nn.Linear(observation_size, hidden_size)), nn.Tanh(),
-            layer_init(nn.Linear(hidden_size, hidden_size)), nn.Tanh(),
+            layer_init(nn.Linear(observation_size, hidden_size)),
+            nn.Tanh(),
+            layer_init(nn.Linear(hidden_size, hidden_size)),
+            nn.Tanh(),
             layer_init(nn.Linear(hidden_size, n_actions), std=0.01),
         )
 
@@ -140,7 +144,10 @@ def gymnasium_id(env_id: str) -> str:
 def make_envs(args: Args, num_envs: int) -> Any:
     """The compiled vector env of ``num_envs`` games, encoded, with the episode statistics recorded."""
     envs = gymnasium.make_vec(
-        gymnasium_id(args.env_id), num_envs=num_envs, opponent=args.opponent, encoding=args.encoding,
+        gymnasium_id(args.env_id),
+        num_envs=num_envs,
+        opponent=args.opponent,
+        encoding=args.encoding,
         autoreset_mode="same_step",
     )
     return gymnasium.wrappers.vector.RecordEpisodeStatistics(envs)
@@ -328,29 +335,39 @@ def evaluate(agent: Agent, args: Args, episodes: int, seed: int = 10_000) -> dic
     outcomes: list[float] = []
     while len(outcomes) < episodes:
         with torch.no_grad():
-            distribution = agent.policy(torch.as_tensor(observation, dtype=torch.float32),
-                                        torch.as_tensor(infos["action_mask"], dtype=torch.bool))
+            distribution = agent.policy(
+                torch.as_tensor(observation, dtype=torch.float32),
+                torch.as_tensor(infos["action_mask"], dtype=torch.bool),
+            )
         action = distribution.probs.argmax(dim=1).numpy()
         observation, _, _, _, infos = envs.step(action)
         if "episode" in infos:
             outcomes.extend(infos["episode"]["r"][infos["_episode"]].tolist())
     envs.close()
     played = np.array(outcomes[:episodes])
-    return {"episodes": len(played), "wins": float((played > 0).mean()), "draws": float((played == 0).mean()),
-            "losses": float((played < 0).mean())}
+    return {
+        "episodes": len(played),
+        "wins": float((played > 0).mean()),
+        "draws": float((played == 0).mean()),
+        "losses": float((played < 0).mean()),
+    }
 
 
 def run(args: Args) -> dict[str, Any]:
     """Trains, then evaluates the greedy policy; returns :func:`train`'s figures with ``evaluation``."""
     figures = train(args)
-    print(f"trained {figures['global_step']} steps in {figures['episodes']} episodes "
-          f"(SPS {figures['steps_per_second']:.0f}); last 100: mean return {figures['mean_return']:+.3f}, "
-          f"win rate {100 * figures['win_rate']:.1f}%")
+    print(
+        f"trained {figures['global_step']} steps in {figures['episodes']} episodes "
+        f"(SPS {figures['steps_per_second']:.0f}); last 100: mean return {figures['mean_return']:+.3f}, "
+        f"win rate {100 * figures['win_rate']:.1f}%"
+    )
     if args.eval_episodes > 0:
         figures["evaluation"] = evaluation = evaluate(figures["agent"], args, args.eval_episodes)
-        print(f"evaluation vs {args.opponent}: {100 * evaluation['wins']:.1f}% wins, "
-              f"{100 * evaluation['draws']:.1f}% draws, {100 * evaluation['losses']:.1f}% losses "
-              f"of {evaluation['episodes']} games")
+        print(
+            f"evaluation vs {args.opponent}: {100 * evaluation['wins']:.1f}% wins, "
+            f"{100 * evaluation['draws']:.1f}% draws, {100 * evaluation['losses']:.1f}% losses "
+            f"of {evaluation['episodes']} games"
+        )
     return figures
 
 

@@ -33,13 +33,17 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     """Reads the options from the command line."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--env-id", default="ouril_v0", help="the game or variant (`mancala-envs list` shows them)")
-    parser.add_argument("--games", type=int, default=10,
-                        help="games to play, MCTS moving first in every other one (default 10)")
+    parser.add_argument(
+        "--games", type=int, default=10, help="games to play, MCTS moving first in every other one (default 10)"
+    )
     parser.add_argument("--simulations", type=int, default=100, help="MCTS simulations per move (default 100)")
     parser.add_argument("--rollouts", type=int, default=1, help="random rollouts per leaf (default 1)")
     parser.add_argument("--uct-c", type=float, default=2.0, help="UCT's exploration constant (default 2.0)")
-    parser.add_argument("--opponent", default="greedy",
-                        help="the agent MCTS plays: random, greedy, alphabeta:D or mcts:N (default greedy)")
+    parser.add_argument(
+        "--opponent",
+        default="greedy",
+        help="the agent MCTS plays: random, greedy, alphabeta:D or mcts:N (default greedy)",
+    )
     parser.add_argument("--seed", type=int, default=0, help="seed of MCTS and the opponent (default 0)")
     args = parser.parse_args(argv)
     for name in ("games", "simulations", "rollouts"):
@@ -70,9 +74,11 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         print(f"game {number + 1}: MCTS as player_{seat}: {outcome} in {state.move_number()} plies")
     seconds = time.perf_counter() - start
     score = (results["wins"] - results["losses"]) / args.games
-    print(f"MCTS ({args.simulations} simulations) vs {args.opponent} on {args.env_id}: {results['wins']} wins, "
-          f"{results['draws']} draws, {results['losses']} losses; score {score:+.2f} per game "
-          f"({plies / seconds:.0f} game plies/s)")
+    print(
+        f"MCTS ({args.simulations} simulations) vs {args.opponent} on {args.env_id}: {results['wins']} wins, "
+        f"{results['draws']} draws, {results['losses']} losses; score {score:+.2f} per game "
+        f"({plies / seconds:.0f} game plies/s)"
+    )
     return {**results, "score": score, "plies_per_second": plies / seconds}
 
 

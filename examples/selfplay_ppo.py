@@ -19,7 +19,14 @@ from dataclasses import dataclass
 import numpy as np
 import tyro
 
-from mancala_envs.training.trainer import SelfPlayCallback, TrainConfig, evaluate, format_table, set_torch_threads, train
+from mancala_envs.training.trainer import (
+    SelfPlayCallback,
+    TrainConfig,
+    evaluate,
+    format_table,
+    set_torch_threads,
+    train,
+)
 
 
 @dataclass

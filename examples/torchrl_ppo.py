@@ -102,9 +102,7 @@ def make_env(env_id: str, seed: int) -> PettingZooWrapper:
         the game's facts under ``("agents", "info")``.
     """
     game = mancala_envs.make(env_id, infos="tensor", illegal_action="raise")
-    env = PettingZooWrapper(
-        game, use_mask=True, categorical_actions=True, group_map=MarlGroupMapType.ALL_IN_ONE_GROUP
-    )
+    env = PettingZooWrapper(game, use_mask=True, categorical_actions=True, group_map=MarlGroupMapType.ALL_IN_ONE_GROUP)
     env.set_seed(seed)
     return env
 
@@ -139,8 +137,12 @@ def make_modules(env: PettingZooWrapper, hidden_size: int) -> tuple[Probabilisti
     def network(out_features: int) -> nn.Module:
         return nn.Sequential(
             ScaledBoard(high),
-            MLP(in_features=high.numel(), out_features=out_features, num_cells=[hidden_size, hidden_size],
-                activation_class=nn.Tanh),
+            MLP(
+                in_features=high.numel(),
+                out_features=out_features,
+                num_cells=[hidden_size, hidden_size],
+                activation_class=nn.Tanh,
+            ),
         )
 
     actor = ProbabilisticActor(
@@ -200,13 +202,24 @@ def train(args: Args) -> dict[str, Any]:
     actor, critic = make_modules(env, args.hidden_size)
     # The MLP policy keeps no memory between plies: it needs none of the transforms (InitTracker...) that the
     # collector would otherwise offer to add for recurrent policies.
-    collector = Collector(env, actor, frames_per_batch=args.frames_per_batch, total_frames=args.total_frames,
-                          auto_register_policy_transforms=False)
+    collector = Collector(
+        env,
+        actor,
+        frames_per_batch=args.frames_per_batch,
+        total_frames=args.total_frames,
+        auto_register_policy_transforms=False,
+    )
     advantage = GAE(gamma=args.gamma, lmbda=args.gae_lambda, value_network=critic)
     advantage.set_keys(**_seat_keys())
     # reduction="none": one loss per (ply, seat), so that the policy's terms count only the seat to move.
-    loss_module = ClipPPOLoss(actor, critic, clip_epsilon=args.clip_epsilon, entropy_coeff=args.entropy_coeff,
-                              normalize_advantage=False, reduction="none")
+    loss_module = ClipPPOLoss(
+        actor,
+        critic,
+        clip_epsilon=args.clip_epsilon,
+        entropy_coeff=args.entropy_coeff,
+        normalize_advantage=False,
+        reduction="none",
+    )
     loss_module.set_keys(sample_log_prob=(GROUP, "action_log_prob"), action=(GROUP, "action"), **_seat_keys())
     optimizer = torch.optim.Adam(loss_module.parameters(), lr=args.learning_rate)
 
@@ -227,10 +240,9 @@ def train(args: Args) -> dict[str, Any]:
                 minibatch = flat[index]
                 losses = loss_module(minibatch)
                 to_move = minibatch[TO_MOVE]
-                loss = (
-                    (losses["loss_objective"] + losses["loss_entropy"])[to_move].mean()
-                    + losses["loss_critic"].mean()
-                )
+                loss = (losses["loss_objective"] + losses["loss_entropy"])[to_move].mean() + losses[
+                    "loss_critic"
+                ].mean()
                 optimizer.zero_grad()
                 loss.backward()
                 nn.utils.clip_grad_norm_(loss_module.parameters(), 1.0)
@@ -309,8 +321,13 @@ def evaluate(actor: ProbabilisticActor, env_id: str, games: int, seed: int) -> d
         results.append(int(rollout["next", GROUP, "reward"][-1, seat, 0]))
     env.close()
     wins, draws = results.count(1), results.count(0)
-    return {"games": games, "wins": wins, "draws": draws, "losses": games - wins - draws,
-            "score": (wins + draws / 2) / games}
+    return {
+        "games": games,
+        "wins": wins,
+        "draws": draws,
+        "losses": games - wins - draws,
+        "score": (wins + draws / 2) / games,
+    }
 
 
 if __name__ == "__main__":

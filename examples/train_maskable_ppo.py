@@ -86,12 +86,22 @@ def run(args: Args) -> dict:
         f"trained {result.timesteps} steps in {result.seconds:.1f} s "
         f"(SPS: {result.steps_per_second:.0f}; {100 * result.env_share:.1f}% of it inside the envs)"
     )
-    rows = evaluate(result.model, args.env_id, ("random", "greedy"), games=args.eval_games, seed=10_000 + args.seed,
-                    encoding=args.encoding)
+    rows = evaluate(
+        result.model,
+        args.env_id,
+        ("random", "greedy"),
+        games=args.eval_games,
+        seed=10_000 + args.seed,
+        encoding=args.encoding,
+    )
     print(format_table(rows))
     print(f"total {time.perf_counter() - start:.1f} s; model saved to {config.model_path}")
-    return {"steps_per_second": result.steps_per_second, "env_share": result.env_share, "rows": rows,
-            "model_path": str(config.model_path)}
+    return {
+        "steps_per_second": result.steps_per_second,
+        "env_share": result.env_share,
+        "rows": rows,
+        "model_path": str(config.model_path),
+    }
 
 
 if __name__ == "__main__":

@@ -29,11 +29,11 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from mancala_envs.wrappers.encodings import ENCODINGS, RAW
 from sb3_contrib import MaskablePPO
 
 from mancala_envs.training.trainer import TrainConfig, evaluate, format_table, set_torch_threads
 from mancala_envs.views.sb3_vec_env import MancalaSB3VecEnv
+from mancala_envs.wrappers.encodings import ENCODINGS, RAW
 
 #: Steps per rollout, all envs together (``n_envs * n_steps``), as in ``mancala-envs train``.
 ROLLOUT_STEPS = 2048
@@ -44,16 +44,29 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--env-id", default="ouril_v0", help="the game or variant (`mancala-envs list` shows them)")
     parser.add_argument("--n-envs", type=int, default=64, help="games stepped together (default 64)")
-    parser.add_argument("--opponent", default="random", choices=["random", "greedy"],
-                        help="the compiled training opponent (default random)")
-    parser.add_argument("--encoding", default="flat", choices=[*ENCODINGS, RAW],
-                        help="the observation encoding the policy sees (default flat)")
+    parser.add_argument(
+        "--opponent",
+        default="random",
+        choices=["random", "greedy"],
+        help="the compiled training opponent (default random)",
+    )
+    parser.add_argument(
+        "--encoding",
+        default="flat",
+        choices=[*ENCODINGS, RAW],
+        help="the observation encoding the policy sees (default flat)",
+    )
     parser.add_argument("--steps", type=int, default=100_000, help="learner steps to train for (default 100000)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the games, the policy and the evaluation")
-    parser.add_argument("--out", type=Path, default=Path("models/vector-maskable-ppo.zip"),
-                        help="where the model is saved (default models/vector-maskable-ppo.zip)")
-    parser.add_argument("--eval-games", type=int, default=200,
-                        help="evaluation games per baseline, half with each seat (default 200)")
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=Path("models/vector-maskable-ppo.zip"),
+        help="where the model is saved (default models/vector-maskable-ppo.zip)",
+    )
+    parser.add_argument(
+        "--eval-games", type=int, default=200, help="evaluation games per baseline, half with each seat (default 200)"
+    )
     return parser.parse_args(argv)
 
 
@@ -64,8 +77,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     set_torch_threads(1)  # a small MLP on a CPU: one thread is fastest
 
     defaults = TrainConfig()  # the PPO settings of `mancala-envs train`
-    vec_env = MancalaSB3VecEnv(args.env_id, n_envs=args.n_envs, opponent=args.opponent, seed=args.seed,
-                               encoding=args.encoding)
+    vec_env = MancalaSB3VecEnv(
+        args.env_id, n_envs=args.n_envs, opponent=args.opponent, seed=args.seed, encoding=args.encoding
+    )
     model = MaskablePPO(
         "MlpPolicy",
         vec_env,
@@ -84,8 +98,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     model.learn(args.steps)
     seconds = time.perf_counter() - start
     steps_per_second = model.num_timesteps / seconds
-    print(f"trained {model.num_timesteps} steps on {args.n_envs} batched {args.env_id} games vs {args.opponent} "
-          f"in {seconds:.1f} s (SPS: {steps_per_second:.0f}), observations encoded {args.encoding}")
+    print(
+        f"trained {model.num_timesteps} steps on {args.n_envs} batched {args.env_id} games vs {args.opponent} "
+        f"in {seconds:.1f} s (SPS: {steps_per_second:.0f}), observations encoded {args.encoding}"
+    )
     args.out.parent.mkdir(parents=True, exist_ok=True)
     model.save(args.out)
     vec_env.close()
@@ -95,12 +111,20 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     rows = evaluate(loaded, args.env_id, ("random", "greedy"), games=args.eval_games, seed=10_000 + args.seed)
     print(format_table(rows))
     both = {row.opponent: row for row in rows if row.seat == "both"}
-    print("evaluation: " + ", ".join(
-        f"vs {name} {100 * row.rate('wins'):.1f}% wins / {100 * row.rate('draws'):.1f}% draws of {row.games}"
-        for name, row in both.items()))
+    print(
+        "evaluation: "
+        + ", ".join(
+            f"vs {name} {100 * row.rate('wins'):.1f}% wins / {100 * row.rate('draws'):.1f}% draws of {row.games}"
+            for name, row in both.items()
+        )
+    )
     print(f"model saved to {args.out}")
-    return {"steps_per_second": steps_per_second, "timesteps": int(model.num_timesteps), "rows": rows,
-            "model_path": str(args.out)}
+    return {
+        "steps_per_second": steps_per_second,
+        "timesteps": int(model.num_timesteps),
+        "rows": rows,
+        "model_path": str(args.out),
+    }
 
 
 if __name__ == "__main__":

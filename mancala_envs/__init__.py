@@ -20,14 +20,14 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from mancala_envs.integrations.experiment_config import make_from_config
-from mancala_envs.envs.aec_env import MancalaEnv
-from mancala_envs.envs import public_modules
 from mancala_envs.common.errors import GameOverError, IllegalActionError
-from mancala_envs.envs.registration import VARIANTS, list_envs, list_gymnasium_envs, make, register_all
-from mancala_envs.views.single_agent_env import SingleAgentEnv
-from mancala_envs.training.warm_up import warm_up
 from mancala_envs.common.moved import install_moved_module_finder, moved_attribute
+from mancala_envs.envs import public_modules
+from mancala_envs.envs.aec_env import MancalaEnv
+from mancala_envs.envs.registration import VARIANTS, list_envs, list_gymnasium_envs, make, register_all
+from mancala_envs.integrations.experiment_config import make_from_config
+from mancala_envs.training.warm_up import warm_up
+from mancala_envs.views.single_agent_env import SingleAgentEnv
 
 __all__ = [
     "VARIANTS",

@@ -14,11 +14,11 @@ from typing import Any
 import numpy as np
 
 import mancala_envs
+from mancala_envs.algorithms.playouts import RolloutStats
 from mancala_envs.engine.prng import new_words
 from mancala_envs.engine.state import HISTORY_LEN, LEGAL, PLY, RUNNING, STATUS, TRUNCATED, WINNER
 from mancala_envs.games.game import Game
 from mancala_envs.games.two_row import HISTORY_START, TwoRowGame
-from mancala_envs.algorithms.playouts import RolloutStats
 
 MASK32 = 0xFFFFFFFF
 

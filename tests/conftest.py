@@ -66,8 +66,8 @@ def model_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def tables_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A folder holding the whole Modiar table (built once per session, about a minute), for tests that set
     ``MANCALA_ENVS_TABLES`` to it (``monkeypatch.setenv``) or pass it as ``folder``."""
-    from mancala_envs.envs.registration import make_game, resolve_env_id
     from mancala_envs.algorithms.retrograde import build_table, save_table
+    from mancala_envs.envs.registration import make_game, resolve_env_id
 
     folder = tmp_path_factory.mktemp("tables")
     save_table(build_table(make_game(resolve_env_id("modiar"))), folder)
@@ -77,7 +77,7 @@ def tables_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="session")
 def modiar_table(tables_dir: Path):
     """The whole Modiar table, loaded (memory-mapped, hash-checked) from :func:`tables_dir`."""
-    from mancala_envs.envs.registration import make_game, resolve_env_id
     from mancala_envs.algorithms.retrograde import load_table
+    from mancala_envs.envs.registration import make_game, resolve_env_id
 
     return load_table(make_game(resolve_env_id("modiar")), folder=tables_dir)

@@ -35,7 +35,7 @@ import copy
 import math
 from dataclasses import dataclass
 
-__all__ = ["Rules", "make_rules", "sow", "capture_chain", "legal_mask", "Referee"]
+__all__ = ["Referee", "Rules", "capture_chain", "legal_mask", "make_rules", "sow"]
 
 OURIL_DEFAULTS = {
     "pits_per_row": 6,

@@ -49,8 +49,17 @@ ABORTED = -100_000
 
 
 @per_game()
-def negamax(stack: np.ndarray, depth: int, params: np.ndarray, n_actions: int, history_start: int,
-            alpha: int, beta: int, counters: np.ndarray, trace: np.ndarray) -> int:
+def negamax(
+    stack: np.ndarray,
+    depth: int,
+    params: np.ndarray,
+    n_actions: int,
+    history_start: int,
+    alpha: int,
+    beta: int,
+    counters: np.ndarray,
+    trace: np.ndarray,
+) -> int:
     """The final score difference (mover minus opponent) of ``stack[depth]`` (a running game) under
     perfect play, by alpha-beta: exact inside ``(alpha, beta)``, a bound outside it.
 
@@ -80,13 +89,13 @@ def negamax(stack: np.ndarray, depth: int, params: np.ndarray, n_actions: int, h
                 return ABORTED
             value = child[SCORE + mover] - child[SCORE + 1 - mover]
         elif child[PLAYER] == mover:  # the mover plays again (an extra turn, or a pass of the opponent)
-            value = negamax(stack, depth + 1, params, n_actions, history_start, max(alpha, best), beta,
-                            counters, trace)
+            value = negamax(stack, depth + 1, params, n_actions, history_start, max(alpha, best), beta, counters, trace)
             if counters[2] != 0:
                 return ABORTED
         else:
-            value = -negamax(stack, depth + 1, params, n_actions, history_start, -beta, -max(alpha, best),
-                             counters, trace)
+            value = -negamax(
+                stack, depth + 1, params, n_actions, history_start, -beta, -max(alpha, best), counters, trace
+            )
             if counters[2] != 0:
                 return ABORTED
         if value > best:
@@ -148,8 +157,19 @@ class ReferenceSearch:
         mover = int(state[PLAYER])
         self._stack[0] = self._adopt(state)
         counters = np.array([0, budget, 0], dtype=np.int64)
-        final = int(self._search(self._stack, 0, self.game.params, self.game.n_actions, self.game.history_start,
-                                 -INFINITE, INFINITE, counters, self._trace))
+        final = int(
+            self._search(
+                self._stack,
+                0,
+                self.game.params,
+                self.game.n_actions,
+                self.game.history_start,
+                -INFINITE,
+                INFINITE,
+                counters,
+                self._trace,
+            )
+        )
         self.plies = int(counters[0])
         if counters[2] != 0:
             return None
@@ -183,15 +203,18 @@ def _compositions(seeds: int, parts: int):
         yield [edges[i + 1] - edges[i] - 1 for i in range(parts)]
 
 
-def sample_non_exact(table, search: ReferenceSearch, layers, per_layer: int, seed: int = 0,
-                     budget: int = 3_000_000) -> dict[int, tuple[int, int, int]]:
+def sample_non_exact(
+    table, search: ReferenceSearch, layers, per_layer: int, seed: int = 0, budget: int = 3_000_000
+) -> dict[int, tuple[int, int, int]]:
     """Searches up to ``per_layer`` random positions of each layer (seeds on the board) whose table value is not
     exact (lower and upper bounds differ), with a fresh history; asserts the search lies within the bounds.
 
     Returns ``{seeds: (agree, disagree, gave_up)}``: how often the search equals the table's value.
     Only the table's bounds are read here (to pick the positions and check them), never its code.
     """
-    from mancala_envs.algorithms.retrograde import board_index  # the table's own ranking, to find the positions to search
+    from mancala_envs.algorithms.retrograde import (
+        board_index,
+    )  # the table's own ranking, to find the positions to search
 
     rng = np.random.default_rng(seed)
     game = table.game
@@ -229,8 +252,8 @@ if __name__ == "__main__":  # the figures of docs/solved.md: python tests/solver
     import sys
     import time
 
-    from mancala_envs.envs.registration import make_game, resolve_env_id
     from mancala_envs.algorithms.retrograde import build_table, load_table
+    from mancala_envs.envs.registration import make_game, resolve_env_id
 
     per_layer = int(sys.argv[1]) if len(sys.argv) > 1 else 200
     modiar = make_game(resolve_env_id("modiar"))
@@ -238,6 +261,9 @@ if __name__ == "__main__":  # the figures of docs/solved.md: python tests/solver
     search = ReferenceSearch(modiar)
     for seeds in range(12, 31):
         started = time.perf_counter()
-        (agree, disagree, gave_up), = sample_non_exact(table, search, [seeds], per_layer, seed=seeds).values()
-        print(f"{seeds} seeds: {agree} agree, {disagree} disagree, {gave_up} gave up "
-              f"({time.perf_counter() - started:.1f} s)", flush=True)
+        ((agree, disagree, gave_up),) = sample_non_exact(table, search, [seeds], per_layer, seed=seeds).values()
+        print(
+            f"{seeds} seeds: {agree} agree, {disagree} disagree, {gave_up} gave up "
+            f"({time.perf_counter() - started:.1f} s)",
+            flush=True,
+        )

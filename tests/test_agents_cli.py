@@ -11,9 +11,9 @@ import pytest
 import mancala_envs
 from mancala_envs.agents import GreedyAgent, RandomAgent, make_agent
 from mancala_envs.cli import main, play_demo
+from mancala_envs.envs.batch import play_random
 from mancala_envs.games.ouril import Ouril
 from mancala_envs.games.urim import Urim, UrimConfig
-from mancala_envs.envs.batch import play_random
 
 
 @pytest.mark.parametrize("env_id", ["ouril_v0", "urim_v0", "mancala/ouril-mini-v0", "mancala/urim7-v0"])

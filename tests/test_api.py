@@ -16,10 +16,10 @@ import pettingzoo
 import pytest
 from pettingzoo.env_registry.registration import aec_registry
 from pettingzoo.utils.wrappers import BaseWrapper
+from pettingzoo_checks import api_test, only_dict_observation_warnings, render_test, seed_test
 
 import mancala_envs
 from mancala_envs.envs.registration import NAMESPACE, VARIANTS
-from pettingzoo_checks import api_test, only_dict_observation_warnings, render_test, seed_test
 
 IDS = [variant.id for variant in VARIANTS]
 VARIANT_BY_ID = {variant.id: variant for variant in VARIANTS}
@@ -72,7 +72,7 @@ def play(env: Any, seed: int, on_step: Callable[[Any, str], None] | None = None)
     """
     env.reset(seed=seed)
     rng = np.random.default_rng(seed)
-    totals = {agent: 0 for agent in AGENTS}
+    totals = dict.fromkeys(AGENTS, 0)
     reward_before_end = []
     plies = 0
     end: dict[str, Any] | None = None
@@ -213,7 +213,7 @@ def test_infos_carry_the_documented_keys(env_id: str) -> None:
     env.reset(seed=3)
     for agent in AGENTS:
         info = env.infos[agent]
-        assert INFO_KEYS <= set(info), f"missing infos keys: {INFO_KEYS - set(info)}"
+        assert set(info) >= INFO_KEYS, f"missing infos keys: {INFO_KEYS - set(info)}"
         assert info["last_move"] is None and info["end_reason"] is None and info["winner"] is None
         assert info["scores"] == [0, 0]
     rng = np.random.default_rng(3)
@@ -222,7 +222,7 @@ def test_infos_carry_the_documented_keys(env_id: str) -> None:
     env.step(action)
     for agent in AGENTS:
         last_move = env.infos[agent]["last_move"]
-        assert LAST_MOVE_KEYS <= set(last_move)
+        assert set(last_move) >= LAST_MOVE_KEYS
         assert last_move["player"] == AGENTS.index(mover) and last_move["action"] == action
         assert len(last_move["sown"]) >= 1
         n_pits = env.unwrapped.game.n_pits
@@ -235,7 +235,7 @@ def test_infos_carry_the_documented_keys(env_id: str) -> None:
 
     result = play(env, 3)
     info = result["info"]
-    assert INFO_KEYS <= set(info)
+    assert set(info) >= INFO_KEYS
     assert isinstance(info["end_reason"], str)
     assert info["winner"] in (None, 0, 1)
     assert len(info["scores"]) == 2 and len(info["match_points"]) == 2
@@ -410,7 +410,7 @@ def test_game_cap_truncates(env_id: str, cap: int) -> None:
     assert info["end_reason"] == (match_reason if game.is_match else option)
     assert info[counter] == cap
     winner = info["winner"]
-    expected = {a: 0 for a in AGENTS} if winner is None else {AGENTS[winner]: 1, AGENTS[1 - winner]: -1}
+    expected = dict.fromkeys(AGENTS, 0) if winner is None else {AGENTS[winner]: 1, AGENTS[1 - winner]: -1}
     assert result["totals"] == expected
     if game.scores_decide_winner:
         # Settlement: the owners collect the board, so the scores hold every seed.

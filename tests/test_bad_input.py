@@ -368,7 +368,8 @@ def bad_positions(env: Any) -> dict[str, tuple[dict[str, Any], str]]:
         )
     else:
         cases["stores break the total"] = (
-            {"board": board, "stores": [int(sum(env.unwrapped.stores)) + 1, 0]}, str(game.total_seeds)
+            {"board": board, "stores": [int(sum(env.unwrapped.stores)) + 1, 0]},
+            str(game.total_seeds),
         )
     return cases
 

@@ -16,12 +16,12 @@ from batch_reference import (
     zeroed_history,
 )
 
-from mancala_envs.envs.batch import DEFAULT_HISTORY_CAPACITY, BatchedGames, BatchStep, play_random
-from mancala_envs.engine.state import HISTORY_LEN, MATCH, POINTS, RUNNING, SCORE, STATUS, TURN, WINNER
-from mancala_envs.common.errors import IllegalActionError
-from mancala_envs.games.ouril import Ouril
-from mancala_envs.envs.registration import VARIANTS
 from mancala_envs.algorithms.playouts import RolloutStats
+from mancala_envs.common.errors import IllegalActionError
+from mancala_envs.engine.state import HISTORY_LEN, MATCH, POINTS, RUNNING, SCORE, STATUS, TURN, WINNER
+from mancala_envs.envs.batch import DEFAULT_HISTORY_CAPACITY, BatchedGames, BatchStep, play_random
+from mancala_envs.envs.registration import VARIANTS
+from mancala_envs.games.ouril import Ouril
 
 VARIANT_IDS = [variant.id for variant in VARIANTS]
 MATCH_IDS = ["mancala/urim-match-v0", "mancala/rio-kadalis-match-v0", "mancala/omweso-match-v0"]

@@ -41,8 +41,9 @@ def bench() -> ModuleType:
 
 
 def test_script_runs_as_a_script() -> None:
-    child = subprocess.run([sys.executable, str(SCRIPT), "--help"], capture_output=True, text=True, timeout=120,
-                           check=False)
+    child = subprocess.run(
+        [sys.executable, str(SCRIPT), "--help"], capture_output=True, text=True, timeout=120, check=False
+    )
     assert child.returncode == 0, child.stderr
     for option in ("--games", "--entry-points", "--repeats", "--out", "--quick", "--train"):
         assert option in child.stdout
@@ -54,8 +55,9 @@ def test_one_entry_point_cold_and_warm_without_pgx(
     """A real cold and warm start of Ouril's PettingZoo env; the peer skipped as if pgx were not installed."""
     monkeypatch.setitem(sys.modules, "pgx", None)  # `import pgx` fails and find_spec("pgx") is None
     out = tmp_path / "cold.json"
-    results = bench.main(["--games", "ouril_v0", UNKNOWN_GAME, "--entry-points", "pettingzoo", "--repeats", "1",
-                          "--out", str(out)])
+    results = bench.main(
+        ["--games", "ouril_v0", UNKNOWN_GAME, "--entry-points", "pettingzoo", "--repeats", "1", "--out", str(out)]
+    )
     table = capsys.readouterr().out
     assert json.loads(out.read_text(encoding="utf-8")) == json.loads(json.dumps(results))
 
@@ -118,8 +120,15 @@ def _fake_child(kind: str, arg: str, n: int, cpu: int, environment: dict[str, st
     marker.write_text("x")
     total = (COLD if cold else WARM)["peer" if kind == "pgx/connect_four" else kind]
     reset = None if kind == "train" else 0.1 * total
-    figures = {"import_s": 0.1 * total, "make_s": 0.4 * total, "reset_s": reset, "first_step_s": 0.4 * total,
-               "total_s": total, "process_s": total + 0.2, "pinned_cpus": [cpu]}
+    figures = {
+        "import_s": 0.1 * total,
+        "make_s": 0.4 * total,
+        "reset_s": reset,
+        "first_step_s": 0.4 * total,
+        "total_s": total,
+        "process_s": total + 0.2,
+        "pinned_cpus": [cpu],
+    }
     return figures | ({"compile_s": 0.3 * total} if kind == "train" else {})
 
 
@@ -132,16 +141,28 @@ def test_ratios_targets_and_rows(tmp_path: Path, bench: ModuleType, monkeypatch:
     monkeypatch.setattr(bench, "probe_registry", _fake_registry)
     monkeypatch.setattr(bench, "peer_missing", lambda: None)
     monkeypatch.setattr(bench, "train_missing", lambda: None)
-    args = bench.Args(games=("ouril_v0", "kalah_v0"), entry_points=("pettingzoo", "gymnasium", "batch"), repeats=3,
-                      train=True, cpu=0, out=tmp_path / "cold.json")
+    args = bench.Args(
+        games=("ouril_v0", "kalah_v0"),
+        entry_points=("pettingzoo", "gymnasium", "batch"),
+        repeats=3,
+        train=True,
+        cpu=0,
+        out=tmp_path / "cold.json",
+    )
     results = bench.run_benchmark(args)
 
     peer = results["peer"]
     assert (peer["status"], peer["cold_s"], peer["warm_s"], peer["batch"]) == ("ok", 2.0, 1.5, bench.PEER_BATCH)
     assert len(peer["runs"]) == 3 and "ratio_vs_pgx" not in peer
     rows = {(row["entry_point"], row["game"]): row for row in results["rows"]}
-    assert list(rows) == [("pettingzoo", "ouril_v0"), ("gymnasium", "ouril_v0"), ("batch", "ouril_v0"),
-                          ("pettingzoo", "kalah_v0"), ("gymnasium", "kalah_v0"), ("batch", "kalah_v0")]
+    assert list(rows) == [
+        ("pettingzoo", "ouril_v0"),
+        ("gymnasium", "ouril_v0"),
+        ("batch", "ouril_v0"),
+        ("pettingzoo", "kalah_v0"),
+        ("gymnasium", "kalah_v0"),
+        ("batch", "kalah_v0"),
+    ]
     pettingzoo, batch = rows["pettingzoo", "ouril_v0"], rows["batch", "ouril_v0"]
     assert (pettingzoo["cold_s"], pettingzoo["warm_s"], pettingzoo["ratio_vs_pgx"]) == (8.0, 0.5, 4.0)
     assert pettingzoo["ratios_vs_pgx"] == [4.0] * 3 and pettingzoo["warm_ratio_vs_pgx"] == pytest.approx(1 / 3)
@@ -186,8 +207,16 @@ def test_failures_become_rows(bench: ModuleType, monkeypatch: pytest.MonkeyPatch
     monkeypatch.setattr(bench, "probe_registry", _fake_registry)
     monkeypatch.setattr(bench, "peer_missing", lambda: None)
     monkeypatch.setattr(bench, "train_missing", lambda: "needs the train extra (sb3_contrib not installed)")
-    results = bench.run_benchmark(bench.Args(games=("ouril_v0",), entry_points=("pettingzoo", "batch"), repeats=2,
-                                             train=True, cpu=-1, out=tmp_path / "cold.json"))
+    results = bench.run_benchmark(
+        bench.Args(
+            games=("ouril_v0",),
+            entry_points=("pettingzoo", "batch"),
+            repeats=2,
+            train=True,
+            cpu=-1,
+            out=tmp_path / "cold.json",
+        )
+    )
     assert results["peer"]["status"] == "not available"
     assert "does not import (ImportError: cannot import name 'x' from 'jax')" in results["peer"]["message"]
     pettingzoo, batch = results["rows"]
@@ -199,7 +228,9 @@ def test_failures_become_rows(bench: ModuleType, monkeypatch: pytest.MonkeyPatch
     assert bench._failed(results) == [batch]
     table = bench.format_table(results)
     assert "| `BatchedGames`, 8 games | ouril_v0 | error: cold start failed: exit 1: RuntimeError: boom |" in table
-    assert "Warning: the warm start compiled again (new cache files) for PettingZoo `mancala_envs.make` ouril_v0" in table
+    assert (
+        "Warning: the warm start compiled again (new cache files) for PettingZoo `mancala_envs.make` ouril_v0" in table
+    )
 
 
 def test_a_package_that_does_not_import_gives_error_rows(
@@ -208,8 +239,9 @@ def test_a_package_that_does_not_import_gives_error_rows(
     monkeypatch.setattr(bench, "run_child", _fake_child)
     monkeypatch.setattr(bench, "probe_registry", lambda timeout=0: {"error": "mancala_envs does not import (exit 1)"})
     monkeypatch.setattr(bench, "peer_missing", lambda: None)
-    results = bench.run_benchmark(bench.Args(games=("ouril_v0",), entry_points=("batch",), repeats=1, cpu=0,
-                                             out=tmp_path / "cold.json"))
+    results = bench.run_benchmark(
+        bench.Args(games=("ouril_v0",), entry_points=("batch",), repeats=1, cpu=0, out=tmp_path / "cold.json")
+    )
     assert results["peer"]["status"] == "ok"
     (row,) = results["rows"]
     assert (row["status"], row["message"]) == ("error", "mancala_envs does not import (exit 1)")

@@ -16,10 +16,24 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "benchmarks" / "bench_limit.py"
-RATES = ("ours_batched_ouril", "ours_batched_ouril_no_repetition", "ours_batched_kalah", "c_ouril", "c_kalah",
-         "ours_loop_kalah", "loop_floor", "pyspiel_loop_mancala")
-RATIOS = ("ouril_vs_c", "ouril_no_repetition_vs_c", "kalah_vs_c", "kalah_loop_vs_pyspiel", "kalah_batched_vs_pyspiel",
-          "loop_floor_vs_pyspiel")
+RATES = (
+    "ours_batched_ouril",
+    "ours_batched_ouril_no_repetition",
+    "ours_batched_kalah",
+    "c_ouril",
+    "c_kalah",
+    "ours_loop_kalah",
+    "loop_floor",
+    "pyspiel_loop_mancala",
+)
+RATIOS = (
+    "ouril_vs_c",
+    "ouril_no_repetition_vs_c",
+    "kalah_vs_c",
+    "kalah_loop_vs_pyspiel",
+    "kalah_batched_vs_pyspiel",
+    "loop_floor_vs_pyspiel",
+)
 
 
 def test_quick_run_validates_the_c_engines_and_writes_every_field(tmp_path: Path) -> None:
@@ -27,10 +41,23 @@ def test_quick_run_validates_the_c_engines_and_writes_every_field(tmp_path: Path
         pytest.skip("no C compiler (`cc`): bench_limit.py skips its comparison against C")
     pytest.importorskip("pyspiel", reason="open-spiel is not installed: bench_limit.py skips its comparison against it")
     out = tmp_path / "limit.json"
-    command = [sys.executable, str(SCRIPT), "--repeats", "2", "--seconds", "0.05", "--validate-games", "50",
-               "--length-games", "20000", "--json", str(out)]
-    child = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=600, env=dict(os.environ),
-                           check=False)
+    command = [
+        sys.executable,
+        str(SCRIPT),
+        "--repeats",
+        "2",
+        "--seconds",
+        "0.05",
+        "--validate-games",
+        "50",
+        "--length-games",
+        "20000",
+        "--json",
+        str(out),
+    ]
+    child = subprocess.run(
+        command, cwd=ROOT, capture_output=True, text=True, timeout=600, env=dict(os.environ), check=False
+    )
     assert child.returncode == 0, f"`{' '.join(command)}` failed (exit {child.returncode}):\n{child.stderr[-4000:]}"
     assert "Against the limit and against OpenSpiel" in child.stdout
     results = json.loads(out.read_text(encoding="utf-8"))
@@ -49,4 +76,5 @@ def test_quick_run_validates_the_c_engines_and_writes_every_field(tmp_path: Path
         every = results["runs"]["plies_per_s"]["ours_batched_kalah_every_core"]
         assert len(every) == 2 and all(rate > 0 for rate in every)
         assert results["ratios"]["kalah_batched_every_core_vs_pyspiel"] == pytest.approx(
-            statistics.median(r / p for r, p in zip(every, results["runs"]["plies_per_s"]["pyspiel_loop_mancala"])))
+            statistics.median(r / p for r, p in zip(every, results["runs"]["plies_per_s"]["pyspiel_loop_mancala"]))
+        )

@@ -11,8 +11,28 @@ from pathlib import Path
 import pytest
 
 SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_selfplay.py"
-TINY = ["--n-envs", "2", "4", "--steps", "16", "--repeats", "2", "--snapshots", "2", "--timesteps", "128",
-        "--rollout", "128", "--refresh-every", "64", "--pool-size", "2", "--net-arch", "16", "16"]
+TINY = [
+    "--n-envs",
+    "2",
+    "4",
+    "--steps",
+    "16",
+    "--repeats",
+    "2",
+    "--snapshots",
+    "2",
+    "--timesteps",
+    "128",
+    "--rollout",
+    "128",
+    "--refresh-every",
+    "64",
+    "--pool-size",
+    "2",
+    "--net-arch",
+    "16",
+    "16",
+]
 
 
 def _positive(value: object, where: str) -> None:
@@ -40,7 +60,12 @@ def test_tiny_run_writes_every_field(tmp_path: Path) -> None:
     for field in ("cpu_count", "cpus_usable", "python", "numpy", "numba", "torch", "sb3-contrib", "openskill"):
         assert results["machine"][field], f"machine.{field} is missing"
     settings = results["settings"]
-    assert (settings["game"], settings["n_envs"], settings["repeats"], settings["snapshots"]) == ("ouril_v0", [2, 4], 2, 2)
+    assert (settings["game"], settings["n_envs"], settings["repeats"], settings["snapshots"]) == (
+        "ouril_v0",
+        [2, 4],
+        2,
+        2,
+    )
     assert settings["net_arch"] == [16, 16] and settings["encoding"] == "flat" and settings["target_ratio"] == 10.0
     assert settings["n_steps"] == {"2": 64, "4": 32}
 

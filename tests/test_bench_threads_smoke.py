@@ -15,8 +15,24 @@ def test_tiny_run_writes_every_field(tmp_path: Path) -> None:
     sys.modules[spec.name] = bench  # dataclasses look their module up while the class is built
     spec.loader.exec_module(bench)
     out = tmp_path / "threads.json"
-    results = bench.main(["--quick", "--repeats", "1", "--seconds", "0.02", "--batch-size", "16", "--num-envs", "16",
-                          "--threads", "1", "2", "--json", str(out)])
+    results = bench.main(
+        [
+            "--quick",
+            "--repeats",
+            "1",
+            "--seconds",
+            "0.02",
+            "--batch-size",
+            "16",
+            "--num-envs",
+            "16",
+            "--threads",
+            "1",
+            "2",
+            "--json",
+            str(out),
+        ]
+    )
     assert out.exists()
     assert list(results["play_random"]) == list(bench.GAMES) == list(results["vector"])
     for entry in results["play_random"].values():

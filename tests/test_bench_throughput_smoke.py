@@ -25,8 +25,17 @@ MACHINE_FIELDS = ("cpu_count", "python", "numpy", "numba", "pettingzoo", "gymnas
 SUMMARY_FIELDS = ("steps_per_s", "plies_per_s", "us_per_step", "plies_per_game", "steps_per_game", "cpu_share")
 STARTUP_FIELDS = ("import_s", "construct_s", "reset_s", "first_step_s", "total_s", "process_s")
 MEMORY_FIELDS = (
-    "state_bytes_per_game", "state_bytes", "baseline_rss_bytes", "reset_bytes", "step_bytes", "setup_peak_bytes",
-    "peak_play_bytes", "after_play_bytes", "play_plies", "target_bytes", "step_bytes_at_target_games",
+    "state_bytes_per_game",
+    "state_bytes",
+    "baseline_rss_bytes",
+    "reset_bytes",
+    "step_bytes",
+    "setup_peak_bytes",
+    "peak_play_bytes",
+    "after_play_bytes",
+    "play_plies",
+    "target_bytes",
+    "step_bytes_at_target_games",
     "peak_play_bytes_at_target_games",
 )
 
@@ -47,10 +56,22 @@ def bench() -> ModuleType:
 
 def test_quick_run_writes_every_field(tmp_path: Path, bench: ModuleType) -> None:
     out = tmp_path / "throughput.json"
-    command = [sys.executable, str(SCRIPT), "--quick", "--repeats", "2", "--seconds", "0.05",
-               "--memory-games", "20000", "--json", str(out)]
-    child = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=600, env=dict(os.environ),
-                           check=False)
+    command = [
+        sys.executable,
+        str(SCRIPT),
+        "--quick",
+        "--repeats",
+        "2",
+        "--seconds",
+        "0.05",
+        "--memory-games",
+        "20000",
+        "--json",
+        str(out),
+    ]
+    child = subprocess.run(
+        command, cwd=ROOT, capture_output=True, text=True, timeout=600, env=dict(os.environ), check=False
+    )
     if child.returncode != 0:
         pytest.fail(f"`{' '.join(command)}` failed (exit {child.returncode}):\n{child.stderr[-4000:]}")
     for heading in ("1. Engine", "2. Every game", "3. Environments", "4. Vector env", "5. Memory", "6. Start-up"):
@@ -180,7 +201,9 @@ def test_make_vec_peer_plays_through_drawn_games(bench: ModuleType) -> None:
     import gymnasium
 
     envs = gymnasium.make_vec(
-        "mancala/Ouril-v0", num_envs=16, vectorization_mode="sync",
+        "mancala/Ouril-v0",
+        num_envs=16,
+        vectorization_mode="sync",
         vector_kwargs={"autoreset_mode": gymnasium.vector.AutoresetMode.SAME_STEP},
     )
     rng = np.random.default_rng(0)

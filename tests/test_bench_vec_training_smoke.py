@@ -17,8 +17,12 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "benchmarks" / "bench_vec_training.py"
-KINDS = {"batched_64": ("batched", 64, 32), "subproc_8": ("subproc", 8, 256), "dummy_8": ("dummy", 8, 256),
-         "dummy_64": ("dummy", 64, 32)}
+KINDS = {
+    "batched_64": ("batched", 64, 32),
+    "subproc_8": ("subproc", 8, 256),
+    "dummy_8": ("dummy", 8, 256),
+    "dummy_64": ("dummy", 64, 32),
+}
 
 
 def _positive(value: object, where: str) -> None:
@@ -30,8 +34,9 @@ def test_quick_run_writes_every_field(tmp_path: Path) -> None:
     pytest.importorskip("sb3_contrib", reason="the benchmark needs the train extra")
     out = tmp_path / "vec.json"
     command = [sys.executable, str(SCRIPT), "--quick", "--json", str(out)]
-    child = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=600, env=dict(os.environ),
-                           check=False)
+    child = subprocess.run(
+        command, cwd=ROOT, capture_output=True, text=True, timeout=600, env=dict(os.environ), check=False
+    )
     if child.returncode != 0:
         pytest.fail(f"`{' '.join(command)}` failed (exit {child.returncode}):\n{child.stderr[-4000:]}")
     assert "batched / SubprocVecEnv(8), training:" in child.stdout
@@ -43,8 +48,14 @@ def test_quick_run_writes_every_field(tmp_path: Path) -> None:
     settings = results["settings"]
     assert settings["quick"] is True and settings["repeats"] == 2 and settings["timesteps"] == 2048
     assert (settings["env_id"], settings["opponent"], settings["rollout_steps"]) == ("ouril_v0", "random", 2048)
-    assert settings["ppo"] == {"learning_rate": 3e-4, "batch_size": 256, "n_epochs": 4, "gamma": 0.99,
-                               "ent_coef": 0.01, "net_arch": [64, 64]}
+    assert settings["ppo"] == {
+        "learning_rate": 3e-4,
+        "batch_size": 256,
+        "n_epochs": 4,
+        "gamma": 0.99,
+        "ent_coef": 0.01,
+        "net_arch": [64, 64],
+    }
     assert "8 worker processes" in results["note"]
 
     assert set(results["kinds"]) == set(KINDS)
@@ -66,8 +77,13 @@ def test_quick_run_writes_every_field(tmp_path: Path) -> None:
         assert all(run["steps"] % n_envs == 0 for run in entry["env_only"]["runs"])
         _positive(entry["env_share_estimate"], f"{name}.env_share_estimate")
 
-    for field in ("training_ratio_vs_subproc", "env_only_ratio_vs_subproc", "training_ratio_vs_same_shape",
-                  "env_only_ratio_vs_same_shape", "benchmark_seconds"):
+    for field in (
+        "training_ratio_vs_subproc",
+        "env_only_ratio_vs_subproc",
+        "training_ratio_vs_same_shape",
+        "env_only_ratio_vs_same_shape",
+        "benchmark_seconds",
+    ):
         _positive(results[field], field)
     assert len(results["training_ratios_per_repeat"]) == 2
     assert isinstance(results["target_met"], bool)

@@ -124,13 +124,17 @@ def test_on_a_terminal_the_progress_line_ticks_and_is_cleared(tmp_path: Path) ->
     assert text.rfind("\r\x1b[K") > text.rfind("s so far)")  # the line cleared after the last piece
 
 
-@pytest.mark.parametrize(("setup", "environment"), [
-    ("", {"MANCALA_ENVS_QUIET": "1"}),
-    ("", {"MANCALA_ENVS_QUIET": "yes"}),
-    ("jit.compile_notice(False)", {}),
-    ("import logging; logging.getLogger('mancala_envs').setLevel(logging.ERROR)", {}),
-    ("import os; os.environ['MANCALA_ENVS_QUIET'] = 'true'", {}),
-], ids=["QUIET=1", "QUIET=yes", "compile_notice(False)", "logger at ERROR", "QUIET set after import"])
+@pytest.mark.parametrize(
+    ("setup", "environment"),
+    [
+        ("", {"MANCALA_ENVS_QUIET": "1"}),
+        ("", {"MANCALA_ENVS_QUIET": "yes"}),
+        ("jit.compile_notice(False)", {}),
+        ("import logging; logging.getLogger('mancala_envs').setLevel(logging.ERROR)", {}),
+        ("import os; os.environ['MANCALA_ENVS_QUIET'] = 'true'", {}),
+    ],
+    ids=["QUIET=1", "QUIET=yes", "compile_notice(False)", "logger at ERROR", "QUIET set after import"],
+)
 def test_a_silenced_process_says_nothing(setup: str, environment: dict[str, str], tmp_path: Path) -> None:
     done = run(MARKED.format(setup=setup, body=KALAH, after=STOP), tmp_path, **environment)
     assert done.stdout == ""
@@ -150,12 +154,17 @@ def test_warm_up_reports_each_item_as_it_goes(tmp_path: Path) -> None:
     assert done.stdout == ""
     assert NOTICE not in done.stderr
     header, *items = done.stderr.splitlines()
-    assert header == ("mancala-envs warm-up: 1 game, 3 entry points each (a cold game takes 10-60 s; one already "
-                      "in numba's cache, about a second)")
+    assert header == (
+        "mancala-envs warm-up: 1 game, 3 entry points each (a cold game takes 10-60 s; one already "
+        "in numba's cache, about a second)"
+    )
     assert re.fullmatch(r"mancala-envs warm-up: kalah \(1/1\): the PettingZoo env\.\.\. <END>", items[0])
     assert re.fullmatch(r"[\d.]+ s", items[1])
-    assert re.fullmatch(r"mancala-envs warm-up: kalah \(1/1\): opponent random \(agent, single-agent env, vector env\)"
-                        r"\.\.\. [\d.]+ s", items[2])
+    assert re.fullmatch(
+        r"mancala-envs warm-up: kalah \(1/1\): opponent random \(agent, single-agent env, vector env\)"
+        r"\.\.\. [\d.]+ s",
+        items[2],
+    )
     assert re.fullmatch(r"mancala-envs warm-up: kalah \(1/1\): batched games and random play\.\.\. [\d.]+ s", items[3])
     assert len(items) == 4
     # warm_up(progress=False) and MANCALA_ENVS_QUIET say nothing.
@@ -181,8 +190,11 @@ class _BrokenStream:
         return False
 
 
-@pytest.mark.parametrize("error", [BrokenPipeError(32, "Broken pipe"), ValueError("I/O operation on closed file.")],
-                         ids=["broken pipe", "closed file"])
+@pytest.mark.parametrize(
+    "error",
+    [BrokenPipeError(32, "Broken pipe"), ValueError("I/O operation on closed file.")],
+    ids=["broken pipe", "closed file"],
+)
 def test_warm_up_on_a_broken_standard_error_still_warms_up(error: Exception, monkeypatch: pytest.MonkeyPatch) -> None:
     """Progress is not worth an error: a standard error that cannot be written (a pager that quit, a closed stream)
     leaves warm_up's work and result as they are, as it does the compile notice's."""

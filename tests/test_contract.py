@@ -21,7 +21,6 @@ from typing import Any
 
 import numpy as np
 import pytest
-from mancala_envs.wrappers import FlattenObservation
 from pettingzoo import ParallelEnv
 from test_api import game_cap
 from test_bad_input import legal_action, mid_game, position_with_an_empty_pit
@@ -33,6 +32,7 @@ from mancala_envs.cli import main, play_demo
 from mancala_envs.engine.state import BOARD, LEGAL, PLAYER
 from mancala_envs.envs.aec_env import MancalaEnv
 from mancala_envs.envs.registration import VARIANTS, make_game
+from mancala_envs.wrappers import FlattenObservation
 
 IDS = [variant.id for variant in VARIANTS]
 OMWESO_IDS = [env_id for env_id in IDS if "omweso" in env_id]
@@ -155,8 +155,9 @@ def malformed_positions(env: Any) -> dict[str, tuple[dict[str, Any], tuple[str, 
 def test_malformed_position_raises_value_error_and_changes_nothing(env_id: str) -> None:
     """Every case of :func:`malformed_positions` (built here, on a played env, so that collecting compiles nothing)."""
     for options, texts in malformed_positions(mid_game(env_id)).values():
-        assert_rejected(lambda: mid_game(env_id), lambda env, options=options: env.reset(options=options), ValueError,
-                        *texts)
+        assert_rejected(
+            lambda: mid_game(env_id), lambda env, options=options: env.reset(options=options), ValueError, *texts
+        )
 
 
 @pytest.mark.parametrize("env_id", IDS)
@@ -410,7 +411,7 @@ SNAPSHOT_ENTRIES: dict[str, dict[str, Any]] = {
     "cumulative_rewards for one agent": {"cumulative_rewards": {AGENTS[0]: 0}},
     "terminations None": {"terminations": None},
     "reward not a number": {"rewards": {AGENTS[0]: "one", AGENTS[1]: 0}},
-    "terminated while running": {"terminations": {agent: True for agent in AGENTS}},
+    "terminated while running": {"terminations": dict.fromkeys(AGENTS, True)},
 }
 
 
@@ -448,6 +449,8 @@ SNAPSHOT_CASES: dict[str, tuple[type, tuple[str, ...]]] = {
     "reward not a number": (ValueError, ("rewards",)),
     "terminated while running": (ValueError, ("terminations",)),
 }
+
+
 def snapshot_case(env_id: str, case: str) -> Any:
     return pytest.param(env_id, case, id=f"{env_id}-{case}")
 

@@ -41,7 +41,12 @@ def test_docstring_examples(module_name: str) -> None:
 def test_docstring_examples_exist() -> None:
     """At least the public entry points carry runnable examples."""
     attempted = 0
-    for name in ("mancala_envs.envs.registration", "mancala_envs.agents", "mancala_envs.algorithms.playouts", "mancala_envs.wrappers.flatten"):
+    for name in (
+        "mancala_envs.envs.registration",
+        "mancala_envs.agents",
+        "mancala_envs.algorithms.playouts",
+        "mancala_envs.wrappers.flatten",
+    ):
         attempted += doctest.testmod(importlib.import_module(name)).attempted
     assert attempted >= 8
 

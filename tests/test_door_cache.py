@@ -148,8 +148,9 @@ def directory_in_place(path: Path) -> None:
 def other_functions_entry(path: Path) -> None:
     """The other probe function's (valid, sealed) file copied over this one: it would load as wrong code."""
     other = "double" if "triangle" in path.name else "triangle"
-    (source,) = [candidate for candidate in path.parent.iterdir()
-                 if other in candidate.name and candidate.suffix == path.suffix]
+    (source,) = [
+        candidate for candidate in path.parent.iterdir() if other in candidate.name and candidate.suffix == path.suffix
+    ]
     path.write_bytes(source.read_bytes())
 
 
@@ -231,12 +232,15 @@ def test_an_index_naming_a_removed_data_file_compiles_again_quietly(tmp_path: Pa
     assert run(RUN_PROBE.format(patch=""), cache, source)["hits"] == 2
 
 
-@pytest.mark.parametrize(("errno_name", "words"), [
-    ("ENOSPC", "No space left on device"),
-    ("EROFS", "Read-only file system"),
-    ("EACCES", "Permission denied"),
-    ("EDQUOT", "Disk quota exceeded"),
-])
+@pytest.mark.parametrize(
+    ("errno_name", "words"),
+    [
+        ("ENOSPC", "No space left on device"),
+        ("EROFS", "Read-only file system"),
+        ("EACCES", "Permission denied"),
+        ("EDQUOT", "Disk quota exceeded"),
+    ],
+)
 def test_a_cache_write_that_fails_keeps_the_compiled_code_with_one_warning(
     errno_name: str, words: str, tmp_path: Path
 ) -> None:

@@ -30,18 +30,41 @@ import pytest
 from stable_baselines3.common.callbacks import BaseCallback
 
 import mancala_envs
-from mancala_envs.analysis import tournament
 from mancala_envs.agents import make_agent
 from mancala_envs.agents.sb3 import load_policy, saved_model_path
+from mancala_envs.analysis import tournament
+from mancala_envs.analysis.tournament import TournamentInterrupted, TournamentResult, run_tournament
 from mancala_envs.cli import main
 from mancala_envs.cli.tournament_command import tournament_main
-from mancala_envs.analysis.tournament import TournamentInterrupted, TournamentResult, run_tournament
 from mancala_envs.training.trainer import TrainConfig, TrainingInterrupted, train
 
-TINY = {"opponent": "random", "timesteps": 256, "n_envs": 2, "n_steps": 64, "batch_size": 64, "n_epochs": 1,
-        "progress_bar": False, "eval_games": 0}
-TINY_ARGV = ["--opponent", "random", "--timesteps", "256", "--n-envs", "2", "--n-steps", "64", "--batch-size", "64",
-             "--n-epochs", "1", "--eval-games", "0", "--no-progress"]
+TINY = {
+    "opponent": "random",
+    "timesteps": 256,
+    "n_envs": 2,
+    "n_steps": 64,
+    "batch_size": 64,
+    "n_epochs": 1,
+    "progress_bar": False,
+    "eval_games": 0,
+}
+TINY_ARGV = [
+    "--opponent",
+    "random",
+    "--timesteps",
+    "256",
+    "--n-envs",
+    "2",
+    "--n-steps",
+    "64",
+    "--batch-size",
+    "64",
+    "--n-epochs",
+    "1",
+    "--eval-games",
+    "0",
+    "--no-progress",
+]
 
 
 @pytest.fixture
@@ -96,8 +119,10 @@ def test_save_over_a_file_needs_overwrite_and_says_it_replaces_it(
     assert main(["train", *TINY_ARGV, "--save", str(tmp_path / "m")]) == 2
     out, err = capsys.readouterr()
     assert out == "" and model.read_bytes() == b"an earlier model"
-    assert err == (f"mancala-envs: error: {str(model)!r} already exists; pass overwrite=True (--overwrite) to replace "
-                   "it, or another save path (--save).\n")
+    assert err == (
+        f"mancala-envs: error: {str(model)!r} already exists; pass overwrite=True (--overwrite) to replace "
+        "it, or another save path (--save).\n"
+    )
     assert main(["train", *TINY_ARGV, "--save", str(tmp_path / "m"), "--overwrite"]) == 0
     out = capsys.readouterr().out
     assert out.splitlines()[1] == f"The model will replace {model} (--overwrite)"
@@ -107,9 +132,11 @@ def test_save_over_a_file_needs_overwrite_and_says_it_replaces_it(
 def test_save_never_creates_folders(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["train", *TINY_ARGV, "--save", str(tmp_path / "a" / "b" / "m.zip")]) == 2  # not created
     err = capsys.readouterr().err
-    assert err == (f"mancala-envs: error: cannot save the model to {str(tmp_path / 'a' / 'b' / 'm.zip')!r}: the folder "
-                   f"{str(tmp_path / 'a' / 'b')!r} does not exist; create it first or pass a save path (--save) in a "
-                   "folder that exists.\n")
+    assert err == (
+        f"mancala-envs: error: cannot save the model to {str(tmp_path / 'a' / 'b' / 'm.zip')!r}: the folder "
+        f"{str(tmp_path / 'a' / 'b')!r} does not exist; create it first or pass a save path (--save) in a "
+        "folder that exists.\n"
+    )
     assert list(tmp_path.iterdir()) == []
     with pytest.raises(ValueError, match="does not exist; create it first"):
         train(TrainConfig(save_path=str(tmp_path / "a" / "m.zip"), **TINY))
@@ -126,8 +153,9 @@ def test_the_default_path_is_rewritten_by_each_run_and_says_so(
     assert "The model will replace" not in first and f"Saved the model to {default}\n" in first
     assert main(["train", *TINY_ARGV, "--seed", "1"]) == 0  # the README's command, run twice
     second = capsys.readouterr().out
-    assert second.splitlines()[1] == (f"The model will replace {default} (the default path, rewritten by each run; "
-                                      "--save PATH keeps one)")
+    assert second.splitlines()[1] == (
+        f"The model will replace {default} (the default path, rewritten by each run; --save PATH keeps one)"
+    )
     assert sorted(path.name for path in (tmp_path / "models").iterdir()) == [default.name]
 
 
@@ -183,8 +211,9 @@ def test_ctrl_c_in_the_train_command_is_one_line_and_status_130(
     out, err = capsys.readouterr()
     assert err == ""
     model = tmp_path / "m.zip"  # 8 warm-up steps, then 91 steps of training (2 envs) before the 100th
-    assert out.splitlines()[-1] == (f"Interrupted after 182 of 256 steps: saved the model so far to {model} "
-                                    f"(sb3:{model} plays it)")
+    assert out.splitlines()[-1] == (
+        f"Interrupted after 182 of 256 steps: saved the model so far to {model} (sb3:{model} plays it)"
+    )
     assert load_policy(tmp_path / "m.zip").game == "ouril_v0"
 
 
@@ -221,19 +250,31 @@ def test_ctrl_c_outside_the_training_itself_is_one_line_too(
         monkeypatch.setattr(training, "save_model", interrupted)
     else:
         monkeypatch.setattr(agents, "make_agent", interrupted)
-    argv = [*TINY_ARGV[:-3], "--eval-games", "2", "--no-progress", "--save", str(tmp_path / "m.zip"), "--json",
-            str(tmp_path / "f.json")]
+    argv = [
+        *TINY_ARGV[:-3],
+        "--eval-games",
+        "2",
+        "--no-progress",
+        "--save",
+        str(tmp_path / "m.zip"),
+        "--json",
+        str(tmp_path / "f.json"),
+    ]
     assert main(["train", *argv]) == 130
     out, err = capsys.readouterr()
     assert err == ""
     model = tmp_path / "m.zip"
     if where == "the evaluation":
-        assert out.splitlines()[-1] == (f"Interrupted after the training: the model is saved at {model} (sb3:{model} "
-                                        "plays it); the evaluation was not written")
+        assert out.splitlines()[-1] == (
+            f"Interrupted after the training: the model is saved at {model} (sb3:{model} "
+            "plays it); the evaluation was not written"
+        )
         assert sorted(path.name for path in tmp_path.iterdir()) == ["m.zip"]
     elif where == "the save":
-        assert out.splitlines()[-1] == (f"Interrupted while saving: this run saved no model ({model} is as it was: "
-                                        "files are replaced whole or not at all)")
+        assert out.splitlines()[-1] == (
+            f"Interrupted while saving: this run saved no model ({model} is as it was: "
+            "files are replaced whole or not at all)"
+        )
         assert list(tmp_path.iterdir()) == []  # no temporary file left
     else:
         assert out.splitlines() == ["Interrupted before training began: nothing was saved"]
@@ -244,10 +285,22 @@ def test_a_real_sigint_stops_train_with_the_model_saved(tmp_path: Path) -> None:
     """One real Ctrl-C (SIGINT) to ``python -m mancala_envs train``, sent once training has begun (the TensorBoard
     folder appears when ``learn`` starts)."""
     model, board = tmp_path / "m.zip", tmp_path / "tb"
-    command = [sys.executable, "-m", "mancala_envs", "train", *TINY_ARGV, "--timesteps", "100000000", "--save",
-               str(model), "--tensorboard", str(board)]
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               env={**os.environ, "TMPDIR": str(tmp_path)})
+    command = [
+        sys.executable,
+        "-m",
+        "mancala_envs",
+        "train",
+        *TINY_ARGV,
+        "--timesteps",
+        "100000000",
+        "--save",
+        str(model),
+        "--tensorboard",
+        str(board),
+    ]
+    process = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env={**os.environ, "TMPDIR": str(tmp_path)}
+    )
     try:
         deadline = time.monotonic() + 240
         while not board.exists() and process.poll() is None and time.monotonic() < deadline:
@@ -261,8 +314,9 @@ def test_a_real_sigint_stops_train_with_the_model_saved(tmp_path: Path) -> None:
     assert process.returncode == 130, err
     assert "Traceback" not in err
     last = out.splitlines()[-1]
-    assert last.startswith("Interrupted after ") and last.endswith(f" of 100000000 steps: saved the model so far to "
-                                                                   f"{model} (sb3:{model} plays it)")
+    assert last.startswith("Interrupted after ") and last.endswith(
+        f" of 100000000 steps: saved the model so far to {model} (sb3:{model} plays it)"
+    )
     assert load_policy(model).game == "ouril_v0"
     left = {path.name for path in tmp_path.iterdir() if not path.name.startswith("torchinductor_")}  # torch's cache
     assert left == {"m.zip", "tb"}
@@ -299,8 +353,24 @@ def test_ctrl_c_in_tournament_json_writes_the_games_played(
     full = run_tournament("kalah", ["random", "greedy"], 6, seed=2, workers=1, progress=False)
     interrupt_after(monkeypatch, 4)
     path = tmp_path / "t.json"
-    argv = ["--game", "kalah", "--agents", "random", "greedy", "--games", "6", "--seed", "2", "--workers", "1",
-            "--no-progress", "--json", str(path), "--csv", str(tmp_path / "t.csv")]
+    argv = [
+        "--game",
+        "kalah",
+        "--agents",
+        "random",
+        "greedy",
+        "--games",
+        "6",
+        "--seed",
+        "2",
+        "--workers",
+        "1",
+        "--no-progress",
+        "--json",
+        str(path),
+        "--csv",
+        str(tmp_path / "t.csv"),
+    ]
     assert tournament_main(argv) == 130
     out, err = capsys.readouterr()
     assert out == f"Interrupted after 3 of 6 games: wrote them to {path}\n" and err == ""
@@ -318,8 +388,10 @@ def test_ctrl_c_in_a_tournament_without_json_says_nothing_was_written(
     interrupt_after(monkeypatch, 1)
     argv = ["--game", "kalah", "--agents", "random", "greedy", "--games", "6", "--workers", "1", "--no-progress"]
     assert tournament_main(argv) == 130
-    assert capsys.readouterr().out == "Interrupted after 0 of 6 games; nothing written (--json PATH keeps the games " \
+    assert (
+        capsys.readouterr().out == "Interrupted after 0 of 6 games; nothing written (--json PATH keeps the games "
         "played)\n"
+    )
 
 
 class InterruptingBar:
@@ -350,8 +422,10 @@ def test_ctrl_c_with_workers_keeps_the_finished_tasks_and_stops_the_workers(
         run_tournament("kalah", ["random", "greedy"], 400, seed=1, workers=2, progress=True)
     games = stopped.value.result.games
     assert len(games) == sum(bars[0].updates) and len(games) >= 1
-    full = {(game.pair, game.game): game for game in
-            run_tournament("kalah", ["random", "greedy"], 400, seed=1, workers=1, progress=False).games}
+    full = {
+        (game.pair, game.game): game
+        for game in run_tournament("kalah", ["random", "greedy"], 400, seed=1, workers=1, progress=False).games
+    }
     assert all(full[(game.pair, game.game)] == game for game in games)
     assert set(multiprocessing.active_children()) <= before  # the workers are gone
     assert time.monotonic() - start < 120
@@ -390,30 +464,61 @@ def interrupted(*_: Any, **__: Any) -> Any:
 
 CTRL_C = [
     # (command line, {folder}: the test's folder), (module, name) that Ctrl-C stops, the one line printed
-    (["solve", "modiar", "--max-seeds", "2", "--force", "--dir", "{folder}/tables"], ("mancala_envs.cli.solve_command",
-     "build_table"), "Interrupted: nothing was saved (the table is saved once every layer is solved); run the "
-     "command again to build it"),
-    (["evaluate", "greedy", "--game", "modiar", "--oracle", "--json", "{folder}/report.json"],
-     ("mancala_envs.analysis.oracle", "oracle_evaluate"),
-     "Interrupted: nothing was written (the report is made once every game is played)"),
-    (["warm-up", "--games", "modiar"], ("mancala_envs.training.warm_up", "warm_up"),
-     "Interrupted: what was compiled so far stays in numba's cache; run mancala-envs warm-up again for the rest"),
-    (["demo", "--game", "modiar", "--record", "{folder}/game.json"], ("mancala_envs", "make"),
-     "Interrupted: the game was not recorded"),
+    (
+        ["solve", "modiar", "--max-seeds", "2", "--force", "--dir", "{folder}/tables"],
+        ("mancala_envs.cli.solve_command", "build_table"),
+        "Interrupted: nothing was saved (the table is saved once every layer is solved); run the "
+        "command again to build it",
+    ),
+    (
+        ["evaluate", "greedy", "--game", "modiar", "--oracle", "--json", "{folder}/report.json"],
+        ("mancala_envs.analysis.oracle", "oracle_evaluate"),
+        "Interrupted: nothing was written (the report is made once every game is played)",
+    ),
+    (
+        ["warm-up", "--games", "modiar"],
+        ("mancala_envs.training.warm_up", "warm_up"),
+        "Interrupted: what was compiled so far stays in numba's cache; run mancala-envs warm-up again for the rest",
+    ),
+    (
+        ["demo", "--game", "modiar", "--record", "{folder}/game.json"],
+        ("mancala_envs", "make"),
+        "Interrupted: the game was not recorded",
+    ),
     (["demo", "--game", "modiar"], ("mancala_envs", "make"), "Interrupted: nothing was written"),
     (["replay", "{folder}/game.json"], ("mancala_envs.cli", "print_replay"), "Interrupted: nothing was written"),
-    (["replay", "{folder}/game.json", "--out", "{folder}/game.gif"], ("mancala_envs.envs.records", "write_animation"),
-     "Interrupted: the animation at {folder}/game.gif may be incomplete; run the command again"),
-    (["tournament", "--game", "modiar", "--games", "2", "--workers", "1", "--no-progress", "--json",
-      "{folder}/t.json"], ("mancala_envs.agents", "make_agent"),
-     "Interrupted before the games began: nothing was written"),
+    (
+        ["replay", "{folder}/game.json", "--out", "{folder}/game.gif"],
+        ("mancala_envs.envs.records", "write_animation"),
+        "Interrupted: the animation at {folder}/game.gif may be incomplete; run the command again",
+    ),
+    (
+        [
+            "tournament",
+            "--game",
+            "modiar",
+            "--games",
+            "2",
+            "--workers",
+            "1",
+            "--no-progress",
+            "--json",
+            "{folder}/t.json",
+        ],
+        ("mancala_envs.agents", "make_agent"),
+        "Interrupted before the games began: nothing was written",
+    ),
 ]
 
 
 @pytest.mark.parametrize(("argv", "stopped", "line"), CTRL_C, ids=[" ".join(case[0][:2]) for case in CTRL_C])
 def test_ctrl_c_in_a_long_command_says_what_was_kept_in_one_line(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
-    argv: list[str], stopped: tuple[str, str], line: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    argv: list[str],
+    stopped: tuple[str, str],
+    line: str,
 ) -> None:
     import importlib
     import io
@@ -442,8 +547,9 @@ def test_train_checks_every_destination_before_it_trains(
     out, err = capsys.readouterr()
     assert out == ""  # not even "Training MaskablePPO ...": nothing was trained
     assert err.startswith("mancala-envs: error: cannot write the ") and err.count("\n") == 1
-    assert err.endswith(f"{str(tmp_path / 'new')!r} does not exist; create it first (nothing creates missing "
-                        "folders).\n")
+    assert err.endswith(
+        f"{str(tmp_path / 'new')!r} does not exist; create it first (nothing creates missing folders).\n"
+    )
     assert list(tmp_path.iterdir()) == []
 
 
@@ -455,13 +561,18 @@ def _in_the_way(folder: Path) -> Path:
     return folder / "taken"
 
 
-@pytest.mark.parametrize(("command", "argv"), [
-    ("train --json", ["train", *TINY_ARGV, "--save", "{folder}/m.zip", "--json", "{folder}/taken"]),
-    ("tournament --json", [*TOURNAMENT_ARGV, "--json", "{folder}/taken"]),
-    ("tournament --csv", [*TOURNAMENT_ARGV, "--csv", "{folder}/taken"]),
-    ("evaluate --json", ["evaluate", "greedy", "--oracle", "--games", "2", "--tables", "{folder}", "--json",
-                         "{folder}/taken"]),
-])
+@pytest.mark.parametrize(
+    ("command", "argv"),
+    [
+        ("train --json", ["train", *TINY_ARGV, "--save", "{folder}/m.zip", "--json", "{folder}/taken"]),
+        ("tournament --json", [*TOURNAMENT_ARGV, "--json", "{folder}/taken"]),
+        ("tournament --csv", [*TOURNAMENT_ARGV, "--csv", "{folder}/taken"]),
+        (
+            "evaluate --json",
+            ["evaluate", "greedy", "--oracle", "--games", "2", "--tables", "{folder}", "--json", "{folder}/taken"],
+        ),
+    ],
+)
 def test_an_output_file_that_is_a_folder_is_refused_before_the_work(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str, argv: list[str]
 ) -> None:
@@ -472,8 +583,13 @@ def test_an_output_file_that_is_a_folder_is_refused_before_the_work(
     out, err = capsys.readouterr()
     assert status == 2 and out == ""  # nothing trained, no game played
     flag = argv[argv.index("{folder}/taken") - 1]
-    assert err.endswith(f"cannot write the output of {flag} to {str(tmp_path / 'taken')!r}: it is a folder; pass the "
-                        "path of a file in it.\n") and err.count("\n") == 1
+    assert (
+        err.endswith(
+            f"cannot write the output of {flag} to {str(tmp_path / 'taken')!r}: it is a folder; pass the "
+            "path of a file in it.\n"
+        )
+        and err.count("\n") == 1
+    )
     assert sorted(path.name for path in tmp_path.iterdir()) == ["taken"]
 
 
@@ -486,8 +602,10 @@ def test_the_default_models_folder_is_checked_before_training(
     assert main(["train", *TINY_ARGV]) == 2
     out, err = capsys.readouterr()
     assert out == ""  # not even "Training MaskablePPO ...": nothing was trained
-    assert err == ("mancala-envs: error: cannot write the model (its default folder; --save PATH saves elsewhere) to "
-                   "'models': it is a file, not a folder; pass a folder.\n")
+    assert err == (
+        "mancala-envs: error: cannot write the model (its default folder; --save PATH saves elsewhere) to "
+        "'models': it is a file, not a folder; pass a folder.\n"
+    )
     assert Path("models").read_text() == "not a folder"
 
 
@@ -500,8 +618,10 @@ def test_only_the_folder_named_is_created(tmp_path: Path) -> None:
         assert check_destination(tmp_path / name, "it", folder=True) == tmp_path / name
         assert not (tmp_path / name).exists()  # checking creates nothing
     run_tournament("kalah", ["random", "greedy"], 2, workers=1, progress=False, record_dir=tmp_path / "games")
-    assert sorted(path.name for path in (tmp_path / "games").iterdir()) == ["pair-00-game-0000.json",
-                                                                          "pair-00-game-0001.json"]
+    assert sorted(path.name for path in (tmp_path / "games").iterdir()) == [
+        "pair-00-game-0000.json",
+        "pair-00-game-0001.json",
+    ]
     with pytest.raises(ValueError, match="does not exist; create it first"):
         run_tournament("kalah", ["random", "greedy"], 2, workers=1, progress=False, record_dir=tmp_path / "a" / "b")
     assert sorted(path.name for path in tmp_path.iterdir()) == ["games"]
@@ -518,12 +638,16 @@ def numba_wrapped_ctrl_c() -> SystemError:
     return error  # type: ignore[return-value]
 
 
-@pytest.mark.parametrize(("error", "ctrl_c"), [
-    (KeyboardInterrupt(), True),
-    (numba_wrapped_ctrl_c(), True),
-    (SystemError("a real fault"), False),
-    (ValueError("bad"), False),
-], ids=["KeyboardInterrupt", "numba's SystemError from Ctrl-C", "another SystemError", "ValueError"])
+@pytest.mark.parametrize(
+    ("error", "ctrl_c"),
+    [
+        (KeyboardInterrupt(), True),
+        (numba_wrapped_ctrl_c(), True),
+        (SystemError("a real fault"), False),
+        (ValueError("bad"), False),
+    ],
+    ids=["KeyboardInterrupt", "numba's SystemError from Ctrl-C", "another SystemError", "ValueError"],
+)
 def test_is_ctrl_c(error: BaseException, ctrl_c: bool) -> None:
     assert tournament.is_ctrl_c(error) is ctrl_c
 
@@ -569,8 +693,12 @@ class FaultyStep(BaseCallback):
 # the Ctrl-C line of every command but train, as numba reports it from inside compiled code (a SystemError)
 @pytest.mark.parametrize(("argv", "stopped", "line"), CTRL_C[:3], ids=[" ".join(case[0][:2]) for case in CTRL_C[:3]])
 def test_ctrl_c_inside_compiled_code_is_ctrl_c_in_every_command(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
-    argv: list[str], stopped: tuple[str, str], line: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    argv: list[str],
+    stopped: tuple[str, str],
+    line: str,
 ) -> None:
     import importlib
 
@@ -601,8 +729,10 @@ def test_a_real_sigint_stops_solve_in_one_line(tmp_path: Path) -> None:
     assert first.startswith("  0 seeds on the board: solved")
     assert process.returncode == 130, err
     assert "Traceback" not in err
-    assert out.splitlines()[-1] == ("Interrupted: nothing was saved (the table is saved once every layer is solved); "
-                                    "run the command again to build it")
+    assert out.splitlines()[-1] == (
+        "Interrupted: nothing was saved (the table is saved once every layer is solved); "
+        "run the command again to build it"
+    )
     assert not (tmp_path / "tables").exists() or list((tmp_path / "tables").iterdir()) == []
 
 
@@ -629,12 +759,24 @@ def test_a_terminal_ctrl_c_while_the_workers_start_is_one_line(tmp_path: Path) -
     each printed a ``KeyboardInterrupt`` traceback before their own handler was set. Now they start with SIGINT
     blocked (seen in ``/proc`` the moment they appear), and the command says one line."""
     script = tmp_path / "mancala-envs"  # as the console script runs it: each spawned worker runs the script again
-    script.write_text("import sys\nfrom mancala_envs.cli import main\n\nif __name__ == '__main__':\n"
-                      "    sys.exit(main())\n")
-    command = [sys.executable, str(script), "tournament", "--game", "kalah", "--games", "400", "--workers", "2",
-               "--no-progress"]
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               start_new_session=True)
+    script.write_text(
+        "import sys\nfrom mancala_envs.cli import main\n\nif __name__ == '__main__':\n    sys.exit(main())\n"
+    )
+    command = [
+        sys.executable,
+        str(script),
+        "tournament",
+        "--game",
+        "kalah",
+        "--games",
+        "400",
+        "--workers",
+        "2",
+        "--no-progress",
+    ]
+    process = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True
+    )
     try:
         deadline = time.monotonic() + 120
         while len(workers := _workers(process.pid)) < 2 and process.poll() is None and time.monotonic() < deadline:

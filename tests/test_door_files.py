@@ -23,10 +23,10 @@ from unittest import mock
 import numpy as np
 import pytest
 
-from mancala_envs.algorithms import retrograde as solver
-from mancala_envs.common import files
 from mancala_envs.agents.agent import masked_choice
+from mancala_envs.algorithms import retrograde as solver
 from mancala_envs.cli import main
+from mancala_envs.common import files
 from mancala_envs.envs.registration import make_game
 
 # --- mancala_envs.common.files ---------------------------------------------------------------------------------------------
@@ -65,8 +65,9 @@ def make_socket(path: Path) -> Path:
     ],
     ids=["fifo", "symlink to /dev/zero", "folder", "socket", "/dev/zero"],
 )
-def test_only_regular_files_are_read_and_nothing_blocks(tmp_path: Path, make: Callable[[Path], Path],
-                                                        words: str) -> None:
+def test_only_regular_files_are_read_and_nothing_blocks(
+    tmp_path: Path, make: Callable[[Path], Path], words: str
+) -> None:
     class DoorError(ValueError):
         pass
 
@@ -135,9 +136,11 @@ def test_an_atomic_write_that_fails_leaves_the_old_file_and_no_temporary(tmp_pat
 
 @pytest.mark.parametrize(
     ("where", "error", "words"),
-    [("missing/file.json", FileNotFoundError, "does not exist; create it first"),
-     ("a-file/file.json", NotADirectoryError, "is not a folder; create it first"),
-     ("a-folder", IsADirectoryError, "it is a folder; pass the path of a file in it")],
+    [
+        ("missing/file.json", FileNotFoundError, "does not exist; create it first"),
+        ("a-file/file.json", NotADirectoryError, "is not a folder; create it first"),
+        ("a-folder", IsADirectoryError, "it is a folder; pass the path of a file in it"),
+    ],
     ids=["missing folder", "file as folder", "folder as file"],
 )
 def test_an_atomic_write_that_cannot_start_names_the_target_not_a_temporary(
@@ -177,8 +180,11 @@ def test_an_atomic_write_leaves_the_mode_an_ordinary_write_would(tmp_path: Path,
 
 def _add_entries(path: str, prefix: str, count: int) -> None:
     for number in range(count):
-        files.locked_json_update(Path(path), lambda manifest, n=number: {**manifest, f"{prefix}{n}": n},
-                                 lambda target: json.loads(target.read_text()) if target.exists() else {})
+        files.locked_json_update(
+            Path(path),
+            lambda manifest, n=number: {**manifest, f"{prefix}{n}": n},
+            lambda target: json.loads(target.read_text()) if target.exists() else {},
+        )
 
 
 def test_locked_updates_from_two_processes_keep_every_entry(tmp_path: Path) -> None:
@@ -204,8 +210,9 @@ def _tiny_policy(game_id: str) -> Any:
 
     game = make_game(game_id)
     torch.manual_seed(0)
-    policy = mock.Mock(spec=["mlp_extractor", "action_net", "features_extractor", "activation_fn",
-                             "observation_space", "action_space"])
+    policy = mock.Mock(
+        spec=["mlp_extractor", "action_net", "features_extractor", "activation_fn", "observation_space", "action_space"]
+    )
     policy.mlp_extractor = mock.Mock(spec=["policy_net"])
     policy.mlp_extractor.policy_net = torch.nn.Sequential(torch.nn.Linear(game.observation_size, 8), torch.nn.Tanh())
     policy.action_net = torch.nn.Linear(8, game.n_actions)
@@ -264,8 +271,9 @@ NAN = np.nan
     ],
 )
 @pytest.mark.parametrize("deterministic", [True, False])
-def test_a_policy_never_plays_an_illegal_action_whatever_its_logits(logits: list[float], mask: list[int],
-                                                                    deterministic: bool) -> None:
+def test_a_policy_never_plays_an_illegal_action_whatever_its_logits(
+    logits: list[float], mask: list[int], deterministic: bool
+) -> None:
     rows = np.array([logits] * 50, dtype=np.float64)
     masks = np.array([mask] * 50, dtype=bool)
     actions = masked_choice(rows, masks, np.random.default_rng(0), deterministic)
@@ -303,8 +311,9 @@ def replace_file(path: Path) -> None:
 
 
 @pytest.mark.parametrize("change", [overwrite_in_place, truncate, replace_file])
-def test_a_table_changed_on_disk_after_loading_keeps_its_values(kalah_tables: Path,
-                                                                change: Callable[[Path], None]) -> None:
+def test_a_table_changed_on_disk_after_loading_keeps_its_values(
+    kalah_tables: Path, change: Callable[[Path], None]
+) -> None:
     game = make_game("kalah_v0")
     table = solver.load_table(game, 3, kalah_tables)
     before = np.array(table.table)
@@ -323,7 +332,7 @@ def test_the_loaded_table_is_the_saved_one(modiar_table: Any, tables_dir: Path) 
     assert type(modiar_table.table) is np.ndarray and not modiar_table.table.flags.writeable
     data = values_path.read_bytes()
     assert hashlib.sha256(data).hexdigest() == json.loads(info_path.read_text())["sha256"]
-    assert modiar_table.table.tobytes() == data[len(data) - modiar_table.table.nbytes:]
+    assert modiar_table.table.tobytes() == data[len(data) - modiar_table.table.nbytes :]
 
 
 STRAY_TAILS = ["s²", "s٣", "s3x", "s-1", "s", "s00000", "s99999"]
@@ -349,8 +358,9 @@ def test_a_folder_or_a_table_without_description_is_skipped(kalah_tables: Path) 
     assert solver.available_tables(game, kalah_tables) == [2, 3]
 
 
-def test_agents_that_read_tables_play_with_a_stray_file_in_the_folder(kalah_tables: Path,
-                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+def test_agents_that_read_tables_play_with_a_stray_file_in_the_folder(
+    kalah_tables: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from mancala_envs.agents import make_agent
 
     game = make_game("kalah_v0")
@@ -377,8 +387,15 @@ GIB = 2**30
 
 @pytest.mark.parametrize(
     ("game_id", "memory", "fits"),
-    [("ouril_v0", 16 * GIB, 19), ("ouril_v0", 23 * GIB, 20), ("kalah_v0", 16 * GIB, 19), ("modiar_v0", GIB, 42),
-     ("modiar_v0", 100 * 2**20, 33), ("urim_v0", 10**6, 5), ("urim_v0", 10, -1)],
+    [
+        ("ouril_v0", 16 * GIB, 19),
+        ("ouril_v0", 23 * GIB, 20),
+        ("kalah_v0", 16 * GIB, 19),
+        ("modiar_v0", GIB, 42),
+        ("modiar_v0", 100 * 2**20, 33),
+        ("urim_v0", 10**6, 5),
+        ("urim_v0", 10, -1),
+    ],
 )
 def test_the_largest_max_seeds_that_fits(game_id: str, memory: int, fits: int) -> None:
     game = make_game(game_id)
@@ -391,8 +408,15 @@ def test_the_largest_max_seeds_that_fits(game_id: str, memory: int, fits: int) -
 
 @pytest.mark.parametrize(
     ("game_id", "seeds", "measured"),
-    [("modiar_v0", 42, 0.4e9), ("kalah_v0", 20, 11.7e9), ("kalah_v0", 18, 6.2e9), ("urim_v0", 16, 3.2e9),
-     ("urim_v0", 14, 1.2e9), ("ouril_v0", 13, 0.7e9), ("ouril_v0", 12, 0.5e9)],
+    [
+        ("modiar_v0", 42, 0.4e9),
+        ("kalah_v0", 20, 11.7e9),
+        ("kalah_v0", 18, 6.2e9),
+        ("urim_v0", 16, 3.2e9),
+        ("urim_v0", 14, 1.2e9),
+        ("ouril_v0", 13, 0.7e9),
+        ("ouril_v0", 12, 0.5e9),
+    ],
 )
 def test_the_memory_estimate_follows_the_measured_peaks(game_id: str, seeds: int, measured: float) -> None:
     """docs/solved.md's peak resident memory of ``mancala-envs solve`` (the whole process, about 0.1 GB of it
@@ -405,14 +429,38 @@ def test_the_memory_estimate_follows_the_measured_peaks(game_id: str, seeds: int
     ("files_there", "expected"),
     [
         ({"/proc/meminfo": b"MemTotal: 999 kB\nMemAvailable:  2048 kB\n"}, 2048 * 1024),
-        ({"/proc/meminfo": b"MemAvailable: 2048 kB\n", "/sys/fs/cgroup/memory.max": b"max\n",
-          "/sys/fs/cgroup/memory.current": b"10\n"}, 2048 * 1024),
-        ({"/proc/meminfo": b"MemAvailable: 2048 kB\n", "/sys/fs/cgroup/memory.max": b"1000000\n",
-          "/sys/fs/cgroup/memory.current": b"400000\n"}, 600000),
-        ({"/proc/meminfo": b"MemAvailable: 1 kB\n", "/sys/fs/cgroup/memory.max": b"1000000\n",
-          "/sys/fs/cgroup/memory.current": b"400000\n"}, 1024),
-        ({"/proc/meminfo": b"MemAvailable: 2048 kB\n", "/sys/fs/cgroup/memory.max": b"100\n",
-          "/sys/fs/cgroup/memory.current": b"400\n"}, 0),
+        (
+            {
+                "/proc/meminfo": b"MemAvailable: 2048 kB\n",
+                "/sys/fs/cgroup/memory.max": b"max\n",
+                "/sys/fs/cgroup/memory.current": b"10\n",
+            },
+            2048 * 1024,
+        ),
+        (
+            {
+                "/proc/meminfo": b"MemAvailable: 2048 kB\n",
+                "/sys/fs/cgroup/memory.max": b"1000000\n",
+                "/sys/fs/cgroup/memory.current": b"400000\n",
+            },
+            600000,
+        ),
+        (
+            {
+                "/proc/meminfo": b"MemAvailable: 1 kB\n",
+                "/sys/fs/cgroup/memory.max": b"1000000\n",
+                "/sys/fs/cgroup/memory.current": b"400000\n",
+            },
+            1024,
+        ),
+        (
+            {
+                "/proc/meminfo": b"MemAvailable: 2048 kB\n",
+                "/sys/fs/cgroup/memory.max": b"100\n",
+                "/sys/fs/cgroup/memory.current": b"400\n",
+            },
+            0,
+        ),
     ],
     ids=["MemAvailable", "no cgroup limit", "cgroup limit lower", "MemAvailable lower", "cgroup over its limit"],
 )
@@ -464,12 +512,16 @@ def test_the_solve_hint_names_a_command_that_works(tmp_path: Path, capsys: pytes
 # --- other JSON files read through the same door ---------------------------------------------------------------------
 @pytest.mark.parametrize(
     ("make", "words"),
-    [(make_fifo, "is a FIFO (named pipe)"), (make_zero_link, "is a device"),
-     (lambda path: path.write_text("[" * 100_000) or path, "nested too deeply to be a JSON tournament result")],
+    [
+        (make_fifo, "is a FIFO (named pipe)"),
+        (make_zero_link, "is a device"),
+        (lambda path: path.write_text("[" * 100_000) or path, "nested too deeply to be a JSON tournament result"),
+    ],
     ids=["fifo", "symlink to /dev/zero", "deep"],
 )
-def test_a_tournament_result_is_read_through_the_file_door(tmp_path: Path, make: Callable[[Path], Any],
-                                                           words: str) -> None:
+def test_a_tournament_result_is_read_through_the_file_door(
+    tmp_path: Path, make: Callable[[Path], Any], words: str
+) -> None:
     from mancala_envs.analysis.tournament import TournamentResult
 
     path = tmp_path / "result.json"

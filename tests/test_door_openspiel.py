@@ -33,8 +33,8 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel", reason="needs the openspiel extra: pip install 'mancala-envs[openspiel]'")
 
-from mancala_envs.integrations.openspiel import STATE_FORMAT, MancalaState, load_game  # noqa: E402 (after the skip)
 from mancala_envs.envs.registration import VARIANTS  # noqa: E402
+from mancala_envs.integrations.openspiel import STATE_FORMAT, MancalaState, load_game  # noqa: E402 (after the skip)
 
 VARIANT_IDS = [variant.id for variant in VARIANTS]
 
@@ -88,8 +88,12 @@ def test_a_serialized_state_is_the_same_state_on_every_game(env_id: str) -> None
     from_position = play(game.new_initial_state(start), 5, seed=2)
     for state, expected_start in ((game.new_initial_state(), None), (middle, None), (from_position, start)):
         text = state.serialize()
-        assert json.loads(text) == {"format": STATE_FORMAT, "game": str(game), "start": expected_start,
-                                    "history": state.history()}
+        assert json.loads(text) == {
+            "format": STATE_FORMAT,
+            "game": str(game),
+            "start": expected_start,
+            "history": state.history(),
+        }
         copy = game.deserialize_state(text)
         copy_game, other = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))
         assert str(copy_game) == str(game)
@@ -165,86 +169,188 @@ Build = Callable[[Any, MancalaState, Path], "tuple[Any, str | bytes]"]
 #: state and a folder; words of the ValueError). Each is refused by ``game.deserialize_state(text)`` and, in
 #: ``serialize_game_and_state``'s layout, by ``pyspiel.deserialize_game_and_state``.
 HOSTILE_STATES: list[tuple[str, Build, tuple[str, ...]]] = [
-    ("OpenSpiel's pickled form, whose payload creates a file", lambda g, s, tmp: in_game(g, pickled_form(tmp / "ran")),
-     ("OpenSpiel's pickled form", "never loads", "state.serialize()")),
-    ("a bare pickle", lambda g, s, tmp: in_game(g, base64.b64encode(pickle.dumps({"a": 1})).decode()),
-     ("is not JSON",)),
-    ("a negative pit", lambda g, s, tmp: in_game(g, fields_of(s, start=kalah_position("-4,4,4,4,4,4/4,4,4,4,4,12"))),
-     ("start position is one reset(options=...) refuses", "non-negative")),
-    ("seeds not conserved", lambda g, s, tmp: in_game(g, fields_of(s, start=kalah_position("5,4,4,4,4,4/4,4,4,4,4,4"))),
-     ("start position is one reset(options=...) refuses", "49")),
-    ("a count beyond 64 bits",
-     lambda g, s, tmp: in_game(g, fields_of(s, start=kalah_position("4,4,4,4,4,4/4,4,4,4,4," + "9" * 30))),
-     ("start position is one reset(options=...) refuses",)),
-    ("a start that is not a string", lambda g, s, tmp: in_game(g, fields_of(s, start=[4] * 12)),
-     ("start must be null (the opening) or a position string",)),
-    ("a Kalah state in an Ouril game", lambda g, s, tmp: in_game(load_game("ouril_v0"), s.serialize()),
-     ("the serialized state is of 'mancala_envs_kalah_v0(", "this game is 'mancala_envs_ouril_v0(")),
-    ("a state of another first player", lambda g, s, tmp: in_game(load_game("kalah_v0", first_player=1), s.serialize()),
-     ("first_player=0", "this game is", "first_player=1")),
-    ("an illegal action in the history", lambda g, s, tmp: in_game(g, fields_of(s, history=[2, 2])),
-     ("history[1] = 2 is illegal where it is played", "the legal actions are [0, 1, 3, 4, 5]")),
-    ("actions after the game ended",
-     lambda g, s, tmp: in_game(g, fields_of(s, start="0,0,0,0,0,1/1,0,0,0,0,0 23,23 0", history=[5, 0, 1])),
-     ("history[1] comes after the game ended (after 1 actions)",)),
-    ("an action out of range", lambda g, s, tmp: in_game(g, fields_of(s, history=[6])),
-     ("history[0] is not an action", "out of range")),
-    ("a negative action", lambda g, s, tmp: in_game(g, fields_of(s, history=[2, -1])),
-     ("history[1] is not an action", "out of range")),
-    ("an action beyond 64 bits", lambda g, s, tmp: in_game(g, fields_of(s, history=[10**30])),
-     ("history[0] is not an action",)),
-    ("a string action", lambda g, s, tmp: in_game(g, fields_of(s, history=["2"])),
-     ("history[0] is not an action", "not an integer")),
-    ("a float action", lambda g, s, tmp: in_game(g, fields_of(s, history=[2.0])),
-     ("history[0] is not an action", "not an integer")),
-    ("a bool action", lambda g, s, tmp: in_game(g, fields_of(s, history=[True])),
-     ("history[0] is not an action", "not an integer")),
-    ("a NaN action", lambda g, s, tmp: in_game(g, fields_of(s).replace('"history": [', '"history": [NaN, ')),
-     ("history[0] is not an action",)),
-    ("a history that is not a list", lambda g, s, tmp: in_game(g, fields_of(s, history={"0": 2})),
-     ("history must be a list of at most 1000 actions",)),
-    ("a history longer than the game", lambda g, s, tmp: in_game(g, fields_of(s, history=[0] * 1001)),
-     ("history must be a list of at most 1000 actions",)),
-    ("another format", lambda g, s, tmp: in_game(g, fields_of(s, format="mancala-envs-openspiel-state-0")),
-     ("is not a 'mancala-envs-openspiel-state-1' object", "'mancala-envs-openspiel-state-0'")),
-    ("a missing key", lambda g, s, tmp: in_game(g, fields_of(s, start=None)),
-     ("is not a 'mancala-envs-openspiel-state-1' object", "missing ['start']")),
-    ("an unknown key", lambda g, s, tmp: in_game(g, fields_of(s, state=[0] * 44)),
-     ("is not a 'mancala-envs-openspiel-state-1' object", "unknown ['state']")),
-    ("JSON that is not an object", lambda g, s, tmp: in_game(g, "[1, 2]"),
-     ("is not a 'mancala-envs-openspiel-state-1' object",)),
+    (
+        "OpenSpiel's pickled form, whose payload creates a file",
+        lambda g, s, tmp: in_game(g, pickled_form(tmp / "ran")),
+        ("OpenSpiel's pickled form", "never loads", "state.serialize()"),
+    ),
+    (
+        "a bare pickle",
+        lambda g, s, tmp: in_game(g, base64.b64encode(pickle.dumps({"a": 1})).decode()),
+        ("is not JSON",),
+    ),
+    (
+        "a negative pit",
+        lambda g, s, tmp: in_game(g, fields_of(s, start=kalah_position("-4,4,4,4,4,4/4,4,4,4,4,12"))),
+        ("start position is one reset(options=...) refuses", "non-negative"),
+    ),
+    (
+        "seeds not conserved",
+        lambda g, s, tmp: in_game(g, fields_of(s, start=kalah_position("5,4,4,4,4,4/4,4,4,4,4,4"))),
+        ("start position is one reset(options=...) refuses", "49"),
+    ),
+    (
+        "a count beyond 64 bits",
+        lambda g, s, tmp: in_game(g, fields_of(s, start=kalah_position("4,4,4,4,4,4/4,4,4,4,4," + "9" * 30))),
+        ("start position is one reset(options=...) refuses",),
+    ),
+    (
+        "a start that is not a string",
+        lambda g, s, tmp: in_game(g, fields_of(s, start=[4] * 12)),
+        ("start must be null (the opening) or a position string",),
+    ),
+    (
+        "a Kalah state in an Ouril game",
+        lambda g, s, tmp: in_game(load_game("ouril_v0"), s.serialize()),
+        ("the serialized state is of 'mancala_envs_kalah_v0(", "this game is 'mancala_envs_ouril_v0("),
+    ),
+    (
+        "a state of another first player",
+        lambda g, s, tmp: in_game(load_game("kalah_v0", first_player=1), s.serialize()),
+        ("first_player=0", "this game is", "first_player=1"),
+    ),
+    (
+        "an illegal action in the history",
+        lambda g, s, tmp: in_game(g, fields_of(s, history=[2, 2])),
+        ("history[1] = 2 is illegal where it is played", "the legal actions are [0, 1, 3, 4, 5]"),
+    ),
+    (
+        "actions after the game ended",
+        lambda g, s, tmp: in_game(g, fields_of(s, start="0,0,0,0,0,1/1,0,0,0,0,0 23,23 0", history=[5, 0, 1])),
+        ("history[1] comes after the game ended (after 1 actions)",),
+    ),
+    (
+        "an action out of range",
+        lambda g, s, tmp: in_game(g, fields_of(s, history=[6])),
+        ("history[0] is not an action", "out of range"),
+    ),
+    (
+        "a negative action",
+        lambda g, s, tmp: in_game(g, fields_of(s, history=[2, -1])),
+        ("history[1] is not an action", "out of range"),
+    ),
+    (
+        "an action beyond 64 bits",
+        lambda g, s, tmp: in_game(g, fields_of(s, history=[10**30])),
+        ("history[0] is not an action",),
+    ),
+    (
+        "a string action",
+        lambda g, s, tmp: in_game(g, fields_of(s, history=["2"])),
+        ("history[0] is not an action", "not an integer"),
+    ),
+    (
+        "a float action",
+        lambda g, s, tmp: in_game(g, fields_of(s, history=[2.0])),
+        ("history[0] is not an action", "not an integer"),
+    ),
+    (
+        "a bool action",
+        lambda g, s, tmp: in_game(g, fields_of(s, history=[True])),
+        ("history[0] is not an action", "not an integer"),
+    ),
+    (
+        "a NaN action",
+        lambda g, s, tmp: in_game(g, fields_of(s).replace('"history": [', '"history": [NaN, ')),
+        ("history[0] is not an action",),
+    ),
+    (
+        "a history that is not a list",
+        lambda g, s, tmp: in_game(g, fields_of(s, history={"0": 2})),
+        ("history must be a list of at most 1000 actions",),
+    ),
+    (
+        "a history longer than the game",
+        lambda g, s, tmp: in_game(g, fields_of(s, history=[0] * 1001)),
+        ("history must be a list of at most 1000 actions",),
+    ),
+    (
+        "another format",
+        lambda g, s, tmp: in_game(g, fields_of(s, format="mancala-envs-openspiel-state-0")),
+        ("is not a 'mancala-envs-openspiel-state-1' object", "'mancala-envs-openspiel-state-0'"),
+    ),
+    (
+        "a missing key",
+        lambda g, s, tmp: in_game(g, fields_of(s, start=None)),
+        ("is not a 'mancala-envs-openspiel-state-1' object", "missing ['start']"),
+    ),
+    (
+        "an unknown key",
+        lambda g, s, tmp: in_game(g, fields_of(s, state=[0] * 44)),
+        ("is not a 'mancala-envs-openspiel-state-1' object", "unknown ['state']"),
+    ),
+    (
+        "JSON that is not an object",
+        lambda g, s, tmp: in_game(g, "[1, 2]"),
+        ("is not a 'mancala-envs-openspiel-state-1' object",),
+    ),
     ("a truncated state", lambda g, s, tmp: in_game(g, s.serialize()[:40]), ("is not JSON",)),
     ("an empty state", lambda g, s, tmp: in_game(g, ""), ("is not JSON",)),
     ("JSON nested too deep", lambda g, s, tmp: in_game(g, "[" * 20_000 + "]" * 20_000), ("is not JSON",)),
-    ("an integer of 5000 digits",
-     lambda g, s, tmp: in_game(g, fields_of(s).replace('"history": [', '"history": [' + "7" * 5000 + ", ")),
-     ("is not JSON",)),
-    ("a huge text", lambda g, s, tmp: in_game(g, fields_of(s, history=[0] * 40_000)),
-     ("characters, more than a state of mancala_envs_kalah_v0 can (67536)",)),
-    ("bytes that are not UTF-8", lambda g, s, tmp: in_game(g, s.serialize().encode()[:-1] + b"\xff}"),
-     ("is not UTF-8 text", "invalid start byte")),
-    ("a lone surrogate", lambda g, s, tmp: in_game(g, s.serialize()[:-1] + "\udc80}"),
-     ("is not UTF-8 text", "surrogates not allowed")),
+    (
+        "an integer of 5000 digits",
+        lambda g, s, tmp: in_game(g, fields_of(s).replace('"history": [', '"history": [' + "7" * 5000 + ", ")),
+        ("is not JSON",),
+    ),
+    (
+        "a huge text",
+        lambda g, s, tmp: in_game(g, fields_of(s, history=[0] * 40_000)),
+        ("characters, more than a state of mancala_envs_kalah_v0 can (67536)",),
+    ),
+    (
+        "bytes that are not UTF-8",
+        lambda g, s, tmp: in_game(g, s.serialize().encode()[:-1] + b"\xff}"),
+        ("is not UTF-8 text", "invalid start byte"),
+    ),
+    (
+        "a lone surrogate",
+        lambda g, s, tmp: in_game(g, s.serialize()[:-1] + "\udc80}"),
+        ("is not UTF-8 text", "surrogates not allowed"),
+    ),
 ]
 
 #: Hostile texts that only the whole ``serialize_game_and_state`` layout has: its sections and its game.
 HOSTILE_LAYOUTS: list[tuple[str, Callable[[Any, MancalaState], str], tuple[str, ...]]] = [
-    ("a text cut before its state", lambda g, s: pyspiel.serialize_game_and_state(g, s).split("[State]")[0],
-     ("lacks a section", "[Meta], [Game], [State]")),
-    ("sections out of order", lambda g, s: f"[Meta]\n[State]\n{s.serialize()}\n[Game]\n{g}\n",
-     ("has its [State] section out of place",)),
-    ("a line before the sections", lambda g, s: "junk\n" + full_text(g, s.serialize()),
-     ("has a line before its [Meta] section, 'junk'",)),
-    ("a huge game section", lambda g, s: full_text("mancala_envs_kalah_v0(" + "x" * 5000 + ")", s.serialize()),
-     ("has a [Game] section of 5023 characters", "(4096)")),
-    ("an unknown game name", lambda g, s: full_text("mancala_envs_oware_v0", s.serialize()),
-     ("names a game that cannot be loaded", "Unknown game 'mancala_envs_oware_v0'", "openspiel_names()")),
-    ("an invalid option", lambda g, s: full_text("mancala_envs_kalah_v0(first_player=2)", s.serialize()),
-     ("names a game that cannot be loaded", "first_player=2 is not allowed")),
-    ("an unknown option", lambda g, s: full_text("mancala_envs_kalah_v0(oware=1)", s.serialize()),
-     ("names a game that cannot be loaded", "Unknown parameter 'oware'")),
-    ("a game string that does not close", lambda g, s: full_text("mancala_envs_kalah_v0(first_player=1", s.serialize()),
-     ("names a game that cannot be loaded", "Missing closing bracket")),
+    (
+        "a text cut before its state",
+        lambda g, s: pyspiel.serialize_game_and_state(g, s).split("[State]")[0],
+        ("lacks a section", "[Meta], [Game], [State]"),
+    ),
+    (
+        "sections out of order",
+        lambda g, s: f"[Meta]\n[State]\n{s.serialize()}\n[Game]\n{g}\n",
+        ("has its [State] section out of place",),
+    ),
+    (
+        "a line before the sections",
+        lambda g, s: "junk\n" + full_text(g, s.serialize()),
+        ("has a line before its [Meta] section, 'junk'",),
+    ),
+    (
+        "a huge game section",
+        lambda g, s: full_text("mancala_envs_kalah_v0(" + "x" * 5000 + ")", s.serialize()),
+        ("has a [Game] section of 5023 characters", "(4096)"),
+    ),
+    (
+        "an unknown game name",
+        lambda g, s: full_text("mancala_envs_oware_v0", s.serialize()),
+        ("names a game that cannot be loaded", "Unknown game 'mancala_envs_oware_v0'", "openspiel_names()"),
+    ),
+    (
+        "an invalid option",
+        lambda g, s: full_text("mancala_envs_kalah_v0(first_player=2)", s.serialize()),
+        ("names a game that cannot be loaded", "first_player=2 is not allowed"),
+    ),
+    (
+        "an unknown option",
+        lambda g, s: full_text("mancala_envs_kalah_v0(oware=1)", s.serialize()),
+        ("names a game that cannot be loaded", "Unknown parameter 'oware'"),
+    ),
+    (
+        "a game string that does not close",
+        lambda g, s: full_text("mancala_envs_kalah_v0(first_player=1", s.serialize()),
+        ("names a game that cannot be loaded", "Missing closing bracket"),
+    ),
 ]
 
 
@@ -256,8 +362,9 @@ def check_refused(call: Callable[[], Any], words: tuple[str, ...], error: type =
 
 
 @pytest.mark.parametrize(("name", "build", "words"), HOSTILE_STATES, ids=[row[0] for row in HOSTILE_STATES])
-def test_a_hostile_state_is_refused_by_both_doors(name: str, build: Build, words: tuple[str, ...],
-                                                  tmp_path: Path) -> None:
+def test_a_hostile_state_is_refused_by_both_doors(
+    name: str, build: Build, words: tuple[str, ...], tmp_path: Path
+) -> None:
     kalah_game, state = kalah()
     before = seen(state)
     game, text = build(kalah_game, state, tmp_path)
@@ -270,8 +377,9 @@ def test_a_hostile_state_is_refused_by_both_doors(name: str, build: Build, words
 
 
 @pytest.mark.parametrize(("name", "build", "words"), HOSTILE_LAYOUTS, ids=[row[0] for row in HOSTILE_LAYOUTS])
-def test_a_hostile_game_and_state_layout_is_refused(name: str, build: Callable[[Any, MancalaState], str],
-                                                    words: tuple[str, ...]) -> None:
+def test_a_hostile_game_and_state_layout_is_refused(
+    name: str, build: Callable[[Any, MancalaState], str], words: tuple[str, ...]
+) -> None:
     game, state = kalah()
     check_refused(lambda: pyspiel.deserialize_game_and_state(build(game, state)), words)
 

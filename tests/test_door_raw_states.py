@@ -28,6 +28,15 @@ import mancala_envs
 from mancala_envs.agents import AGENT_NAMES, make_agent
 from mancala_envs.agents.agent import StateAgent
 from mancala_envs.agents.search_agents import AlphaBetaAgent, alphabeta_search, mcts_search
+from mancala_envs.algorithms.retrograde import (
+    Table,
+    TableError,
+    TableValue,
+    build_table,
+    load_table,
+    save_table,
+    solvable,
+)
 from mancala_envs.engine.state import (
     BOARD,
     END_REASON,
@@ -42,11 +51,10 @@ from mancala_envs.engine.state import (
     TURN,
     WINNER,
 )
+from mancala_envs.envs.registration import VARIANTS, make_game
 from mancala_envs.games.game import Game
 from mancala_envs.integrations.openspiel import MancalaState, load_game
-from mancala_envs.envs.registration import VARIANTS, make_game
 from mancala_envs.rendering.picture import BoardPicture
-from mancala_envs.algorithms.retrograde import Table, TableError, TableValue, build_table, load_table, save_table, solvable
 
 IDS = [variant.id for variant in VARIANTS]
 TABLE_SEEDS = 4
@@ -137,8 +145,11 @@ FORM: list[tuple[str, Callable[[Game, np.ndarray], Any], tuple[str, ...]]] = [
     ("int32", lambda game, state: state.astype(np.int32), form("(got dtype int32")),
     ("uint64", lambda game, state: state.astype(np.uint64), form("(got dtype uint64")),
     ("NaN-free float64", lambda game, state: state.astype(np.float64), form("(got dtype float64")),
-    ("float64 with a NaN", lambda game, state: np.where(np.arange(state.size) == BOARD, np.nan, state),
-     form("(got dtype float64")),
+    (
+        "float64 with a NaN",
+        lambda game, state: np.where(np.arange(state.size) == BOARD, np.nan, state),
+        form("(got dtype float64"),
+    ),
     ("object array", lambda game, state: state.astype(object), form("(got dtype object")),
     ("2-d", lambda game, state: state.reshape(1, -1), form("re:\\(got shape \\(1, \\d+\\)\\)")),
     ("one entry short", lambda game, state: state[:-1].copy(), form("re:\\(got shape \\(\\d+,\\)\\)")),
@@ -191,8 +202,9 @@ def agent_door(name: str) -> Callable[[Game], Callable[[np.ndarray], Any]]:
 
 
 #: the agent kinds: every complete name, and the compiled searches
-AGENT_DOORS = {f"make_agent({name!r}).act_on_state": agent_door(name)
-               for name in [*sorted(AGENT_NAMES), "alphabeta:2", "mcts:8"]}
+AGENT_DOORS = {
+    f"make_agent({name!r}).act_on_state": agent_door(name) for name in [*sorted(AGENT_NAMES), "alphabeta:2", "mcts:8"]
+}
 DOORS: dict[str, Callable[[Game], Callable[[np.ndarray], Any]]] = {
     **AGENT_DOORS,
     "AlphaBetaAgent(3, tables=False).act_on_state": lambda game: (
@@ -450,7 +462,6 @@ def test_a_table_reads_a_state_of_its_game_with_another_ply_cap(env_id: str, tab
         bad = negative_pit(other, state.copy())
         with pytest.raises(ValueError, match=f"board has a negative count. No {other.env_name} game reaches"):
             table.value(bad)
-
 
 
 # --- no false refusals: every state that play reaches passes --------------------------------------------------------

@@ -20,15 +20,15 @@ from typing import Any
 import numpy as np
 import pytest
 from contract_support import plain
-from mancala_envs.wrappers import FlattenObservation, GymFlattenObservation, GymStackObservation
 
 import mancala_envs
 from mancala_envs import IllegalActionError
-from mancala_envs.envs.batch import BatchedGames
 from mancala_envs.engine.state import LEGAL
+from mancala_envs.envs.batch import BatchedGames
 from mancala_envs.views.single_agent_env import SingleAgentEnv
 from mancala_envs.views.two_seat_env import TwoSeatVectorEnv
 from mancala_envs.views.vector_env import MancalaVectorEnv
+from mancala_envs.wrappers import FlattenObservation, GymFlattenObservation, GymStackObservation
 
 N = 4
 
@@ -110,8 +110,11 @@ def aec_state_but(agent: str) -> Callable[[Any], Any]:
     """The AEC env's state but ``agent``'s info dict, which is the env's public attribute ``infos[agent]`` (written
     into on purpose by the case): the other agent's info and the env's record of the last move must not change."""
     other = "player_1" if agent == "player_0" else "player_0"
-    return lambda env: {"snapshot": env.state_dict(), "position": env.position(),
-                        other: copy.deepcopy(env.infos[other])}
+    return lambda env: {
+        "snapshot": env.state_dict(),
+        "position": env.position(),
+        other: copy.deepcopy(env.infos[other]),
+    }
 
 
 def aec_advance(env: Any) -> Any:
@@ -131,10 +134,16 @@ AEC_CASES = [
     ("state_dict state", lambda s: s.env.state_dict()["state"], aec_state),
     ("state_dict last_move sown", lambda s: s.env.state_dict()["last_move"]["sown"], aec_state),
     ("infos player_0 scores", lambda s: s.env.infos["player_0"]["scores"], aec_state_but("player_0")),
-    ("infos player_0 last_move sown", lambda s: s.env.infos["player_0"]["last_move"]["sown"],
-     aec_state_but("player_0")),
-    ("infos player_1 last_move captures", lambda s: s.env.infos["player_1"]["last_move"]["captures"],
-     aec_state_but("player_1")),
+    (
+        "infos player_0 last_move sown",
+        lambda s: s.env.infos["player_0"]["last_move"]["sown"],
+        aec_state_but("player_0"),
+    ),
+    (
+        "infos player_1 last_move captures",
+        lambda s: s.env.infos["player_1"]["last_move"]["captures"],
+        aec_state_but("player_1"),
+    ),
 ]
 AEC_TENSOR_CASES = [
     ("tensor infos scores", lambda s: s.env.infos["player_0"]["scores"], aec_state_but("player_0")),
@@ -203,11 +212,15 @@ def batch_advance(games: BatchedGames) -> Any:
     return games.step(legal_actions(masks))
 
 
-BATCH_CASES = [(f"{call} {field}", lambda s, c=call, f=field: getattr(s.out[c], f))
-               for call in ("reset", "step")
-               for field in ("observation", "action_mask", "current_player", "rewards", "terminated", "truncated")]
-BATCH_CASES += [(f"step final.{field}", lambda s, f=field: getattr(s.out["step"].final, f))
-                for field in ("index", "observation", "winner", "end_reason", "scores", "points", "plies", "turns")]
+BATCH_CASES = [
+    (f"{call} {field}", lambda s, c=call, f=field: getattr(s.out[c], f))
+    for call in ("reset", "step")
+    for field in ("observation", "action_mask", "current_player", "rewards", "terminated", "truncated")
+]
+BATCH_CASES += [
+    (f"step final.{field}", lambda s, f=field: getattr(s.out["step"].final, f))
+    for field in ("index", "observation", "winner", "end_reason", "scores", "points", "plies", "turns")
+]
 BATCH_CASES += [("state(0)", lambda s: s.env.state(0))]
 
 
@@ -223,16 +236,22 @@ def step_until_a_game_ends(env: Any, ended: Callable[[Any], np.ndarray]) -> Any:
 
 # --- the compiled vector env and its SB3 adapter -----------------------------------------------------------------
 def vector(autoreset_mode: str = "same_step") -> Subject:
-    env = MancalaVectorEnv("modiar_v0", N, opponent="random", learner_seat=0, first_player=0,
-                           autoreset_mode=autoreset_mode, threads=1)
+    env = MancalaVectorEnv(
+        "modiar_v0", N, opponent="random", learner_seat=0, first_player=0, autoreset_mode=autoreset_mode, threads=1
+    )
     out = {"reset": env.reset(seed=0)}
     out["step"] = step_until_a_game_ends(env, lambda result: result[2] | result[3])
     return Subject(env, out)
 
 
 def vector_state(env: MancalaVectorEnv) -> Any:
-    return {"states": [env.state(game) for game in range(env.num_envs)], "masks": env.action_masks(),
-            "seats": env.learner_seats, "opponents": env.learner_opponents, "opponent": env.opponent}
+    return {
+        "states": [env.state(game) for game in range(env.num_envs)],
+        "masks": env.action_masks(),
+        "seats": env.learner_seats,
+        "opponents": env.learner_opponents,
+        "opponent": env.opponent,
+    }
 
 
 def vector_advance(env: MancalaVectorEnv) -> Any:
@@ -281,8 +300,12 @@ def sb3_state(env: Any) -> Any:
 
 def sb3_advance(env: Any) -> Any:
     observation, rewards, dones, infos = env.step(legal_actions(env.action_masks()))
-    return observation, rewards, dones, [{key: value for key, value in info.items() if key != "episode"}
-                                         for info in infos]  # the episode's "t" is wall time
+    return (
+        observation,
+        rewards,
+        dones,
+        [{key: value for key, value in info.items() if key != "episode"} for info in infos],
+    )  # the episode's "t" is wall time
 
 
 SB3_CASES = [
@@ -305,8 +328,12 @@ def two_seat(autoreset_mode: str = "same_step") -> Subject:
 
 
 def two_seat_state(env: TwoSeatVectorEnv) -> Any:
-    return {"states": [env.state(game) for game in range(env.num_envs)], "masks": env.action_masks(),
-            "to_play": env.to_play, "final_info": env.final_info()}
+    return {
+        "states": [env.state(game) for game in range(env.num_envs)],
+        "masks": env.action_masks(),
+        "to_play": env.to_play,
+        "final_info": env.final_info(),
+    }
 
 
 def two_seat_advance(env: TwoSeatVectorEnv) -> Any:
@@ -333,22 +360,30 @@ def self_play(encoding: str | None = None) -> Subject:
     pytest.importorskip("stable_baselines3")
     from mancala_envs.training.selfplay import SelfPlayVecEnv
 
-    env = SelfPlayVecEnv("modiar_v0", N, opponents=["random"], encoding=encoding, learner_seat=0, seed=0,
-                         first_player=0, threads=1)
+    env = SelfPlayVecEnv(
+        "modiar_v0", N, opponents=["random"], encoding=encoding, learner_seat=0, seed=0, first_player=0, threads=1
+    )
     out = {"reset": env.reset()}
     out["step"] = step_until_a_game_ends(env, lambda result: result[2])
     return Subject(env, out)
 
 
 def self_play_state(env: Any) -> Any:
-    return {"states": [env.games.state(game) for game in range(env.num_envs)], "masks": env.action_masks(),
-            "seats": env.learner_seats()}
+    return {
+        "states": [env.games.state(game) for game in range(env.num_envs)],
+        "masks": env.action_masks(),
+        "seats": env.learner_seats(),
+    }
 
 
 def self_play_advance(env: Any) -> Any:
     observation, rewards, dones, infos = env.step(legal_actions(env.action_masks()))
-    return observation, rewards, dones, [{key: value for key, value in info.items() if key != "episode"}
-                                         for info in infos]
+    return (
+        observation,
+        rewards,
+        dones,
+        [{key: value for key, value in info.items() if key != "episode"} for info in infos],
+    )
 
 
 SELF_PLAY_CASES = [
@@ -392,33 +427,70 @@ GYM_CASES = SINGLE_CASES  # the Gymnasium wrappers hand out what the single-agen
 
 HANDOUTS: list[Handout] = [
     *(Handout("MancalaEnv", name, aec, take, state, aec_advance) for name, take, state in AEC_CASES),
-    *(Handout("MancalaEnv(infos='tensor')", name, lambda: aec("tensor"), take, state, aec_advance)
-      for name, take, state in AEC_TENSOR_CASES),
+    *(
+        Handout("MancalaEnv(infos='tensor')", name, lambda: aec("tensor"), take, state, aec_advance)
+        for name, take, state in AEC_TENSOR_CASES
+    ),
     *(Handout("SingleAgentEnv", name, single_agent, take, single_state, single_advance) for name, take in SINGLE_CASES),
-    *(Handout("SingleAgentEnv(encoding='one_hot')", name, lambda: single_agent("one_hot"), take, single_state,
-              single_advance) for name, take in SINGLE_CASES[:3]),
-    *(Handout("SingleAgentEnv at the end", name, lambda: single_agent(to_the_end=True), take, single_state,
-              single_advance) for name, take in SINGLE_END_CASES),
+    *(
+        Handout(
+            "SingleAgentEnv(encoding='one_hot')",
+            name,
+            lambda: single_agent("one_hot"),
+            take,
+            single_state,
+            single_advance,
+        )
+        for name, take in SINGLE_CASES[:3]
+    ),
+    *(
+        Handout(
+            "SingleAgentEnv at the end", name, lambda: single_agent(to_the_end=True), take, single_state, single_advance
+        )
+        for name, take in SINGLE_END_CASES
+    ),
     *(Handout("BatchedGames", name, batch, take, batch_state, batch_advance) for name, take in BATCH_CASES),
     *(Handout("MancalaVectorEnv", name, vector, take, vector_state, vector_advance) for name, take in VECTOR_CASES),
-    *(Handout("MancalaVectorEnv(next_step)", name, lambda: vector("next_step"), take, vector_state, vector_advance)
-      for name, take in VECTOR_CASES[:9]),
-    Handout("MancalaVectorEnv(opponent=[...])", "opponent", vector_list_opponent, lambda s: s.env.opponent,
-            vector_state, vector_advance),
+    *(
+        Handout("MancalaVectorEnv(next_step)", name, lambda: vector("next_step"), take, vector_state, vector_advance)
+        for name, take in VECTOR_CASES[:9]
+    ),
+    Handout(
+        "MancalaVectorEnv(opponent=[...])",
+        "opponent",
+        vector_list_opponent,
+        lambda s: s.env.opponent,
+        vector_state,
+        vector_advance,
+    ),
     *(Handout("MancalaSB3VecEnv", name, sb3, take, sb3_state, sb3_advance) for name, take in SB3_CASES),
-    *(Handout("TwoSeatVectorEnv", name, two_seat, take, two_seat_state, two_seat_advance)
-      for name, take in TWO_SEAT_CASES),
-    *(Handout("TwoSeatVectorEnv(next_step)", name, lambda: two_seat("next_step"), take, two_seat_state,
-              two_seat_advance) for name, take in TWO_SEAT_CASES[:8]),
-    *(Handout("SelfPlayVecEnv(raw)", name, self_play, take, self_play_state, self_play_advance)
-      for name, take in SELF_PLAY_CASES),
-    *(Handout("SelfPlayVecEnv(flat)", name, lambda: self_play("flat"), take, self_play_state, self_play_advance)
-      for name, take in SELF_PLAY_CASES[:2]),
-    *(Handout("FlattenObservation", name, aec_wrapped, take, state, aec_advance)
-      for name, take, state in AEC_CASES[:4]),
+    *(
+        Handout("TwoSeatVectorEnv", name, two_seat, take, two_seat_state, two_seat_advance)
+        for name, take in TWO_SEAT_CASES
+    ),
+    *(
+        Handout(
+            "TwoSeatVectorEnv(next_step)", name, lambda: two_seat("next_step"), take, two_seat_state, two_seat_advance
+        )
+        for name, take in TWO_SEAT_CASES[:8]
+    ),
+    *(
+        Handout("SelfPlayVecEnv(raw)", name, self_play, take, self_play_state, self_play_advance)
+        for name, take in SELF_PLAY_CASES
+    ),
+    *(
+        Handout("SelfPlayVecEnv(flat)", name, lambda: self_play("flat"), take, self_play_state, self_play_advance)
+        for name, take in SELF_PLAY_CASES[:2]
+    ),
+    *(
+        Handout("FlattenObservation", name, aec_wrapped, take, state, aec_advance)
+        for name, take, state in AEC_CASES[:4]
+    ),
     *(Handout("GymFlattenObservation", name, gym_wrapped, take, gym_state, gym_advance) for name, take in GYM_CASES),
-    *(Handout("GymStackObservation", name, lambda: gym_wrapped(stack=True), take, gym_state, gym_advance)
-      for name, take in GYM_CASES),
+    *(
+        Handout("GymStackObservation", name, lambda: gym_wrapped(stack=True), take, gym_state, gym_advance)
+        for name, take in GYM_CASES
+    ),
 ]
 
 
@@ -437,9 +509,18 @@ def test_writing_into_a_handed_out_array_changes_nothing(handout: Handout) -> No
 
 def test_the_table_covers_every_env_kind() -> None:
     kinds = {handout.kind.split("(")[0].split(" ")[0] for handout in HANDOUTS}
-    assert kinds == {"MancalaEnv", "SingleAgentEnv", "BatchedGames", "MancalaVectorEnv", "MancalaSB3VecEnv",
-                     "TwoSeatVectorEnv", "SelfPlayVecEnv", "FlattenObservation", "GymFlattenObservation",
-                     "GymStackObservation"}
+    assert kinds == {
+        "MancalaEnv",
+        "SingleAgentEnv",
+        "BatchedGames",
+        "MancalaVectorEnv",
+        "MancalaSB3VecEnv",
+        "TwoSeatVectorEnv",
+        "SelfPlayVecEnv",
+        "FlattenObservation",
+        "GymFlattenObservation",
+        "GymStackObservation",
+    }
 
 
 # --- the issue's example: a written mask lets no illegal action pass --------------------------------------------
@@ -456,18 +537,25 @@ def _two_seat_kalah() -> TwoSeatVectorEnv:
 
 
 MASK_WRITERS: list[tuple[str, Callable[[], Any], Callable[[Any], np.ndarray]]] = [
-    ("MancalaVectorEnv step infos['action_mask']", _kalah_vector,
-     lambda env: env.step(np.full(N, 2))[4]["action_mask"]),
+    (
+        "MancalaVectorEnv step infos['action_mask']",
+        _kalah_vector,
+        lambda env: env.step(np.full(N, 2))[4]["action_mask"],
+    ),
     ("MancalaVectorEnv action_masks()", _kalah_vector, lambda env: (env.step(np.full(N, 2)), env.action_masks())[1]),
-    ("TwoSeatVectorEnv step infos['action_mask']", _two_seat_kalah,
-     lambda env: env.step(np.full(N, 2))[4]["action_mask"]),
+    (
+        "TwoSeatVectorEnv step infos['action_mask']",
+        _two_seat_kalah,
+        lambda env: env.step(np.full(N, 2))[4]["action_mask"],
+    ),
     ("TwoSeatVectorEnv action_masks()", _two_seat_kalah, lambda env: (env.step(np.full(N, 2)), env.action_masks())[1]),
 ]
 
 
 @pytest.mark.parametrize("name, build, mask_of", MASK_WRITERS, ids=[row[0] for row in MASK_WRITERS])
-def test_a_written_mask_lets_no_illegal_action_pass(name: str, build: Callable[[], Any],
-                                                    mask_of: Callable[[Any], np.ndarray]) -> None:
+def test_a_written_mask_lets_no_illegal_action_pass(
+    name: str, build: Callable[[], Any], mask_of: Callable[[Any], np.ndarray]
+) -> None:
     """Ones written into a mask the env handed out (each case leaves Kalah's pit 2 empty, the mover to move
     again) leave its own masks alone: action 2 is still refused with IllegalActionError, and nothing is played."""
     env = build()

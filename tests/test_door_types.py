@@ -20,17 +20,17 @@ import pytest
 from contract_doors import types as type_cases
 from contract_support import plain as plain_of
 from gymnasium import spaces
-from mancala_envs.wrappers import FlattenObservation, GymFlattenObservation, turn_based_parallel
-from mancala_envs.wrappers.encodings import OneHotEncoder, encodings_of_space, max_cap
 
 import mancala_envs
+from mancala_envs.engine.state import LEGAL
 from mancala_envs.envs import batch as batch_module
 from mancala_envs.envs.batch import MAX_THREADS, BatchedGames, check_threads
-from mancala_envs.engine.state import LEGAL
 from mancala_envs.envs.registration import make_game
 from mancala_envs.views.single_agent_env import SingleAgentEnv
 from mancala_envs.views.two_seat_env import TwoSeatVectorEnv
 from mancala_envs.views.vector_env import MancalaVectorEnv
+from mancala_envs.wrappers import FlattenObservation, GymFlattenObservation, turn_based_parallel
+from mancala_envs.wrappers.encodings import OneHotEncoder, encodings_of_space, max_cap
 
 N = 4
 NUMPY_SEEDS = [np.int64(7), np.int32(7), np.uint8(7), np.uint64(7), np.int16(7)]
@@ -90,22 +90,34 @@ SEED_DOORS: list[tuple[str, Callable[[Any], Any]]] = [
     ("FlattenObservation.reset", lambda seed: _aec_play(FlattenObservation(mancala_envs.make("kalah_v0")), seed)),
     ("parallel reset", _parallel_play),
     ("SingleAgentEnv.reset", lambda seed: _single_play(SingleAgentEnv("kalah_v0", opponent="greedy"), seed)),
-    ("GymFlattenObservation.reset",
-     lambda seed: _single_play(GymFlattenObservation(SingleAgentEnv("kalah_v0", opponent="random")), seed)),
+    (
+        "GymFlattenObservation.reset",
+        lambda seed: _single_play(GymFlattenObservation(SingleAgentEnv("kalah_v0", opponent="random")), seed),
+    ),
     ("BatchedGames.reset", lambda seed: BatchedGames("kalah_v0", N, threads=1).reset(seed=seed)),
-    ("BatchedGames.seed([...])", lambda seed: (lambda games: (games.seed([seed, 3, seed, 4]), games.reset()))(
-        BatchedGames("kalah_v0", N, threads=1))[1]),
+    (
+        "BatchedGames.seed([...])",
+        lambda seed: (lambda games: (games.seed([seed, 3, seed, 4]), games.reset()))(
+            BatchedGames("kalah_v0", N, threads=1)
+        )[1],
+    ),
     ("play_random(seed=...)", lambda seed: batch_module.play_random("kalah_v0", 8, batch_size=N, seed=seed, threads=1)),
     ("MancalaVectorEnv.reset", lambda seed: _vector_play(MancalaVectorEnv("kalah_v0", N, threads=1), seed)),
-    ("MancalaVectorEnv.reset([...])",
-     lambda seed: _vector_play(MancalaVectorEnv("kalah_v0", N, threads=1), [seed, 1, 2, seed])),
+    (
+        "MancalaVectorEnv.reset([...])",
+        lambda seed: _vector_play(MancalaVectorEnv("kalah_v0", N, threads=1), [seed, 1, 2, seed]),
+    ),
     ("TwoSeatVectorEnv.reset", lambda seed: _vector_play(TwoSeatVectorEnv("kalah_v0", N, threads=1), seed)),
     ("MancalaSB3VecEnv.seed", lambda seed: _sb3_play(_sb3(threads=1), seed)),
-    ("MancalaSB3VecEnv(seed=...)", lambda seed: (lambda env: (env.reset(), env.step(legal(env.action_masks()))))(
-        _sb3(seed=seed, threads=1))),
+    (
+        "MancalaSB3VecEnv(seed=...)",
+        lambda seed: (lambda env: (env.reset(), env.step(legal(env.action_masks()))))(_sb3(seed=seed, threads=1)),
+    ),
     ("SelfPlayVecEnv.seed", lambda seed: _sb3_play(_self_play(threads=1), seed)),
-    ("SelfPlayVecEnv(seed=...)", lambda seed: (lambda env: (env.reset(), env.step(legal(env.action_masks()))))(
-        _self_play(seed=seed, threads=1))),
+    (
+        "SelfPlayVecEnv(seed=...)",
+        lambda seed: (lambda env: (env.reset(), env.step(legal(env.action_masks()))))(_self_play(seed=seed, threads=1)),
+    ),
 ]
 
 
@@ -121,11 +133,12 @@ def test_numpy_integer_seeds_are_seeds_at_every_door(door: str, play: Callable[[
 ONE_ACTIONS = [np.int64(2), np.int8(2), np.uint64(2), np.array(2), np.array(2, np.uint8)]
 
 
-@pytest.mark.parametrize("door, build, frozen, play", type_cases.ONE_ACTION_DOORS,
-                         ids=[door for door, *_ in type_cases.ONE_ACTION_DOORS])
-def test_numpy_integer_actions_are_actions_at_every_door(door: str, build: Callable[[], Any],
-                                                         frozen: Callable[[Any], Any], play: Callable[[Any, Any], Any]
-                                                         ) -> None:
+@pytest.mark.parametrize(
+    "door, build, frozen, play", type_cases.ONE_ACTION_DOORS, ids=[door for door, *_ in type_cases.ONE_ACTION_DOORS]
+)
+def test_numpy_integer_actions_are_actions_at_every_door(
+    door: str, build: Callable[[], Any], frozen: Callable[[Any], Any], play: Callable[[Any, Any], Any]
+) -> None:
     expected = build()
     play(expected, 2)
     for action in ONE_ACTIONS:
@@ -143,8 +156,9 @@ BATCH_ACTION_FORMS: list[Callable[[np.ndarray], Any]] = [
 ]
 
 
-@pytest.mark.parametrize("door, build, frozen, play", type_cases.BATCH_DOORS,
-                         ids=[door for door, *_ in type_cases.BATCH_DOORS])
+@pytest.mark.parametrize(
+    "door, build, frozen, play", type_cases.BATCH_DOORS, ids=[door for door, *_ in type_cases.BATCH_DOORS]
+)
 def test_integer_arrays_of_any_integer_dtype_are_actions_at_every_batch_door(
     door: str, build: Callable[[], Any], frozen: Callable[[Any], Any], play: Callable[[Any, Any], Any]
 ) -> None:
@@ -177,9 +191,18 @@ def test_the_refusal_table_reaches_every_door() -> None:
     for door in type_cases.DOORS["seed"]:
         assert sum(name.startswith(f"{door}(seed=") for name in names) == len(type_cases.SEED_BAD), door
     doors = " ".join(door for group in type_cases.DOORS.values() for door in group)
-    for kind in ("MancalaEnv", "FlattenObservation", "parallel", "SingleAgentEnv", "GymFlattenObservation",
-                 "BatchedGames.step(playing=...)", "MancalaVectorEnv.step after an auto-reset", "MancalaSB3VecEnv",
-                 "TwoSeatVectorEnv.step after an auto-reset", "SelfPlayVecEnv"):
+    for kind in (
+        "MancalaEnv",
+        "FlattenObservation",
+        "parallel",
+        "SingleAgentEnv",
+        "GymFlattenObservation",
+        "BatchedGames.step(playing=...)",
+        "MancalaVectorEnv.step after an auto-reset",
+        "MancalaSB3VecEnv",
+        "TwoSeatVectorEnv.step after an auto-reset",
+        "SelfPlayVecEnv",
+    ):
         assert kind in doors, kind
 
 
@@ -203,10 +226,12 @@ def _threaded(kind: str) -> tuple[Any, Callable[[Any], Any]]:
     return env, step
 
 
-@pytest.mark.parametrize("kind", ["BatchedGames", "MancalaVectorEnv", "TwoSeatVectorEnv", "MancalaSB3VecEnv",
-                                  "SelfPlayVecEnv"])
-@pytest.mark.parametrize("duplicate", [copy.deepcopy, lambda env: pickle.loads(pickle.dumps(env))],
-                         ids=["deepcopy", "pickle"])
+@pytest.mark.parametrize(
+    "kind", ["BatchedGames", "MancalaVectorEnv", "TwoSeatVectorEnv", "MancalaSB3VecEnv", "SelfPlayVecEnv"]
+)
+@pytest.mark.parametrize(
+    "duplicate", [copy.deepcopy, lambda env: pickle.loads(pickle.dumps(env))], ids=["deepcopy", "pickle"]
+)
 def test_a_batch_stepped_by_two_threads_can_be_copied_and_pickled(kind: str, duplicate: Callable[[Any], Any]) -> None:
     """The worker threads (a lock, a queue) stay behind: the copy starts its own, and plays on as the original."""
     env, step = _threaded(kind)

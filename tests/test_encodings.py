@@ -19,6 +19,7 @@ import gymnasium
 import numpy as np
 import pytest
 from gymnasium import spaces
+from pettingzoo_checks import api_test, only_dict_observation_warnings
 
 import mancala_envs
 from mancala_envs.envs.registration import VARIANTS
@@ -46,8 +47,6 @@ from mancala_envs.wrappers import (
     make_encoder,
 )
 from mancala_envs.wrappers.encodings import ObservationStack
-
-from pettingzoo_checks import api_test, only_dict_observation_warnings
 
 IDS = [variant.id for variant in VARIANTS]
 AGENTS = ("player_0", "player_1")
@@ -610,7 +609,7 @@ def test_apply_wrappers_rejects_bad_specs() -> None:
         apply_wrappers(env, ["stack", "planes"])
     with pytest.raises(ValueError, match="cap=0 is too small"):
         apply_wrappers(env, [{"name": "one_hot", "cap": 0}])
-    assert WRAPPER_NAMES == (*ENCODINGS, "stack")
+    assert (*ENCODINGS, "stack") == WRAPPER_NAMES
 
 
 # --- constructor arguments and pickling ------------------------------------------------------------------------

@@ -35,8 +35,16 @@ def load() -> ModuleType:
 
 def test_trains_with_a_tiny_budget_and_reports_its_episodes(capsys: pytest.CaptureFixture[str]) -> None:
     example = load()
-    args = example.Args(env_id="mancala/Urim-v0", encoding="one_hot", num_envs=8, num_steps=64,
-                        total_timesteps=3072, update_epochs=2, eval_episodes=20, seed=3)
+    args = example.Args(
+        env_id="mancala/Urim-v0",
+        encoding="one_hot",
+        num_envs=8,
+        num_steps=64,
+        total_timesteps=3072,
+        update_epochs=2,
+        eval_episodes=20,
+        seed=3,
+    )
     figures = example.run(args)
     assert figures["global_step"] == 3072 and len(figures["updates"]) == 6
     assert figures["episodes"] > 0 and figures["updates"][-1]["episodes"] == figures["episodes"]
@@ -66,13 +74,32 @@ def test_the_seed_fixes_the_run() -> None:
 
 def test_runs_as_a_script_with_a_plain_game_name(tmp_path: Path) -> None:
     saved = tmp_path / "agent.pt"
-    command = [sys.executable, str(EXAMPLE), "--env-id", "ouril_v0", "--opponent", "greedy", "--num-envs", "16",
-               "--num-steps", "64", "--total-timesteps", "2048", "--eval-episodes", "8", "--save-path", str(saved)]
+    command = [
+        sys.executable,
+        str(EXAMPLE),
+        "--env-id",
+        "ouril_v0",
+        "--opponent",
+        "greedy",
+        "--num-envs",
+        "16",
+        "--num-steps",
+        "64",
+        "--total-timesteps",
+        "2048",
+        "--eval-episodes",
+        "8",
+        "--save-path",
+        str(saved),
+    ]
     child = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=300, check=False)
     assert child.returncode == 0, child.stderr[-4000:]
     lines = child.stdout.splitlines()
     assert [line.split(":")[0] for line in lines[:2]] == ["update 1/2 step 1024", "update 2/2 step 2048"], child.stdout
-    assert re.fullmatch(r"trained 2048 steps in \d+ episodes \(SPS \d+\); last 100: mean return [+-][\d.]+, "
-                        r"win rate [\d.]+%", lines[2]), child.stdout
+    assert re.fullmatch(
+        r"trained 2048 steps in \d+ episodes \(SPS \d+\); last 100: mean return [+-][\d.]+, "
+        r"win rate [\d.]+%",
+        lines[2],
+    ), child.stdout
     assert lines[3].startswith("evaluation vs greedy: ") and lines[3].endswith("of 8 games"), child.stdout
     assert saved.is_file()

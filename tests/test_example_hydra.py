@@ -176,7 +176,11 @@ def test_the_caller_s_config_is_left_as_it_was() -> None:
         ({"id": "ouril_v0", "wrappers": MappingProxyType({"name": "flat"})}, TypeError, "(got dict {'name': 'flat'})"),
         ({"id": "ouril_v0", "wrappers": {"flat"}}, TypeError, "(got set {'flat'})"),
         ({"id": "ouril_v0", "wrappers": 3}, TypeError, "(got int 3)"),
-        ({"id": "mancala/Urim-v0", "trigger": {2, 3}}, ValueError, "must be a list of seed counts such as [2, 3] (got set)"),
+        (
+            {"id": "mancala/Urim-v0", "trigger": {2, 3}},
+            ValueError,
+            "must be a list of seed counts such as [2, 3] (got set)",
+        ),
         ({"id": "mancala/Urim-v0", "trigger": ("2", "3")}, ValueError, "must be a non-empty list of seed counts"),
         ({"id": "mancala/Ouril-v0", "opponent": 7}, TypeError, "opponent 7 is not usable"),
     ],
@@ -231,8 +235,15 @@ def test_every_game_group_composes_and_builds_that_game(compose: Any, game: str)
 
 
 def test_command_line_style_overrides_reach_the_env(compose: Any) -> None:
-    cfg = compose(["game=urim", "env.opponent=[random,greedy]", "env.learner_seat=1", "env.trigger=[2,3,4]",
-                   "env.wrappers=[{name: one_hot, cap: 8}, {name: stack, k: 2}]"])
+    cfg = compose(
+        [
+            "game=urim",
+            "env.opponent=[random,greedy]",
+            "env.learner_seat=1",
+            "env.trigger=[2,3,4]",
+            "env.wrappers=[{name: one_hot, cap: 8}, {name: stack, k: 2}]",
+        ]
+    )
     assert_urim_pool(make_from_config(cfg.env), trigger=(2, 3, 4))
 
 
@@ -265,9 +276,19 @@ def test_the_app_runs_from_the_command_line_with_an_override(tmp_path: Path) -> 
     omegaconf()
     run_dir = tmp_path / "run"
     completed = subprocess.run(
-        [sys.executable, str(APP / "train.py"), "game=kalah", "env.opponent=greedy", "run.episodes=6",
-         f"hydra.run.dir={run_dir}"],
-        cwd=tmp_path, capture_output=True, text=True, timeout=300, check=False,
+        [
+            sys.executable,
+            str(APP / "train.py"),
+            "game=kalah",
+            "env.opponent=greedy",
+            "run.episodes=6",
+            f"hydra.run.dir={run_dir}",
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
     )
     assert completed.returncode == 0, completed.stderr
     # Hydra routes logging to stdout as "[time][logger][LEVEL] - message" lines: numba's one-time compile

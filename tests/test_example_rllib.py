@@ -85,7 +85,7 @@ def test_train_runs_one_tiny_iteration_for_both_seats(example: ModuleType) -> No
         stats = figures["learner_stats"][seat]
         assert stats["num_module_steps_trained_lifetime"] > 0, seat
         assert math.isfinite(stats["policy_loss"]) and math.isfinite(stats["vf_loss"]), seat
-        assert 0 < stats["entropy"], seat
+        assert stats["entropy"] > 0, seat
 
 
 def test_train_rejects_an_unknown_env_id(example: ModuleType) -> None:
@@ -96,4 +96,8 @@ def test_train_rejects_an_unknown_env_id(example: ModuleType) -> None:
 def test_args_come_from_the_command_line(example: ModuleType) -> None:
     args = tyro.cli(example.Args, args=["--env-id", "mancala/omweso-v0", "--iterations", "3", "--num-env-runners", "0"])
     assert (args.env_id, args.iterations, args.num_env_runners, args.illegal_action) == (
-        "mancala/omweso-v0", 3, 0, "raise")
+        "mancala/omweso-v0",
+        3,
+        0,
+        "raise",
+    )

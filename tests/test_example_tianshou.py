@@ -55,7 +55,9 @@ def test_a_random_game_passes_through_pettingzooenv(game: str) -> None:
     plies = 0
     while True:
         assert_passes_through(observation, raw)
-        observation, rewards, terminated, truncated, info = env.step(int(rng.choice(np.flatnonzero(observation["mask"]))))
+        observation, rewards, terminated, truncated, info = env.step(
+            int(rng.choice(np.flatnonzero(observation["mask"])))
+        )
         plies += 1
         assert rewards == [raw.rewards[seat] for seat in SEATS]
         if terminated or truncated:
@@ -93,8 +95,18 @@ def test_omweso_mid_turn_choices_go_to_the_same_agent_again() -> None:
 
 def test_the_example_trains_and_evaluates_with_a_tiny_budget(capsys: pytest.CaptureFixture[str]) -> None:
     example = load_example()
-    args = example.Args(steps=400, epochs=1, num_train_envs=2, num_test_envs=2, collect_steps=20, batch_size=16,
-                        buffer_size=1000, hidden_size=16, eval_games=4, learner=1)
+    args = example.Args(
+        steps=400,
+        epochs=1,
+        num_train_envs=2,
+        num_test_envs=2,
+        collect_steps=20,
+        batch_size=16,
+        buffer_size=1000,
+        hidden_size=16,
+        eval_games=4,
+        learner=1,
+    )
     start = time.perf_counter()
     result = example.run(args)
     assert time.perf_counter() - start < 60

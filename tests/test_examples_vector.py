@@ -33,8 +33,24 @@ def test_trains_saves_and_evaluates_as_a_script(tmp_path: Path) -> None:
     from mancala_envs.views.sb3_vec_env import MancalaSB3VecEnv
 
     out = tmp_path / "vector.zip"
-    command = [sys.executable, str(EXAMPLE), "--env-id", "urim_v0", "--n-envs", "8", "--opponent", "greedy",
-               "--steps", "256", "--seed", "3", "--eval-games", "4", "--out", str(out)]
+    command = [
+        sys.executable,
+        str(EXAMPLE),
+        "--env-id",
+        "urim_v0",
+        "--n-envs",
+        "8",
+        "--opponent",
+        "greedy",
+        "--steps",
+        "256",
+        "--seed",
+        "3",
+        "--eval-games",
+        "4",
+        "--out",
+        str(out),
+    ]
     child = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=600, check=False)
     assert child.returncode == 0, child.stderr[-4000:]
     lines = child.stdout.splitlines()
@@ -42,15 +58,26 @@ def test_trains_saves_and_evaluates_as_a_script(tmp_path: Path) -> None:
 
     # One rollout of 8 envs x 256 steps (2048 // 8) covers the 256 steps asked for.
     (trained,) = [line for line in lines if line.startswith("trained ")]
-    expected = (r"trained 2048 steps on 8 batched urim_v0 games vs greedy in [\d.]+ s \(SPS: \d+\), "
-                r"observations encoded flat")
+    expected = (
+        r"trained 2048 steps on 8 batched urim_v0 games vs greedy in [\d.]+ s \(SPS: \d+\), "
+        r"observations encoded flat"
+    )
     assert re.fullmatch(expected, trained), output
     table = [line.split()[:3] for line in lines if line.startswith(("random ", "greedy "))]
-    assert table == [["random", "first", "2"], ["random", "second", "2"], ["random", "both", "4"],
-                     ["greedy", "first", "2"], ["greedy", "second", "2"], ["greedy", "both", "4"]], output
+    assert table == [
+        ["random", "first", "2"],
+        ["random", "second", "2"],
+        ["random", "both", "4"],
+        ["greedy", "first", "2"],
+        ["greedy", "second", "2"],
+        ["greedy", "both", "4"],
+    ], output
     (evaluation,) = [line for line in lines if line.startswith("evaluation: ")]
-    assert re.fullmatch(r"evaluation: vs random [\d.]+% wins / [\d.]+% draws of 4, "
-                        r"vs greedy [\d.]+% wins / [\d.]+% draws of 4", evaluation), output
+    assert re.fullmatch(
+        r"evaluation: vs random [\d.]+% wins / [\d.]+% draws of 4, "
+        r"vs greedy [\d.]+% wins / [\d.]+% draws of 4",
+        evaluation,
+    ), output
     assert lines[-1] == f"model saved to {out}", output
 
     model = MaskablePPO.load(out, device="cpu")
@@ -72,8 +99,24 @@ def test_another_encoding_is_trained_on_and_found_again_by_evaluate(tmp_path: Pa
     from mancala_envs.views.sb3_vec_env import MancalaSB3VecEnv
 
     example = load_example()
-    args = example.parse_args(["--env-id", "ouril_v0", "--n-envs", "16", "--steps", "64", "--seed", "1",
-                               "--eval-games", "2", "--encoding", encoding, "--out", str(tmp_path / "m.zip")])
+    args = example.parse_args(
+        [
+            "--env-id",
+            "ouril_v0",
+            "--n-envs",
+            "16",
+            "--steps",
+            "64",
+            "--seed",
+            "1",
+            "--eval-games",
+            "2",
+            "--encoding",
+            encoding,
+            "--out",
+            str(tmp_path / "m.zip"),
+        ]
+    )
     result = example.run(args)
     assert result["timesteps"] == 2048 and [row.games for row in result["rows"] if row.seat == "both"] == [2, 2]
     model = MaskablePPO.load(result["model_path"], device="cpu")
@@ -90,6 +133,12 @@ def test_rejects_an_unknown_encoding() -> None:
 
 def test_rejects_an_opponent_that_is_not_compiled() -> None:
     pytest.importorskip("sb3_contrib", reason="needs the train extra")
-    child = subprocess.run([sys.executable, str(EXAMPLE), "--opponent", "minimax"], cwd=ROOT, capture_output=True,
-                           text=True, timeout=120, check=False)
+    child = subprocess.run(
+        [sys.executable, str(EXAMPLE), "--opponent", "minimax"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     assert child.returncode == 2 and "invalid choice: 'minimax'" in child.stderr

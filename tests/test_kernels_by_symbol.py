@@ -8,17 +8,18 @@ import numpy as np
 import pytest
 from numba import config
 
-from mancala_envs.envs.batch import BatchedGames, _step_all
 from mancala_envs.engine.kernels import game_observe, game_step, per_game
 from mancala_envs.engine.state import LEGAL, RUNNING, STATUS
+from mancala_envs.envs.batch import BatchedGames, _step_all
 from mancala_envs.games import game_classes
 
 GAMES = [game_class() for game_class in game_classes()]
 
 
 @per_game()
-def _first_legal_plies(state: np.ndarray, params: np.ndarray, plies: int, trace: np.ndarray,
-                       observation: np.ndarray, mask: np.ndarray) -> int:
+def _first_legal_plies(
+    state: np.ndarray, params: np.ndarray, plies: int, trace: np.ndarray, observation: np.ndarray, mask: np.ndarray
+) -> int:
     """Plays the first legal action ``plies`` times (or until the game ends); returns the plies played
     and leaves the mover's observation of the last position."""
     played = 0

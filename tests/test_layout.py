@@ -12,8 +12,8 @@ from mancala_envs.engine import state as header
 from mancala_envs.engine.layout import Feature, Field, Layout
 from mancala_envs.engine.state import BOARD, GAME_SLOTS, HEADER_SIZE, RUNNING, STATUS
 from mancala_envs.engine.trace import new_trace
-from mancala_envs.games import game_classes
 from mancala_envs.envs.registration import VARIANTS, make_game
+from mancala_envs.games import game_classes
 
 ROOT = Path(__file__).resolve().parent.parent
 GAME_CLASSES = game_classes()
@@ -131,6 +131,16 @@ def test_every_game_is_a_rules_module_plus_a_companion(game_class: type) -> None
     assert game_class.env_doc == mixin.__dict__["env_doc"]
     assert game_class.__name__ in game_class.env_doc or game_class.name.replace("_", " ").title() in game_class.env_doc
     # The rules module defines no people-side method itself: positions, infos and text are the companion's.
-    people_side = {"load_position", "position_flags", "check_position_flags", "apply_position_flags", "info",
-                   "render_text", "describe_action", "move_words", "layout_values", "env_doc"}
+    people_side = {
+        "load_position",
+        "position_flags",
+        "check_position_flags",
+        "apply_position_flags",
+        "info",
+        "render_text",
+        "describe_action",
+        "move_words",
+        "layout_values",
+        "env_doc",
+    }
     assert not people_side & set(vars(game_class)), sorted(people_side & set(vars(game_class)))

@@ -39,12 +39,20 @@ from mancala_envs.cli import main
 from mancala_envs.cli.play_command import play_main
 from mancala_envs.cli.tournament_command import tournament_main
 from mancala_envs.engine.state import PLAYER
+from mancala_envs.training.trainer import TrainConfig, train
 from mancala_envs.views.opponents import PolicyOpponent, make_opponent, policy_encoder
 from mancala_envs.views.single_agent_env import SingleAgentEnv
-from mancala_envs.training.trainer import TrainConfig, train
 
-TINY = {"opponent": "random", "timesteps": 128, "n_envs": 2, "n_steps": 64, "batch_size": 64, "n_epochs": 1,
-        "progress_bar": False, "eval_games": 0}
+TINY = {
+    "opponent": "random",
+    "timesteps": 128,
+    "n_envs": 2,
+    "n_steps": 64,
+    "batch_size": 64,
+    "n_epochs": 1,
+    "progress_bar": False,
+    "eval_games": 0,
+}
 OPT_IN = "trust_remote_code=True"
 
 
@@ -123,7 +131,12 @@ def trained(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def plain_ppo(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A plain PPO saved by ``model.save`` (no description): ReLU, separate policy and value layers, raw observation."""
     model = PPO(
-        "MlpPolicy", SingleAgentEnv("ouril_v0"), n_steps=16, batch_size=16, seed=0, device="cpu",
+        "MlpPolicy",
+        SingleAgentEnv("ouril_v0"),
+        n_steps=16,
+        batch_size=16,
+        seed=0,
+        device="cpu",
         policy_kwargs={"net_arch": {"pi": [12, 8], "vf": [5]}, "activation_fn": torch.nn.ReLU},
     )
     path = tmp_path_factory.mktemp("ppo") / "p.zip"
@@ -207,10 +220,15 @@ def test_a_plain_ppo_zip_with_its_own_layers_and_activation(plain_ppo: Path) -> 
     loaded = load_policy(plain_ppo)
     assert loaded.algorithm == "PPO" and loaded.encoding is None
     assert isinstance(loaded.policy.mlp_extractor.policy_net[1], torch.nn.ReLU)
-    assert [layer.out_features for layer in loaded.policy.mlp_extractor.policy_net if hasattr(layer, "out_features")] \
-        == [12, 8]
-    assert _same_play(SB3Agent(plain_ppo, deterministic=True), SB3Agent(plain_ppo, deterministic=True,
-                                                                          trust_remote_code=True)) > 50
+    assert [
+        layer.out_features for layer in loaded.policy.mlp_extractor.policy_net if hasattr(layer, "out_features")
+    ] == [12, 8]
+    assert (
+        _same_play(
+            SB3Agent(plain_ppo, deterministic=True), SB3Agent(plain_ppo, deterministic=True, trust_remote_code=True)
+        )
+        > 50
+    )
 
 
 # --- crafted files: the payload never runs by default ---------------------------------------------------------------
@@ -263,18 +281,31 @@ def test_a_pickle_inside_the_weights_is_refused(model_path: Path, tmp_path: Path
 @pytest.mark.parametrize(
     ("change", "reason"),
     [
-        ({"policy_kwargs": {"net_arch": [16], "features_extractor_class": "<class 'my.Extractor'>"}},
-         "its policy_kwargs set features_extractor_class"),
+        (
+            {"policy_kwargs": {"net_arch": [16], "features_extractor_class": "<class 'my.Extractor'>"}},
+            "its policy_kwargs set features_extractor_class",
+        ),
         ({"policy_kwargs": {"activation_fn": "<class 'my.Activation'>"}}, "its activation_fn is"),
-        ({"observation_space": {":type:": "<class 'gymnasium.spaces.dict.Dict'>", ":serialized:": "AA=="}},
-         "its observation space is <class 'gymnasium.spaces.dict.Dict'>, not a gymnasium Box"),
-        ({"policy_class": {":type:": "<class 'abc.ABCMeta'>", "__module__": "my.policies",
-                           "__init__": "<function MyPolicy.__init__ at 0x1>", ":serialized:": "AA=="}},
-         "its policy class is my.policies.MyPolicy"),
+        (
+            {"observation_space": {":type:": "<class 'gymnasium.spaces.dict.Dict'>", ":serialized:": "AA=="}},
+            "its observation space is <class 'gymnasium.spaces.dict.Dict'>, not a gymnasium Box",
+        ),
+        (
+            {
+                "policy_class": {
+                    ":type:": "<class 'abc.ABCMeta'>",
+                    "__module__": "my.policies",
+                    "__init__": "<function MyPolicy.__init__ at 0x1>",
+                    ":serialized:": "AA==",
+                }
+            },
+            "its policy class is my.policies.MyPolicy",
+        ),
     ],
 )
-def test_what_is_not_in_plain_text_is_refused(change: dict[str, Any], reason: str, model_path: Path,
-                                              tmp_path: Path) -> None:
+def test_what_is_not_in_plain_text_is_refused(
+    change: dict[str, Any], reason: str, model_path: Path, tmp_path: Path
+) -> None:
     data = _data(model_path)
     data.update(change)
     crafted = _rewrite(model_path, tmp_path / "changed.zip", {"data": json.dumps(data).encode()})
@@ -320,8 +351,14 @@ def test_a_trusted_load_is_passed_as_an_object(model_path: Path) -> None:
 
 
 def test_save_model_refuses_what_a_default_load_cannot_rebuild(tmp_path: Path) -> None:
-    model = PPO("MlpPolicy", SingleAgentEnv("ouril_v0"), n_steps=16, batch_size=16, device="cpu",
-                policy_kwargs={"activation_fn": torch.nn.Hardtanh})
+    model = PPO(
+        "MlpPolicy",
+        SingleAgentEnv("ouril_v0"),
+        n_steps=16,
+        batch_size=16,
+        device="cpu",
+        policy_kwargs={"activation_fn": torch.nn.Hardtanh},
+    )
     with pytest.raises(ValueError, match="activation"):
         save_model(model, tmp_path / "h.zip")
     assert not (tmp_path / "h.zip").exists()
@@ -343,11 +380,13 @@ def test_cli_refuses_an_opaque_model_by_default(opaque: Path, marker: Path, caps
     assert "--trust-remote-code" in _one_line_error(capsys, "mancala-envs")
     assert play_main(["ouril", "--opponent", f"sb3:{opaque}"], input_fn=lambda prompt: "q") == 2
     assert "--trust-remote-code" in _one_line_error(capsys, "mancala-envs play")
-    assert tournament_main(["--agents", f"sb3:{opaque}", "random", "--games", "2", "--workers", "1",
-                            "--no-progress"]) == 2
+    assert (
+        tournament_main(["--agents", f"sb3:{opaque}", "random", "--games", "2", "--workers", "1", "--no-progress"]) == 2
+    )
     assert "--trust-remote-code" in _one_line_error(capsys, "mancala-envs tournament")
-    assert main(["train", "--opponent", f"model:{opaque}", "--timesteps", "64", "--eval-games", "0",
-                 "--no-progress"]) == 2
+    assert (
+        main(["train", "--opponent", f"model:{opaque}", "--timesteps", "64", "--eval-games", "0", "--no-progress"]) == 2
+    )
     assert "--trust-remote-code" in _one_line_error(capsys, "mancala-envs")
     assert not marker.exists()
 
@@ -355,10 +394,25 @@ def test_cli_refuses_an_opaque_model_by_default(opaque: Path, marker: Path, caps
 def test_cli_plays_a_trained_model_by_default_and_a_plain_one_with_the_opt_in(trained: Path, model_path: Path) -> None:
     assert main(["demo", "--agents", f"sb3:{trained}", "greedy"]) == 0
     assert main(["demo", "--agents", "random", f"sb3:{model_path}", "--trust-remote-code"]) == 0
-    assert play_main(["ouril", "--opponent", f"sb3:{model_path}", "--trust-remote-code"],
-                     input_fn=lambda prompt: "q") == 0
-    assert tournament_main(["--agents", f"sb3:{trained}", "random", "--games", "2", "--workers", "1", "--no-progress",
-                            "--trust-remote-code"]) == 0
+    assert (
+        play_main(["ouril", "--opponent", f"sb3:{model_path}", "--trust-remote-code"], input_fn=lambda prompt: "q") == 0
+    )
+    assert (
+        tournament_main(
+            [
+                "--agents",
+                f"sb3:{trained}",
+                "random",
+                "--games",
+                "2",
+                "--workers",
+                "1",
+                "--no-progress",
+                "--trust-remote-code",
+            ]
+        )
+        == 0
+    )
 
 
 @pytest.mark.parametrize("command", ["demo", "train", "play", "tournament"])

@@ -21,7 +21,9 @@ from typing import Any
 
 import numpy as np
 import pytest
-from hypothesis import note, strategies as st
+from hypothesis import note
+from hypothesis import strategies as st
+from test_properties import accepted_actions, play_out, quick_and_slow, random_action, trajectory_step
 
 from mancala_envs.engine.state import (
     END_REASON,
@@ -41,8 +43,6 @@ from mancala_envs.engine.state import (
 from mancala_envs.engine.trace import new_trace
 from mancala_envs.envs import modiar_v0
 from mancala_envs.games.modiar import Modiar, ModiarConfig
-
-from test_properties import accepted_actions, play_out, quick_and_slow, random_action, trajectory_step
 
 TOTAL = 42
 CAPTURE_COUNTS = (2, 4, 6)
@@ -171,9 +171,7 @@ def referee_view(referee: Referee) -> dict[str, Any]:
 
 # --- strategies ----------------------------------------------------------------------------------------------
 
-options = st.fixed_dictionaries(
-    {"max_plies": st.sampled_from([1000, 1000, 80, 9, 1]), "repetition": st.booleans()}
-)
+options = st.fixed_dictionaries({"max_plies": st.sampled_from([1000, 1000, 80, 9, 1]), "repetition": st.booleans()})
 seeds = st.integers(0, 2**32 - 1)
 
 

@@ -20,14 +20,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
-from mancala_envs.envs import modiar_v0
-from mancala_envs.common.errors import IllegalActionError
-from mancala_envs.games.modiar import Modiar, ModiarConfig
-
 from position_asserts import assert_over as shared_assert_over
 from position_asserts import assert_running as shared_assert_running
 from position_asserts import start as start_position
+
+from mancala_envs.common.errors import IllegalActionError
+from mancala_envs.envs import modiar_v0
+from mancala_envs.games.modiar import Modiar, ModiarConfig
 
 TOTAL = 42
 

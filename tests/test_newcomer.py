@@ -21,9 +21,9 @@ import numpy as np
 import pytest
 
 from mancala_envs.cli import play_demo, print_replay
-from mancala_envs.games import omweso as omweso_rules
 from mancala_envs.envs.records import GameRecord
 from mancala_envs.envs.registration import make_game, resolve_env_id
+from mancala_envs.games import omweso as omweso_rules
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
@@ -46,8 +46,9 @@ def fresh_python(code: str, cwd: Path, **environment: str | None) -> subprocess.
             env.pop(name, None)
         else:
             env[name] = value
-    return subprocess.run([sys.executable, "-c", code], cwd=cwd, env=env, capture_output=True, text=True,
-                          timeout=600, check=False)
+    return subprocess.run(
+        [sys.executable, "-c", code], cwd=cwd, env=env, capture_output=True, text=True, timeout=600, check=False
+    )
 
 
 # --- the README's pictures ------------------------------------------------------------------------------------------
@@ -56,10 +57,14 @@ README_PICTURES = re.findall(r"!\[([^\]]+)\]\(docs/img/(\w+)\.png\)", README.rea
 #: what a caption's words promise about the pictured move: (phrase, check of the env after the move)
 CAPTION_FACTS: list[tuple[str, Callable[[Any], bool]]] = [
     ("just after a capture", lambda env: bool(env.infos[env.agent_selection]["last_move"]["captures"])),
-    ("the last seed in an empty own pit takes the opposite pit",
-     lambda env: len(env.infos[env.agent_selection]["last_move"]["sown"]) >= 1
-     and env.infos[env.agent_selection]["last_move"]["captures"][0][0]
-     == env.infos[env.agent_selection]["last_move"]["sown"][-1]),
+    (
+        "the last seed in an empty own pit takes the opposite pit",
+        lambda env: (
+            len(env.infos[env.agent_selection]["last_move"]["sown"]) >= 1
+            and env.infos[env.agent_selection]["last_move"]["captures"][0][0]
+            == env.infos[env.agent_selection]["last_move"]["sown"][-1]
+        ),
+    ),
     ("a relay move of three laps", lambda env: env.infos[env.agent_selection]["laps"] == 3),
     ("one turn of four laps", lambda env: env.infos[env.agent_selection]["laps"] == 4),
     # an Omweso capture takes the two facing pits (inner and outer): two captures, four pits
@@ -157,8 +162,11 @@ def test_the_docs_show_pettingzoo_make() -> None:
     assert {path.name for path, _, _ in PETTINGZOO_CALLS} >= {"README.md", "use_with.md", "__init__.py"}
 
 
-@pytest.mark.parametrize(("path", "line", "around"), PETTINGZOO_CALLS,
-                         ids=[f"{path.relative_to(ROOT)}:{line}" for path, line, _ in PETTINGZOO_CALLS])
+@pytest.mark.parametrize(
+    ("path", "line", "around"),
+    PETTINGZOO_CALLS,
+    ids=[f"{path.relative_to(ROOT)}:{line}" for path, line, _ in PETTINGZOO_CALLS],
+)
 def test_every_pettingzoo_make_in_the_docs_says_to_import_mancala_envs(path: Path, line: int, around: str) -> None:
     assert IMPORT_SAID.search(around), f"{path.relative_to(ROOT)}:{line}: pettingzoo.make without `import mancala_envs`"
 
@@ -298,16 +306,33 @@ FIXES = ["xvfb-run", "SDL_VIDEODRIVER=dummy", 'render_mode="rgb_array"']
     ("setting", "environment", "expected"),
     [
         # nothing to show a window on: refused when the env is built, before pygame is imported
-        ("no display", {}, {"built": None, "pygame_imported": False,
-                            "error": ['render_mode="human" needs a display to show its window',
-                                      "DISPLAY and WAYLAND_DISPLAY are unset", *FIXES]}),
+        (
+            "no display",
+            {},
+            {
+                "built": None,
+                "pygame_imported": False,
+                "error": [
+                    'render_mode="human" needs a display to show its window',
+                    "DISPLAY and WAYLAND_DISPLAY are unset",
+                    *FIXES,
+                ],
+            },
+        ),
         # headless by choice: the picture is drawn, nothing is shown, no error
         ("dummy driver", {"SDL_VIDEODRIVER": "dummy"}, {"built": True, "driver": ["dummy", "offscreen"]}),
         ("offscreen driver", {"SDL_VIDEODRIVER": "offscreen"}, {"built": True, "driver": ["offscreen"]}),
         # a display is named but SDL cannot open it: refused when the window opens, and pygame's display closed
-        ("unreachable display", {"DISPLAY": ":4093"},
-         {"built": True, "pygame_imported": True, "display_open": False,
-          "error": ["SDL could not open one", "DISPLAY=':4093'", *FIXES]}),
+        (
+            "unreachable display",
+            {"DISPLAY": ":4093"},
+            {
+                "built": True,
+                "pygame_imported": True,
+                "display_open": False,
+                "error": ["SDL could not open one", "DISPLAY=':4093'", *FIXES],
+            },
+        ),
     ],
 )
 def test_human_window_without_a_display(
@@ -371,16 +396,34 @@ NOT_RESET = "state_dict() was called before reset(); call env.reset() first."
     ("setting", "environment", "expected"),
     [
         # the display cannot be opened: each call is refused before it changes anything (the move is not played)
-        ("unreachable display", {"DISPLAY": ":4093"},
-         {"step": REFUSED, "step leaves the env as it was": True, "render": REFUSED, "step after render": REFUSED,
-          "step after render leaves the env as it was": True, "illegal step under penalty": REFUSED,
-          "illegal step leaves the env as it was": True, "single-agent reset": REFUSED,
-          "single-agent reset leaves the env unreset": [NOT_RESET]}),
+        (
+            "unreachable display",
+            {"DISPLAY": ":4093"},
+            {
+                "step": REFUSED,
+                "step leaves the env as it was": True,
+                "render": REFUSED,
+                "step after render": REFUSED,
+                "step after render leaves the env as it was": True,
+                "illegal step under penalty": REFUSED,
+                "illegal step leaves the env as it was": True,
+                "single-agent reset": REFUSED,
+                "single-agent reset leaves the env unreset": [NOT_RESET],
+            },
+        ),
         # headless by choice: the same calls play their moves (what the comparisons above would see change)
-        ("dummy driver", {"SDL_VIDEODRIVER": "dummy"},
-         {"step": ["done"], "step leaves the env as it was": False, "render": ["done"],
-          "illegal step under penalty": ["done"], "illegal step leaves the env as it was": False,
-          "single-agent reset": ["done"]}),
+        (
+            "dummy driver",
+            {"SDL_VIDEODRIVER": "dummy"},
+            {
+                "step": ["done"],
+                "step leaves the env as it was": False,
+                "render": ["done"],
+                "illegal step under penalty": ["done"],
+                "illegal step leaves the env as it was": False,
+                "single-agent reset": ["done"],
+            },
+        ),
     ],
 )
 def test_a_window_that_cannot_open_leaves_the_env_as_it_was(
@@ -408,10 +451,19 @@ def test_the_hydra_examples_run_folders_are_ignored_by_git() -> None:
         config = compose("config", return_hydra_config=True)
     run_dir, sweep_dir = str(config.hydra.run.dir), str(config.hydra.sweep.dir)
     assert run_dir.startswith("outputs/") and sweep_dir.startswith("multirun/")
-    written = [f"{run_dir}/.hydra/config.yaml", f"{run_dir}/train.log", f"{sweep_dir}/0/.hydra/config.yaml",
-               f"examples/hydra/{run_dir}/train.log"]
-    done = subprocess.run(["git", "check-ignore", "--no-index", "--verbose", *written], cwd=ROOT,
-                          capture_output=True, text=True, check=False)
+    written = [
+        f"{run_dir}/.hydra/config.yaml",
+        f"{run_dir}/train.log",
+        f"{sweep_dir}/0/.hydra/config.yaml",
+        f"examples/hydra/{run_dir}/train.log",
+    ]
+    done = subprocess.run(
+        ["git", "check-ignore", "--no-index", "--verbose", *written],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr
     ignored = [line.split("\t")[-1] for line in done.stdout.splitlines()]
     assert ignored == written

@@ -133,7 +133,11 @@ def referee_for(config: dict[str, Any], start: dict[str, Any] | None, first_play
     if start is None:
         return Referee.start(rules, first_player)
     return Referee.load(
-        rules, start["board"], start["player"], start.get("turn"), start.get("first_capture_done", True),
+        rules,
+        start["board"],
+        start["player"],
+        start.get("turn"),
+        start.get("first_capture_done", True),
         start.get("stores", (0, 0)),
     )
 
@@ -158,50 +162,174 @@ WORKED_EXAMPLES = [
     # (id, config, start (None: the opening, player 0 first), actions, expected facts afterwards)
     ("W1", {}, None, [0], {"board": [0, 5, 5, 5, 0, 5, 5, 5, 1, 1, 0, 0, 0, 0, 0, 0] + P1_OUTER4, "player": 1}),
     ("W1 pit 1", {}, None, [1], {"board": [4, 0, 5, 5, 5, 0, 5, 5, 1, 1, 1, 0, 0, 0, 0, 0] + P1_OUTER4}),
-    ("W2", {}, loaded(W2), [4],
-     {"board": [6, 2, 0, 2, 0, 4, 4, 0, 4, 4, 1, 2, 1, 2, 1, 0] + [0, 0, 2, 3, 6, 4, 3, 2, 2, 3, 0, 1, 2, 3, 0, 0],
-      "captured": [8, 0], "laps": 4}),
-    ("W3", {}, loaded(W3), [17],
-     {"board": [2, 0, 1, 3, 2, 3, 1, 3, 2, 1, 0, 2, 1, 0, 3, 3] + [3, 2, 2, 3, 3, 2, 0, 4, 4, 0, 3, 0, 3, 4, 2, 2],
-      "captured": [5, 0], "cw_laps": [True]}),
+    (
+        "W2",
+        {},
+        loaded(W2),
+        [4],
+        {
+            "board": [6, 2, 0, 2, 0, 4, 4, 0, 4, 4, 1, 2, 1, 2, 1, 0]
+            + [0, 0, 2, 3, 6, 4, 3, 2, 2, 3, 0, 1, 2, 3, 0, 0],
+            "captured": [8, 0],
+            "laps": 4,
+        },
+    ),
+    (
+        "W3",
+        {},
+        loaded(W3),
+        [17],
+        {
+            "board": [2, 0, 1, 3, 2, 3, 1, 3, 2, 1, 0, 2, 1, 0, 3, 3]
+            + [3, 2, 2, 3, 3, 2, 0, 4, 4, 0, 3, 0, 3, 4, 2, 2],
+            "captured": [5, 0],
+            "cw_laps": [True],
+        },
+    ),
     ("W4", {}, loaded(W3), [], {"legal": {1, 3, 5, 7, 8, 11, 14, 15, 17}}),
-    ("W4 before the first capture", {}, loaded(W3, first_capture_done=False), [],
-     {"legal": {1, 3, 5, 7, 8, 11, 14, 15, 17, 33, 39}}),
-    ("W5", {"setup": "two_each"}, None, [6],
-     {"board": [3, 0, 3, 3, 0, 3, 1, 0, 1, 4, 4, 1, 3, 3, 0, 3] + [2] * 16, "captured": [0, 0]}),
-    ("W5 captures enabled", {"setup": "two_each", "no_capture_turns": 0}, None, [6],
-     {"board": [3, 3, 0, 3, 3, 0, 1, 6, 0, 5, 1, 5, 5, 5, 1, 3] + [0, 2, 0, 2, 2, 2, 0, 2, 2, 0, 2, 2, 2, 0, 2, 0],
-      "captured": [12, 0]}),
-    ("W6", {"setup": "placement"}, loaded(W6, turn=0, first_capture_done=False), [32],
-     {"board": [0, 7, 5, 4, 4, 4, 4, 4] + [0] * 8 + P1_OUTER4, "player": 1}),
-    ("W6 normal sowing", {"setup": "placement"}, loaded(W6, turn=0, first_capture_done=False), [0],
-     {"board": [0, 6, 5, 0, 5, 5, 5, 5, 1] + [0] * 7 + P1_OUTER4}),
-    ("W7", {}, loaded(W7), [6],
-     {"board": [4, 4, 4, 4, 4, 4, 0, 5, 3, 1, 4, 4, 4, 4, 4, 7] + [0, 0, 1, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0],
-      "status": "terminated", "end_reason": "no_legal_move", "winner": 0, "points": [1, 0]}),
-    ("W8 decision point", {}, loaded(W8), [4],
-     {"captured": [32, 0], "player": 0, "legal": {14, 30},
-      "pending": {"kind": "relay", "pit": 14, "seeds": 3, "anchor": 8, "actions": [14, 30]}}),
-    ("W8", {}, loaded(W8), [4, 14],
-     {"board": [4, 0, 3, 2, 1, 4, 4, 5, 0, 5, 5, 5, 5, 4, 0, 3] + [0, 2, 2, 3, 0, 0, 0, 0, 0, 0, 0, 0, 3, 2, 2, 0],
-      "captured": [32, 0], "end_reason": "emitwe_ebiri", "winner": 0, "points": [2, 0]}),
+    (
+        "W4 before the first capture",
+        {},
+        loaded(W3, first_capture_done=False),
+        [],
+        {"legal": {1, 3, 5, 7, 8, 11, 14, 15, 17, 33, 39}},
+    ),
+    (
+        "W5",
+        {"setup": "two_each"},
+        None,
+        [6],
+        {"board": [3, 0, 3, 3, 0, 3, 1, 0, 1, 4, 4, 1, 3, 3, 0, 3] + [2] * 16, "captured": [0, 0]},
+    ),
+    (
+        "W5 captures enabled",
+        {"setup": "two_each", "no_capture_turns": 0},
+        None,
+        [6],
+        {
+            "board": [3, 3, 0, 3, 3, 0, 1, 6, 0, 5, 1, 5, 5, 5, 1, 3]
+            + [0, 2, 0, 2, 2, 2, 0, 2, 2, 0, 2, 2, 2, 0, 2, 0],
+            "captured": [12, 0],
+        },
+    ),
+    (
+        "W6",
+        {"setup": "placement"},
+        loaded(W6, turn=0, first_capture_done=False),
+        [32],
+        {"board": [0, 7, 5, 4, 4, 4, 4, 4] + [0] * 8 + P1_OUTER4, "player": 1},
+    ),
+    (
+        "W6 normal sowing",
+        {"setup": "placement"},
+        loaded(W6, turn=0, first_capture_done=False),
+        [0],
+        {"board": [0, 6, 5, 0, 5, 5, 5, 5, 1] + [0] * 7 + P1_OUTER4},
+    ),
+    (
+        "W7",
+        {},
+        loaded(W7),
+        [6],
+        {
+            "board": [4, 4, 4, 4, 4, 4, 0, 5, 3, 1, 4, 4, 4, 4, 4, 7]
+            + [0, 0, 1, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0],
+            "status": "terminated",
+            "end_reason": "no_legal_move",
+            "winner": 0,
+            "points": [1, 0],
+        },
+    ),
+    (
+        "W8 decision point",
+        {},
+        loaded(W8),
+        [4],
+        {
+            "captured": [32, 0],
+            "player": 0,
+            "legal": {14, 30},
+            "pending": {"kind": "relay", "pit": 14, "seeds": 3, "anchor": 8, "actions": [14, 30]},
+        },
+    ),
+    (
+        "W8",
+        {},
+        loaded(W8),
+        [4, 14],
+        {
+            "board": [4, 0, 3, 2, 1, 4, 4, 5, 0, 5, 5, 5, 5, 4, 0, 3]
+            + [0, 2, 2, 3, 0, 0, 0, 0, 0, 0, 0, 0, 3, 2, 2, 0],
+            "captured": [32, 0],
+            "end_reason": "emitwe_ebiri",
+            "winner": 0,
+            "points": [2, 0],
+        },
+    ),
     ("W8 clockwise", {}, loaded(W8), [4, 30], {"end_reason": "emitwe_ebiri", "winner": 0, "points": [2, 0]}),
-    ("W8 no midturn reverse", {"midturn_reverse": False}, loaded(W8), [4],
-     {"board": [4, 0, 3, 2, 1, 4, 4, 5, 0, 5, 5, 5, 5, 4, 0, 3] + [0, 2, 2, 3, 0, 0, 0, 0, 0, 0, 0, 0, 3, 2, 2, 0],
-      "end_reason": "emitwe_ebiri"}),
-    ("W9 decision point", {}, loaded(W9), [11],
-     {"player": 0, "legal": {15, 31}, "pending": {"kind": "relay", "pit": 15, "seeds": 3, "anchor": 11,
-                                                  "actions": [15, 31]}}),
-    ("W9 counter-clockwise", {}, loaded(W9), [11, 15],
-     {"board": [3, 3, 1, 3, 0, 2, 2, 2, 2, 1, 0, 0, 2, 2, 2, 0] + W9[16:], "player": 1}),
-    ("W9 clockwise", {}, loaded(W9), [11, 31],
-     {"board": [3, 3, 1, 4, 1, 2, 2, 2, 2, 1, 0, 0, 3, 3, 3, 0] + [4, 2, 2, 3, 0, 2, 2, 4, 0, 3, 2, 0, 3, 3, 2, 2],
-      "captured": [5, 0], "player": 1, "cw_laps": [True]}),
-    ("W9 no midturn reverse", {"midturn_reverse": False}, loaded(W9), [11],
-     {"board": [3, 3, 1, 3, 0, 2, 2, 2, 2, 1, 0, 0, 2, 2, 2, 0] + W9[16:], "player": 1}),
-    ("W10", {}, loaded(W10), [15],
-     {"board": W10, "status": "terminated", "end_reason": "endless_move", "winner": None, "points": [0, 0],
-      "laps": 128}),
+    (
+        "W8 no midturn reverse",
+        {"midturn_reverse": False},
+        loaded(W8),
+        [4],
+        {
+            "board": [4, 0, 3, 2, 1, 4, 4, 5, 0, 5, 5, 5, 5, 4, 0, 3]
+            + [0, 2, 2, 3, 0, 0, 0, 0, 0, 0, 0, 0, 3, 2, 2, 0],
+            "end_reason": "emitwe_ebiri",
+        },
+    ),
+    (
+        "W9 decision point",
+        {},
+        loaded(W9),
+        [11],
+        {
+            "player": 0,
+            "legal": {15, 31},
+            "pending": {"kind": "relay", "pit": 15, "seeds": 3, "anchor": 11, "actions": [15, 31]},
+        },
+    ),
+    (
+        "W9 counter-clockwise",
+        {},
+        loaded(W9),
+        [11, 15],
+        {"board": [3, 3, 1, 3, 0, 2, 2, 2, 2, 1, 0, 0, 2, 2, 2, 0] + W9[16:], "player": 1},
+    ),
+    (
+        "W9 clockwise",
+        {},
+        loaded(W9),
+        [11, 31],
+        {
+            "board": [3, 3, 1, 4, 1, 2, 2, 2, 2, 1, 0, 0, 3, 3, 3, 0]
+            + [4, 2, 2, 3, 0, 2, 2, 4, 0, 3, 2, 0, 3, 3, 2, 2],
+            "captured": [5, 0],
+            "player": 1,
+            "cw_laps": [True],
+        },
+    ),
+    (
+        "W9 no midturn reverse",
+        {"midturn_reverse": False},
+        loaded(W9),
+        [11],
+        {"board": [3, 3, 1, 3, 0, 2, 2, 2, 2, 1, 0, 0, 2, 2, 2, 0] + W9[16:], "player": 1},
+    ),
+    (
+        "W10",
+        {},
+        loaded(W10),
+        [15],
+        {
+            "board": W10,
+            "status": "terminated",
+            "end_reason": "endless_move",
+            "winner": None,
+            "points": [0, 0],
+            "laps": 128,
+        },
+    ),
 ]
 
 
@@ -383,7 +511,7 @@ def final_rewards_agree(env: Any, referee: Referee, reward_mode: str) -> None:
         points = referee.match if referee.rules.match_target is not None else referee.points
         expected = {AGENTS[p]: points[p] - points[1 - p] for p in range(2)}
     elif referee.winner is None:
-        expected = {agent: 0 for agent in AGENTS}
+        expected = dict.fromkeys(AGENTS, 0)
     else:
         expected = {AGENTS[referee.winner]: 1, AGENTS[1 - referee.winner]: -1}
     assert env.rewards == expected
@@ -408,8 +536,10 @@ def play_lockstep(
             break
         action = rng.choice(sorted(referee.legal()))
         if log is not None:
-            log(f"board {referee.board} player {referee.player} turn {referee.turn} pending {referee.pending} "
-                f"plays {action}")
+            log(
+                f"board {referee.board} player {referee.player} turn {referee.turn} pending {referee.pending} "
+                f"plays {action}"
+            )
         step_both(env, referee, action)
     return referee
 
@@ -427,7 +557,10 @@ def check_games_from_any_config(config: dict[str, Any], seed: int, reward_mode: 
 
 
 test_games_from_any_config_match_the_referee, test_games_from_any_config_match_the_referee_longer = quick_and_slow(
-    budget(150, 60), 1000, config=configs(), seed=st.integers(0, 2**32 - 1),
+    budget(150, 60),
+    1000,
+    config=configs(),
+    seed=st.integers(0, 2**32 - 1),
     reward_mode=st.sampled_from(["win_loss", "match_points"]),
 )(check_games_from_any_config)
 
@@ -438,11 +571,9 @@ def check_games_from_any_position(data: st.DataObject, seed: int) -> None:
     play_lockstep(config, start, seed, 60, log=note)
 
 
-test_games_from_any_position_match_the_referee, test_games_from_any_position_match_the_referee_longer = (
-    quick_and_slow(budget(300, 120), 2000, data=st.data(), seed=st.integers(0, 2**32 - 1))(
-        check_games_from_any_position
-    )
-)
+test_games_from_any_position_match_the_referee, test_games_from_any_position_match_the_referee_longer = quick_and_slow(
+    budget(300, 120), 2000, data=st.data(), seed=st.integers(0, 2**32 - 1)
+)(check_games_from_any_position)
 
 
 # --- the engine, every action of a position -----------------------------------------------------
@@ -512,7 +643,11 @@ def check_every_action_of_reached_positions(data: st.DataObject, seed: int) -> N
     game = Omweso(OmwesoConfig(**config))
     state = np.zeros(game.state_size, np.int64)
     game.load_position(
-        state, start["board"], start["stores"], start["player"], turn=start["turn"],
+        state,
+        start["board"],
+        start["stores"],
+        start["player"],
+        turn=start["turn"],
         first_capture_done=start["first_capture_done"],
     )
     referee = referee_for(config, start, 0)
@@ -537,37 +672,86 @@ test_every_action_matches_the_referee, test_every_action_matches_the_referee_lon
 
 CORNERS = [
     # (id, config, start, actions, expected referee facts afterwards); each is also played in the env
-    ("the lap cap fires at a re-sow: seeds stay in hand", {"max_laps_per_turn": 1},
-     {"board": [0, 0, 4, 2, 0, 0, 0, 0, 0, 10, 0, 0, 6, 0, 5, 0, 3, 0, 0, 0, 0, 9, 10, 5, 0, 0, 4, 4, 0, 0, 2, 0],
-      "player": 1},
-     [0, 30], {"end_reason": "endless_move", "laps": 1, "hand": 3, "winner": None}),
-    ("no decision point once the lap cap is reached: the game is annulled", {"max_laps_per_turn": 1},
-     {"board": [7, 0, 3, 2, 0, 2, 0, 0, 0, 4, 4, 0, 5, 2, 4, 2, 0, 3, 0, 1, 2, 0, 0, 2, 2, 5, 0, 2, 3, 0, 3, 6],
-      "player": 0},
-     [10], {"pending_kind": None, "laps": 1, "status": "terminated", "end_reason": "endless_move"}),
-    ("a re-sow decision point after a clockwise capture", {},
-     {"board": [0, 0, 0, 0, 0, 0, 0, 4, 0, 0, 0, 4, 4, 0, 8, 0, 0, 6, 6, 0, 0, 4, 0, 3, 5, 5, 0, 4, 1, 0, 5, 5],
-      "player": 1},
-     [5, 14, 30], {"pending_kind": "resow", "hand": 2}),
-    ("akakyala on the second capturing turn", {"akakyala_rule": True},
-     {"board": [6, 0, 0, 3, 0, 4, 7, 5, 1, 0, 0, 1, 2, 0, 4, 0, 1, 0, 0, 4, 0, 7, 0, 0, 0, 0, 5, 4, 0, 4, 4, 2],
-      "player": 0},
-     [12, 13, 1], {"end_reason": "akakyala", "winner": 0, "points": [2, 0]}),
-    ("akawumbi, re-sowing into the anchor", {"resow_into_anchor": True},
-     {"board": [0, 0, 0, 0, 5, 2, 0, 4, 0, 0, 2, 0, 0, 0, 0, 0, 5, 0, 0, 6, 6, 0, 5, 0, 3, 2, 6, 0, 1, 6, 4, 7],
-      "player": 1},
-     [8, 4, 9], {"end_reason": "akawumbi", "winner": 1, "points": [0, 12]}),
-    ("akawumbi ends a match at once", {"resow_into_anchor": True, "match_target": 20},
-     {"board": [0, 0, 0, 0, 5, 2, 0, 4, 0, 0, 2, 0, 0, 0, 0, 0, 5, 0, 0, 6, 6, 0, 5, 0, 3, 2, 6, 0, 1, 6, 4, 7],
-      "player": 1},
-     [8, 4, 9], {"end_reason": "akawumbi", "winner": 1, "match": [0, 12], "games_played": 1}),
-    ("a loaded position without a move is lost at once", {},
-     {"board": [1] * 16 + [16, 16, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 16], "player": 0},
-     [], {"end_reason": "no_legal_move", "winner": 1, "points": [0, 1]}),
-    ("in a match it counts and the other player starts the next game", {"match_target": 3},
-     {"board": [1] * 16 + [16, 16, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 16], "player": 0},
-     [], {"status": "running", "match": [0, 1], "games_played": 1, "player": 1,
-          "board": [4] * 8 + [0] * 8 + [4] * 8 + [0] * 8}),
+    (
+        "the lap cap fires at a re-sow: seeds stay in hand",
+        {"max_laps_per_turn": 1},
+        {
+            "board": [0, 0, 4, 2, 0, 0, 0, 0, 0, 10, 0, 0, 6, 0, 5, 0, 3, 0, 0, 0, 0, 9, 10, 5, 0, 0, 4, 4, 0, 0, 2, 0],
+            "player": 1,
+        },
+        [0, 30],
+        {"end_reason": "endless_move", "laps": 1, "hand": 3, "winner": None},
+    ),
+    (
+        "no decision point once the lap cap is reached: the game is annulled",
+        {"max_laps_per_turn": 1},
+        {
+            "board": [7, 0, 3, 2, 0, 2, 0, 0, 0, 4, 4, 0, 5, 2, 4, 2, 0, 3, 0, 1, 2, 0, 0, 2, 2, 5, 0, 2, 3, 0, 3, 6],
+            "player": 0,
+        },
+        [10],
+        {"pending_kind": None, "laps": 1, "status": "terminated", "end_reason": "endless_move"},
+    ),
+    (
+        "a re-sow decision point after a clockwise capture",
+        {},
+        {
+            "board": [0, 0, 0, 0, 0, 0, 0, 4, 0, 0, 0, 4, 4, 0, 8, 0, 0, 6, 6, 0, 0, 4, 0, 3, 5, 5, 0, 4, 1, 0, 5, 5],
+            "player": 1,
+        },
+        [5, 14, 30],
+        {"pending_kind": "resow", "hand": 2},
+    ),
+    (
+        "akakyala on the second capturing turn",
+        {"akakyala_rule": True},
+        {
+            "board": [6, 0, 0, 3, 0, 4, 7, 5, 1, 0, 0, 1, 2, 0, 4, 0, 1, 0, 0, 4, 0, 7, 0, 0, 0, 0, 5, 4, 0, 4, 4, 2],
+            "player": 0,
+        },
+        [12, 13, 1],
+        {"end_reason": "akakyala", "winner": 0, "points": [2, 0]},
+    ),
+    (
+        "akawumbi, re-sowing into the anchor",
+        {"resow_into_anchor": True},
+        {
+            "board": [0, 0, 0, 0, 5, 2, 0, 4, 0, 0, 2, 0, 0, 0, 0, 0, 5, 0, 0, 6, 6, 0, 5, 0, 3, 2, 6, 0, 1, 6, 4, 7],
+            "player": 1,
+        },
+        [8, 4, 9],
+        {"end_reason": "akawumbi", "winner": 1, "points": [0, 12]},
+    ),
+    (
+        "akawumbi ends a match at once",
+        {"resow_into_anchor": True, "match_target": 20},
+        {
+            "board": [0, 0, 0, 0, 5, 2, 0, 4, 0, 0, 2, 0, 0, 0, 0, 0, 5, 0, 0, 6, 6, 0, 5, 0, 3, 2, 6, 0, 1, 6, 4, 7],
+            "player": 1,
+        },
+        [8, 4, 9],
+        {"end_reason": "akawumbi", "winner": 1, "match": [0, 12], "games_played": 1},
+    ),
+    (
+        "a loaded position without a move is lost at once",
+        {},
+        {"board": [1] * 16 + [16, 16, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 16], "player": 0},
+        [],
+        {"end_reason": "no_legal_move", "winner": 1, "points": [0, 1]},
+    ),
+    (
+        "in a match it counts and the other player starts the next game",
+        {"match_target": 3},
+        {"board": [1] * 16 + [16, 16, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 16], "player": 0},
+        [],
+        {
+            "status": "running",
+            "match": [0, 1],
+            "games_played": 1,
+            "player": 1,
+            "board": [4] * 8 + [0] * 8 + [4] * 8 + [0] * 8,
+        },
+    ),
 ]
 
 

@@ -27,8 +27,8 @@ from position_asserts import AGENTS
 from position_asserts import assert_over as shared_assert_over
 from position_asserts import assert_running as shared_assert_running
 
-from mancala_envs.envs import omweso_v0
 from mancala_envs.common.errors import IllegalActionError
+from mancala_envs.envs import omweso_v0
 
 TOTAL = 64
 OUTER4 = [4] * 8 + [0] * 8

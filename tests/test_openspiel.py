@@ -36,6 +36,7 @@ from open_spiel.python.algorithms.evaluate_bots import evaluate_bots
 
 import mancala_envs
 from mancala_envs.engine.state import OK, PLAYER, RUNNING, STATUS, WINNER
+from mancala_envs.envs.registration import VARIANTS, make_game
 from mancala_envs.integrations.openspiel import (
     AgentBot,
     MancalaGame,
@@ -45,7 +46,6 @@ from mancala_envs.integrations.openspiel import (
     openspiel_names,
     register_openspiel_games,
 )
-from mancala_envs.envs.registration import VARIANTS, make_game
 
 ROOT = Path(__file__).resolve().parents[1]
 VARIANT_IDS = [variant.id for variant in VARIANTS]
@@ -204,8 +204,11 @@ def test_the_same_player_moves_again_where_the_rules_say_so() -> None:
 def test_clones_carry_the_repetition_memory(env_id: str) -> None:
     """A game that ends by repetition ends on the same ply through pyspiel clones as in the env; the
     same last move from the same position without the memory (loaded from its notation) does not."""
-    ended = next(seen["state"] for seen in (play_both(env_id, seed, first_player=seed % 2) for seed in range(200))
-                 if seen["end_reason"] == "repetition")
+    ended = next(
+        seen["state"]
+        for seen in (play_both(env_id, seed, first_player=seed % 2) for seed in range(200))
+        if seen["end_reason"] == "repetition"
+    )
     game = ended.get_game()
     state = game.new_initial_state()
     for action in ended.history()[:-1]:
@@ -219,8 +222,10 @@ def test_clones_carry_the_repetition_memory(env_id: str) -> None:
     assert forgetful.info()["end_reason"] != "repetition"
 
 
-@pytest.mark.parametrize(("env_id", "options"), [("ouril_v0", {"max_plies": 15}), ("omweso_v0", {"max_turns": 4}),
-                                                 ("rio-kadalis-match-v0", {"max_rounds": 1})])
+@pytest.mark.parametrize(
+    ("env_id", "options"),
+    [("ouril_v0", {"max_plies": 15}), ("omweso_v0", {"max_turns": 4}), ("rio-kadalis-match-v0", {"max_rounds": 1})],
+)
 def test_a_game_truncated_at_its_cap_ends_as_in_the_env(env_id: str, options: dict) -> None:
     seen = play_both(env_id, 3, first_player=0, **options)
     assert seen["truncated"]
@@ -235,7 +240,8 @@ def test_a_position_starts_as_env_reset_with_it() -> None:
     assert state.position() == position
     assert_same_ply(state, env)
     structured = load_game("kalah_v0").new_initial_state(
-        {"board": [0, 0, 2, 0, 3, 2, 1, 0, 0, 1, 1, 0], "stores": [18, 20], "player": 1})
+        {"board": [0, 0, 2, 0, 3, 2, 1, 0, 0, 1, 1, 0], "stores": [18, 20], "player": 1}
+    )
     assert np.array_equal(structured.state_array, state.state_array)
     with pytest.raises(ValueError, match="seeds"):
         load_game("kalah_v0").new_initial_state("0,0,2,0,3,2/1,0,0,1,1,0 18,21 1")
@@ -345,8 +351,9 @@ def test_openspiel_rl_environment_plays_a_game() -> None:
 
 def test_evaluate_bots_plays_our_agents() -> None:
     state = load_game("modiar_v0").new_initial_state()
-    returns = evaluate_bots(state, [AgentBot("greedy", seed=0), AgentBot("alphabeta:2", seed=0)],
-                            np.random.default_rng(0))
+    returns = evaluate_bots(
+        state, [AgentBot("greedy", seed=0), AgentBot("alphabeta:2", seed=0)], np.random.default_rng(0)
+    )
     assert returns in OUTCOMES and state.is_terminal()
 
 
@@ -392,14 +399,27 @@ def test_pyspiel_is_optional_and_the_process_exits_cleanly() -> None:
         "state.clone().apply_action(0)\n"
         "print('ok')\n"
     )
-    child = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=120,
-                           check=False)
+    child = subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=120, check=False
+    )
     assert child.returncode == 0 and child.stdout == "ok\n", child.stderr[-2000:]
 
 
 def test_the_example_runs_with_tiny_settings() -> None:
-    command = [sys.executable, str(ROOT / "examples" / "openspiel_mcts.py"), "--env-id", "modiar_v0", "--games", "2",
-               "--simulations", "5", "--opponent", "greedy", "--seed", "1"]
+    command = [
+        sys.executable,
+        str(ROOT / "examples" / "openspiel_mcts.py"),
+        "--env-id",
+        "modiar_v0",
+        "--games",
+        "2",
+        "--simulations",
+        "5",
+        "--opponent",
+        "greedy",
+        "--seed",
+        "1",
+    ]
     child = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=300, check=False)
     assert child.returncode == 0, child.stderr[-4000:]
     lines = child.stdout.splitlines()

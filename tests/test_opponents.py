@@ -11,13 +11,13 @@ from typing import Any
 
 import numpy as np
 import pytest
+from episodes import play_random_learner
 
 import mancala_envs
 from mancala_envs.agents import GreedyAgent, RandomAgent
 from mancala_envs.envs.aec_env import MancalaEnv
 from mancala_envs.views.opponents import AgentOpponent, CallableOpponent, OpponentPool, PolicyOpponent, make_opponent
 from mancala_envs.views.single_agent_env import SingleAgentEnv
-from episodes import play_random_learner
 
 # Player 0 to move with pits 0 and 3 empty: legal actions 1, 2, 4, 5.
 FOUR_LEGAL = {"board": [0, 3, 2, 0, 1, 1, 4, 4, 4, 4, 4, 4], "stores": [9, 8], "player": 0}
@@ -73,7 +73,9 @@ def test_greedy_takes_the_biggest_capture() -> None:
 
 
 def test_unknown_name_lists_the_choices() -> None:
-    with pytest.raises(ValueError, match=r"unknown agent 'nobody'; choose one of \['greedy', 'perfect', 'pretrained', 'random'\]"):
+    with pytest.raises(
+        ValueError, match=r"unknown agent 'nobody'; choose one of \['greedy', 'perfect', 'pretrained', 'random'\]"
+    ):
         make_opponent("nobody")
 
 

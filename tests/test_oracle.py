@@ -15,11 +15,11 @@ import numpy as np
 import pytest
 
 from mancala_envs.agents import Agent
+from mancala_envs.algorithms.retrograde import Table, TableError
+from mancala_envs.analysis.oracle import Decision, OracleReport, RegretSummary, mean_interval, oracle_evaluate
 from mancala_envs.cli import main
 from mancala_envs.cli.evaluate_command import evaluate_main
-from mancala_envs.analysis.oracle import Decision, OracleReport, RegretSummary, mean_interval, oracle_evaluate
 from mancala_envs.envs.registration import make, make_game, resolve_env_id
-from mancala_envs.algorithms.retrograde import Table, TableError
 
 
 class TableAgent(Agent):

@@ -18,13 +18,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from position_asserts import assert_over, assert_running
+from position_asserts import start as start_position
 
 import mancala_envs
 from mancala_envs.engine.trace import new_trace
 from mancala_envs.games.ouril import Ouril, OurilConfig
-
-from position_asserts import assert_over, assert_running
-from position_asserts import start as start_position
 
 
 # --- helpers ---------------------------------------------------------------------------------------

@@ -23,16 +23,6 @@ from typing import Any
 import gymnasium
 import numpy as np
 import pytest
-from mancala_envs.wrappers import (
-    EncodeObservation,
-    FlattenObservation,
-    OneHotObservation,
-    PlanesObservation,
-    StackObservation,
-    ThermometerObservation,
-    apply_wrappers,
-    turn_based_parallel,
-)
 from pettingzoo.utils.conversions import (
     aec_to_parallel,
     aec_to_parallel_wrapper,
@@ -43,6 +33,16 @@ from pettingzoo.utils.conversions import (
 import mancala_envs
 from mancala_envs.envs.registration import VARIANTS
 from mancala_envs.views.single_agent_env import SingleAgentEnv
+from mancala_envs.wrappers import (
+    EncodeObservation,
+    FlattenObservation,
+    OneHotObservation,
+    PlanesObservation,
+    StackObservation,
+    ThermometerObservation,
+    apply_wrappers,
+    turn_based_parallel,
+)
 
 with warnings.catch_warnings():
     # pettingzoo.test imports pettingzoo.classic.connect_four_v3 through PettingZoo's old creation API,

@@ -17,9 +17,9 @@ from test_bad_input import mid_game
 from test_contract import assert_rejected
 
 import mancala_envs
+from mancala_envs.common.validation import check_action
 from mancala_envs.games.urim import UrimConfig
 from mancala_envs.views.single_agent_env import SingleAgentEnv
-from mancala_envs.common.validation import check_action
 
 OURIL = "4,4,4,4,4,4/4,4,4,4,4,4 0,0 0"
 OMWESO_OPENING = "4,4,4,4,4,4,4,4,0,0,0,0,0,0,0,0/4,4,4,4,4,4,4,4,0,0,0,0,0,0,0,0 0,0 0"
@@ -46,15 +46,25 @@ POSITION_CASES: dict[str, tuple[str, dict[str, Any], tuple[str, ...]]] = {
     "board of bools": ("mancala/ouril-v0", {"board": [True] * 12, "stores": [18, 18]}, ("board", "whole")),
     "2-d board array": ("mancala/ouril-v0", {"board": np.full((2, 6), 4)}, ("board", "list")),
     "reserves as a string": (
-        "mancala/rio-kadalis-match-v0", {"board": [4] * 11 + [0], "reserves": "40"}, ("reserves", "list")
+        "mancala/rio-kadalis-match-v0",
+        {"board": [4] * 11 + [0], "reserves": "40"},
+        ("reserves", "list"),
     ),
-    "omweso turn = max_turns": ("mancala/omweso-v0", {"board": ([4] * 8 + [0] * 8) * 2, "turn": 2000}, ("turn", "1999")),
+    "omweso turn = max_turns": (
+        "mancala/omweso-v0",
+        {"board": ([4] * 8 + [0] * 8) * 2, "turn": 2000},
+        ("turn", "1999"),
+    ),
     "omweso turn_captures=9": (
         "mancala/omweso-v0",
         {"position": W9 + " turn_captures=9"},
         ("turn_captures", "8"),
     ),
-    "omweso turn_captures=8+4 without 1": ("mancala/omweso-v0", {"position": W9 + " turn_captures=12"}, ("turn_captures",)),
+    "omweso turn_captures=8+4 without 1": (
+        "mancala/omweso-v0",
+        {"position": W9 + " turn_captures=12"},
+        ("turn_captures",),
+    ),
 }
 
 # --- the notation: (env id, position text, texts the ValueError names) --------------------------------------------
@@ -137,7 +147,9 @@ def test_config_accepts_only_documented_values(case: str) -> None:
 @pytest.mark.parametrize("case", list(STEP_CASES))
 def test_one_element_array_is_refused_by_every_step(case: str) -> None:
     action = STEP_CASES[case]
-    assert_rejected(lambda: mid_game("mancala/ouril-v0"), lambda env: env.step(action), TypeError, "not an integer action")
+    assert_rejected(
+        lambda: mid_game("mancala/ouril-v0"), lambda env: env.step(action), TypeError, "not an integer action"
+    )
     with pytest.raises(TypeError, match="not an integer action"):
         check_action(action, 6)  # what SingleAgentEnv.step calls
     env = SingleAgentEnv("mancala/ouril-v0", learner_seat=0, first_player=0)
@@ -165,6 +177,10 @@ def test_documented_forms_are_still_accepted() -> None:
 def test_case_counts() -> None:
     """The bad-input cases of this file, per door (reported with the issue)."""
     structured = len(POSITION_CASES)
-    counts = {"reset options": structured, "notation": len(NOTATION_CASES), "config": len(CONFIG_CASES),
-              "step": len(STEP_CASES)}
+    counts = {
+        "reset options": structured,
+        "notation": len(NOTATION_CASES),
+        "config": len(CONFIG_CASES),
+        "step": len(STEP_CASES),
+    }
     assert counts == {"reset options": 17, "notation": 21, "config": 6, "step": 3}

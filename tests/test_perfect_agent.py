@@ -17,9 +17,9 @@ import mancala_envs
 from mancala_envs.agents import AGENT_NAMES, AlphaBetaAgent, PerfectAgent, make_agent
 from mancala_envs.agents import search_agents as agent_search
 from mancala_envs.agents.search_agents import alphabeta_search
+from mancala_envs.algorithms.retrograde import TableError, build_table, load_table, save_table
 from mancala_envs.engine.state import PLAYER, RUNNING, STATUS
 from mancala_envs.envs.registration import make_game, resolve_env_id
-from mancala_envs.algorithms.retrograde import TableError, build_table, load_table, save_table
 
 SMALL = 5  # the seeds of the small table
 
@@ -87,8 +87,9 @@ def test_tournament_command_lists_perfect(capsys: pytest.CaptureFixture[str]) ->
         ([2, 2, 0, 0, 0, 0], 0, [19, 19], {0, 1}),  # M9'': both moves end the game 23-19
     ],
 )
-def test_perfect_plays_a_best_move(small_dir: Path, small_table: Any, board: list[int], player: int,
-                                   stores: list[int] | None, best: set[int]) -> None:
+def test_perfect_plays_a_best_move(
+    small_dir: Path, small_table: Any, board: list[int], player: int, stores: list[int] | None, best: set[int]
+) -> None:
     env = modiar_env(board, player, stores)
     raw = env.unwrapped
     assert set(small_table.best_actions(raw.state_array)) == best
@@ -254,8 +255,13 @@ def test_alphabeta_agent_without_a_table_searches_as_before(tmp_path: Path) -> N
     omweso.reset(seed=0)
     AlphaBetaAgent(1, seed=0, folder=tmp_path).act(omweso)  # a game without tables
     with pytest.raises(TableError, match="this table is of modiar"):
-        alphabeta_search(omweso.unwrapped.game, omweso.unwrapped.state_array, 1, 0.0,
-                         load_table(game, max_seeds=-1, folder=_small_folder(tmp_path, game)))
+        alphabeta_search(
+            omweso.unwrapped.game,
+            omweso.unwrapped.state_array,
+            1,
+            0.0,
+            load_table(game, max_seeds=-1, folder=_small_folder(tmp_path, game)),
+        )
 
 
 def _small_folder(folder: Path, game: Any) -> Path:
@@ -267,22 +273,54 @@ def _small_folder(folder: Path, game: Any) -> Path:
 # positions reached from the opening by random moves of np.random.default_rng(7) (:func:`_positions`): the
 # search without a table is unchanged.
 BEFORE = [
-    ("ouril", 0, 1, (4, 0, 5)), ("ouril", 0, 3, (4, 0, 55)), ("ouril", 0, 5, (4, 0, 294)),
-    ("ouril", 1, 1, (1, 2, 6)), ("ouril", 1, 3, (1, 2, 89)), ("ouril", 1, 5, (3, 4, 614)),
-    ("ouril", 2, 1, (1, 0, 5)), ("ouril", 2, 3, (4, 2, 97)), ("ouril", 2, 5, (1, 0, 644)),
-    ("urim", 0, 1, (1, 1, 5)), ("urim", 0, 3, (1, 1, 64)), ("urim", 0, 5, (1, 1, 525)),
-    ("urim", 1, 1, (1, 0, 5)), ("urim", 1, 3, (0, 0, 58)), ("urim", 1, 5, (1, 0, 492)),
-    ("urim", 2, 1, (2, -9, 3)), ("urim", 2, 3, (0, -11, 26)), ("urim", 2, 5, (0, -11, 114)),
-    ("modiar", 1, 1, (0, 6, 3)), ("modiar", 1, 3, (0, 14, 18)), ("modiar", 1, 5, (0, 12, 78)),
-    ("modiar", 2, 1, (1, 0, 1)), ("modiar", 2, 3, (1, -1000001000008, 4)), ("modiar", 2, 5, (1, -1000003000008, 4)),
-    ("kalah", 0, 1, (0, 4, 5)), ("kalah", 0, 3, (0, 0, 55)), ("kalah", 0, 5, (0, 1000001000006, 172)),
-    ("kalah", 1, 1, (4, 12, 5)), ("kalah", 1, 3, (5, 12, 61)), ("kalah", 1, 5, (5, 11, 272)),
-    ("kalah", 2, 1, (1, 14, 5)), ("kalah", 2, 3, (1, 12, 34)), ("kalah", 2, 5, (1, 13, 148)),
-    ("omweso", 1, 1, (3, 1000000000021, 9)), ("omweso", 1, 3, (3, 1000002000021, 80)), ("omweso", 1, 5, (3, 1000004000021, 657)),
-    ("omweso", 2, 1, (6, 14, 10)), ("omweso", 2, 3, (12, 17, 182)), ("omweso", 2, 5, (12, 14, 1492)),
-    ("rio_kadalis", 0, 1, (1, 4, 2)), ("rio_kadalis", 0, 3, (1, 4, 13)), ("rio_kadalis", 0, 5, (1, 4, 45)),
-    ("rio_kadalis", 1, 1, (0, 0, 4)), ("rio_kadalis", 1, 3, (0, 0, 43)), ("rio_kadalis", 1, 5, (0, 0, 235)),
-    ("rio_kadalis", 2, 1, (3, -8, 3)), ("rio_kadalis", 2, 3, (3, -8, 28)), ("rio_kadalis", 2, 5, (3, -8, 146)),
+    ("ouril", 0, 1, (4, 0, 5)),
+    ("ouril", 0, 3, (4, 0, 55)),
+    ("ouril", 0, 5, (4, 0, 294)),
+    ("ouril", 1, 1, (1, 2, 6)),
+    ("ouril", 1, 3, (1, 2, 89)),
+    ("ouril", 1, 5, (3, 4, 614)),
+    ("ouril", 2, 1, (1, 0, 5)),
+    ("ouril", 2, 3, (4, 2, 97)),
+    ("ouril", 2, 5, (1, 0, 644)),
+    ("urim", 0, 1, (1, 1, 5)),
+    ("urim", 0, 3, (1, 1, 64)),
+    ("urim", 0, 5, (1, 1, 525)),
+    ("urim", 1, 1, (1, 0, 5)),
+    ("urim", 1, 3, (0, 0, 58)),
+    ("urim", 1, 5, (1, 0, 492)),
+    ("urim", 2, 1, (2, -9, 3)),
+    ("urim", 2, 3, (0, -11, 26)),
+    ("urim", 2, 5, (0, -11, 114)),
+    ("modiar", 1, 1, (0, 6, 3)),
+    ("modiar", 1, 3, (0, 14, 18)),
+    ("modiar", 1, 5, (0, 12, 78)),
+    ("modiar", 2, 1, (1, 0, 1)),
+    ("modiar", 2, 3, (1, -1000001000008, 4)),
+    ("modiar", 2, 5, (1, -1000003000008, 4)),
+    ("kalah", 0, 1, (0, 4, 5)),
+    ("kalah", 0, 3, (0, 0, 55)),
+    ("kalah", 0, 5, (0, 1000001000006, 172)),
+    ("kalah", 1, 1, (4, 12, 5)),
+    ("kalah", 1, 3, (5, 12, 61)),
+    ("kalah", 1, 5, (5, 11, 272)),
+    ("kalah", 2, 1, (1, 14, 5)),
+    ("kalah", 2, 3, (1, 12, 34)),
+    ("kalah", 2, 5, (1, 13, 148)),
+    ("omweso", 1, 1, (3, 1000000000021, 9)),
+    ("omweso", 1, 3, (3, 1000002000021, 80)),
+    ("omweso", 1, 5, (3, 1000004000021, 657)),
+    ("omweso", 2, 1, (6, 14, 10)),
+    ("omweso", 2, 3, (12, 17, 182)),
+    ("omweso", 2, 5, (12, 14, 1492)),
+    ("rio_kadalis", 0, 1, (1, 4, 2)),
+    ("rio_kadalis", 0, 3, (1, 4, 13)),
+    ("rio_kadalis", 0, 5, (1, 4, 45)),
+    ("rio_kadalis", 1, 1, (0, 0, 4)),
+    ("rio_kadalis", 1, 3, (0, 0, 43)),
+    ("rio_kadalis", 1, 5, (0, 0, 235)),
+    ("rio_kadalis", 2, 1, (3, -8, 3)),
+    ("rio_kadalis", 2, 3, (3, -8, 28)),
+    ("rio_kadalis", 2, 5, (3, -8, 146)),
 ]
 
 
@@ -330,8 +368,15 @@ RULES_PAGE = [  # docs/rules/modiar.md: (name, board, stores, player, the best m
 
 @pytest.mark.slow
 @pytest.mark.parametrize(("name", "board", "stores", "player", "best"), RULES_PAGE, ids=[row[0] for row in RULES_PAGE])
-def test_perfect_on_the_rules_page(tables_dir: Path, modiar_table: Any, name: str, board: list[int] | None,
-                                   stores: list[int] | None, player: int, best: set[int]) -> None:
+def test_perfect_on_the_rules_page(
+    tables_dir: Path,
+    modiar_table: Any,
+    name: str,
+    board: list[int] | None,
+    stores: list[int] | None,
+    player: int,
+    best: set[int],
+) -> None:
     if board is None:
         env = mancala_envs.make("modiar_v0", first_player=player)
         env.reset(seed=0)
@@ -392,8 +437,8 @@ def test_perfect_keeps_exact_values_against_any_opponent(tables_dir: Path, modia
 
 @pytest.mark.slow
 def test_perfect_in_a_tournament_and_the_terminal_game(tables_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from mancala_envs.cli.terminal_game import play_human
     from mancala_envs.analysis.tournament import run_tournament
+    from mancala_envs.cli.terminal_game import play_human
 
     monkeypatch.setenv("MANCALA_ENVS_TABLES", str(tables_dir))
     result = run_tournament("modiar", ["perfect", "greedy"], 4, seed=0, workers=1, progress=False)
@@ -401,6 +446,7 @@ def test_perfect_in_a_tournament_and_the_terminal_game(tables_dir: Path, monkeyp
     wins = sum(1 for game in result.games if game.winner is not None and result.agents[game.winner] == "perfect")
     assert wins >= 2
     script = iter(["q"])
-    final = play_human("modiar", "perfect", seat=1, seed=0, input_fn=lambda prompt: next(script), out=io.StringIO(),
-                       first_player=0)
+    final = play_human(
+        "modiar", "perfect", seat=1, seed=0, input_fn=lambda prompt: next(script), out=io.StringIO(), first_player=0
+    )
     assert final["stopped"] == "quit" and final["ply"] == 1  # perfect moved first, then the human quit

@@ -112,7 +112,9 @@ def test_full_game_against_random_prints_every_board_and_the_result():
 def test_opponent_moves_are_printed_in_words():
     _, text, _ = play(default="1", opponent="greedy", first_player=1)
     lines = [line for line in text.splitlines() if line.startswith("greedy (player_1) ")]
-    assert lines and all(re.fullmatch(r"greedy \(player_1\) sows pit [345](, capturing \d+ seeds?)?", line) for line in lines)
+    assert lines and all(
+        re.fullmatch(r"greedy \(player_1\) sows pit [345](, capturing \d+ seeds?)?", line) for line in lines
+    )
     assert re.search(r"^You \(player_0\) sow pit [012](, capturing \d+ seeds?)?$", text, flags=re.MULTILINE)
 
 
@@ -204,7 +206,10 @@ def test_undo_when_the_opponent_moved_first_keeps_its_move(made_envs):
     [
         (W9, "a11", "relay from pit 15", "relay from pit 15", "relay from pit 15 clockwise, capturing 5 seeds"),
         (
-            RESOW, "a17", "re-sow the captured seeds from pit 1", "re-sow the captured seeds from pit 1",
+            RESOW,
+            "a17",
+            "re-sow the captured seeds from pit 1",
+            "re-sow the captured seeds from pit 1",
             "re-sow the captured seeds from pit 1 clockwise, capturing 4 seeds",
         ),
     ],
@@ -214,11 +219,7 @@ def test_omweso_mid_turn_choice_is_a_two_entry_menu(made_envs, board, move, what
     script = Script(move, "3", "u", move, "2", "q", envs=made_envs)
     play_human("omweso", "greedy", input_fn=script, out=out, start_position={"board": board, "player": 0})
     text = out.getvalue()
-    menu = (
-        f"Mid-turn choice (player_0): {what}, which way?\n"
-        f"  1) {choice} counter-clockwise\n"
-        f"  2) {choice} clockwise\n"
-    )
+    menu = f"Mid-turn choice (player_0): {what}, which way?\n  1) {choice} counter-clockwise\n  2) {choice} clockwise\n"
     assert text.count(menu) == 2
     assert "There is no move 3: choose a number from 1 to 2." in text
     assert "player_0 to choose mid-turn" in text
@@ -247,7 +248,10 @@ def test_omweso_placement_phase_is_played_seed_by_seed(made_envs):
     assert re.search(r"^Your move \(player_0\):\n\s+1\) sow pit", text, flags=re.MULTILINE)
     assert "Undone: your move (place a seed in pit 3) and 32 replies by random." in text
     assert script.positions[-1] == script.positions[-3]
-    assert script.positions[-1].startswith("10,10,10,1,0,0,0,0,0,0,0,0,0,0,0,0/") and "phase=placement" in script.positions[-1]
+    assert (
+        script.positions[-1].startswith("10,10,10,1,0,0,0,0,0,0,0,0,0,0,0,0/")
+        and "phase=placement" in script.positions[-1]
+    )
     assert final["stopped"] == "quit" and final["phase"] == "placement"
 
 
@@ -288,7 +292,9 @@ def test_play_main_plays_a_whole_game():
     argv = ["mancala/modiar-v0", "--opponent", "greedy", "--seat", "1", "--option", "first_player=1"]
     assert play_main(argv, input_fn=Script(default="1"), out=out) == 0
     assert "you are player_1, greedy is player_0" in out.getvalue()
-    assert re.search(r"\nResult: (draw|player_[01] \((you|greedy)\) wins); scores \d+-\d+, end: \w+, plies: \d+\n$", out.getvalue())
+    assert re.search(
+        r"\nResult: (draw|player_[01] \((you|greedy)\) wins); scores \d+-\d+, end: \w+, plies: \d+\n$", out.getvalue()
+    )
 
 
 def test_random_seat_is_drawn_from_the_seed():
@@ -308,7 +314,10 @@ def test_random_seat_is_drawn_from_the_seed():
         (["modiar", "--option", "oops"], "invalid option 'oops' (use key=value"),
         (["modiar", "--option", "colour=red"], "has no option 'colour'"),
         (["modiar", "--option", "render_mode=human"], "sets render_mode itself"),
-        (["modiar", "--option", "first_player=0", "--option", "first_player=1"], "--option first_player is given twice"),
+        (
+            ["modiar", "--option", "first_player=0", "--option", "first_player=1"],
+            "--option first_player is given twice",
+        ),
         (["modiar", "--option", "first_player=2"], "first_player=2 is not allowed"),
         (["modiar", "--frobnicate"], "unrecognized arguments: --frobnicate"),
     ],

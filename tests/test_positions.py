@@ -215,7 +215,9 @@ def test_snapshot_through_json_continues_identically(env_id: str) -> None:
             steps = []
             for agent in each.agent_iter(each.unwrapped.game.max_episode_plies + 10):
                 observation, reward, terminated, truncated, info = each.last()
-                action = None if terminated or truncated else int(rng.choice(np.flatnonzero(observation["action_mask"])))
+                action = (
+                    None if terminated or truncated else int(rng.choice(np.flatnonzero(observation["action_mask"])))
+                )
                 each.step(action)
                 steps.append((agent, action, reward, terminated, truncated, each.position()))
             trajectories.append(steps)

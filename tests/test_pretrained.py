@@ -209,6 +209,7 @@ def test_export_refuses_a_wrong_encoding_and_reserved_metadata(models: dict[str,
 @pytest.mark.parametrize("env_id", sorted(EXPORTED))
 def test_logits_equal_the_torch_policy(env_id: str, models: dict[str, Any], weights: Path) -> None:
     import torch
+
     from mancala_envs.wrappers.encodings import env_encoder
 
     game = make_game(env_id)

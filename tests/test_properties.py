@@ -27,8 +27,10 @@ import numpy as np
 import pytest
 from hypothesis import given, note, settings
 from hypothesis import strategies as st
+from reference import Referee, Rules, make_rules
 
 import mancala_envs
+from mancala_envs.common.errors import IllegalActionError
 from mancala_envs.engine.state import (
     END_REASON,
     END_REASON_NAMES,
@@ -49,12 +51,9 @@ from mancala_envs.engine.state import (
     WINNER,
 )
 from mancala_envs.engine.trace import new_trace
-from mancala_envs.common.errors import IllegalActionError
+from mancala_envs.envs.batch import play_random
 from mancala_envs.games.ouril import Ouril, OurilConfig
 from mancala_envs.games.urim import Urim, UrimConfig
-from mancala_envs.envs.batch import play_random
-
-from reference import Referee, Rules, make_rules
 
 GAMES = {"ouril": (Ouril, OurilConfig), "urim": (Urim, UrimConfig)}
 STATUS_NAMES = {RUNNING: "running", TERMINATED: "terminated", TRUNCATED: "truncated"}
@@ -142,36 +141,119 @@ OPENING = None  # a position of None means the opening, player 0 to move
 WORKED_EXAMPLES = [
     # (id, game, options, (board, stores, player) or OPENING, actions, expected facts afterwards)
     ("U1", "urim", {}, OPENING, [5], {"board": [3, 3, 3, 3, 3, 0, 4, 4, 4, 3, 3, 3], "stores": [0, 0]}),
-    ("U2", "urim", {}, ([2, 1, 0, 3, 0, 4, 1, 3, 1, 2, 4, 0], [8, 7], 0), [5],
-     {"board": [2, 1, 0, 3, 0, 0, 0, 0, 0, 0, 4, 0], "stores": [19, 7], "player": 1}),
-    ("U3", "urim", {}, ([15, 0, 0, 17, 0, 0, 1, 0, 0, 1, 2, 0], [0, 0], 0), [0],
-     {"board": [0, 2, 2, 17, 2, 2, 0, 1, 1, 2, 3, 1], "stores": [3, 0]}),
-    ("U4", "urim", {}, ([3, 3, 0, 2, 3, 0, 1, 1, 0, 0, 0, 0], [12, 11], 0), [4],
-     {"board": [3, 3, 0, 2, 0, 1, 2, 2, 0, 0, 0, 0], "stores": [12, 11]}),
+    (
+        "U2",
+        "urim",
+        {},
+        ([2, 1, 0, 3, 0, 4, 1, 3, 1, 2, 4, 0], [8, 7], 0),
+        [5],
+        {"board": [2, 1, 0, 3, 0, 0, 0, 0, 0, 0, 4, 0], "stores": [19, 7], "player": 1},
+    ),
+    (
+        "U3",
+        "urim",
+        {},
+        ([15, 0, 0, 17, 0, 0, 1, 0, 0, 1, 2, 0], [0, 0], 0),
+        [0],
+        {"board": [0, 2, 2, 17, 2, 2, 0, 1, 1, 2, 3, 1], "stores": [3, 0]},
+    ),
+    (
+        "U4",
+        "urim",
+        {},
+        ([3, 3, 0, 2, 3, 0, 1, 1, 0, 0, 0, 0], [12, 11], 0),
+        [4],
+        {"board": [3, 3, 0, 2, 0, 1, 2, 2, 0, 0, 0, 0], "stores": [12, 11]},
+    ),
     ("U5 mask", "urim", {}, ([1, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0], [20, 13], 0), [], {"mask": [0, 0, 0, 0, 1, 0]}),
-    ("U5", "urim", {}, ([1, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0], [20, 13], 0), [4],
-     {"board": [1, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0]}),
-    ("U6", "urim", {}, ([1, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0], [24, 9], 0), [],
-     {"status": "terminated", "end_reason": "no_feeding_move", "scores": [27, 9], "winner": 0, "points": [2, 0]}),
-    ("U7", "urim", {}, ([0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1], [17, 17], 0), [5, 5, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4],
-     {"end_reason": "repetition", "ply": 12, "scores": [18, 18], "winner": None, "points": [0, 0]}),
+    (
+        "U5",
+        "urim",
+        {},
+        ([1, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0], [20, 13], 0),
+        [4],
+        {"board": [1, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0]},
+    ),
+    (
+        "U6",
+        "urim",
+        {},
+        ([1, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0], [24, 9], 0),
+        [],
+        {"status": "terminated", "end_reason": "no_feeding_move", "scores": [27, 9], "winner": 0, "points": [2, 0]},
+    ),
+    (
+        "U7",
+        "urim",
+        {},
+        ([0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1], [17, 17], 0),
+        [5, 5, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4],
+        {"end_reason": "repetition", "ply": 12, "scores": [18, 18], "winner": None, "points": [0, 0]},
+    ),
     ("U8", "urim", {"pits_per_row": 7}, OPENING, [6], {"board": [3, 3, 3, 3, 3, 3, 0, 4, 4, 4, 3, 3, 3, 3]}),
     ("O1", "ouril", {}, OPENING, [2], {"board": [4, 4, 0, 5, 5, 5, 5, 4, 4, 4, 4, 4]}),
-    ("O2", "ouril", {}, ([6, 2, 0, 4, 1, 4, 3, 1, 1, 2, 5, 0], [10, 9], 0), [5],
-     {"board": [6, 2, 0, 4, 1, 0, 4, 0, 0, 0, 5, 0], "stores": [17, 9]}),
-    ("O2 as Urim", "urim", {"seeds_per_pit": 4}, ([6, 2, 0, 4, 1, 4, 3, 1, 1, 2, 5, 0], [10, 9], 0), [5],
-     {"board": [6, 2, 0, 4, 1, 0, 0, 0, 0, 0, 5, 0], "stores": [21, 9]}),
-    ("O3", "ouril", {}, ([2, 16, 0, 1, 0, 3, 1, 0, 2, 0, 0, 4], [10, 9], 0), [1],
-     {"board": [3, 0, 2, 3, 2, 5, 0, 1, 3, 1, 1, 5], "stores": [13, 9]}),
-    ("O4", "ouril", {}, ([3, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0], [22, 22], 0), [],
-     {"end_reason": "no_feeding_move", "scores": [26, 22], "winner": 0}),
-    ("O5", "ouril", {}, ([3, 3, 0, 2, 3, 0, 1, 1, 0, 0, 0, 0], [17, 18], 0), [4],
-     {"board": [3, 3, 0, 2, 0, 1, 0, 0, 0, 0, 0, 0], "stores": [21, 18], "passes": 1, "player": 0,
-      "mask": [0, 0, 0, 0, 0, 1]}),
-    ("O5 forbidden", "ouril", {"grand_slam": "forbidden"}, ([3, 3, 0, 2, 3, 0, 1, 1, 0, 0, 0, 0], [17, 18], 0), [],
-     {"mask": [1, 1, 0, 1, 0, 0]}),
-    ("O5 no_capture", "ouril", {"grand_slam": "no_capture"}, ([3, 3, 0, 2, 3, 0, 1, 1, 0, 0, 0, 0], [17, 18], 0),
-     [4], {"board": [3, 3, 0, 2, 0, 1, 2, 2, 0, 0, 0, 0], "stores": [17, 18], "player": 1}),
+    (
+        "O2",
+        "ouril",
+        {},
+        ([6, 2, 0, 4, 1, 4, 3, 1, 1, 2, 5, 0], [10, 9], 0),
+        [5],
+        {"board": [6, 2, 0, 4, 1, 0, 4, 0, 0, 0, 5, 0], "stores": [17, 9]},
+    ),
+    (
+        "O2 as Urim",
+        "urim",
+        {"seeds_per_pit": 4},
+        ([6, 2, 0, 4, 1, 4, 3, 1, 1, 2, 5, 0], [10, 9], 0),
+        [5],
+        {"board": [6, 2, 0, 4, 1, 0, 0, 0, 0, 0, 5, 0], "stores": [21, 9]},
+    ),
+    (
+        "O3",
+        "ouril",
+        {},
+        ([2, 16, 0, 1, 0, 3, 1, 0, 2, 0, 0, 4], [10, 9], 0),
+        [1],
+        {"board": [3, 0, 2, 3, 2, 5, 0, 1, 3, 1, 1, 5], "stores": [13, 9]},
+    ),
+    (
+        "O4",
+        "ouril",
+        {},
+        ([3, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0], [22, 22], 0),
+        [],
+        {"end_reason": "no_feeding_move", "scores": [26, 22], "winner": 0},
+    ),
+    (
+        "O5",
+        "ouril",
+        {},
+        ([3, 3, 0, 2, 3, 0, 1, 1, 0, 0, 0, 0], [17, 18], 0),
+        [4],
+        {
+            "board": [3, 3, 0, 2, 0, 1, 0, 0, 0, 0, 0, 0],
+            "stores": [21, 18],
+            "passes": 1,
+            "player": 0,
+            "mask": [0, 0, 0, 0, 0, 1],
+        },
+    ),
+    (
+        "O5 forbidden",
+        "ouril",
+        {"grand_slam": "forbidden"},
+        ([3, 3, 0, 2, 3, 0, 1, 1, 0, 0, 0, 0], [17, 18], 0),
+        [],
+        {"mask": [1, 1, 0, 1, 0, 0]},
+    ),
+    (
+        "O5 no_capture",
+        "ouril",
+        {"grand_slam": "no_capture"},
+        ([3, 3, 0, 2, 3, 0, 1, 1, 0, 0, 0, 0], [17, 18], 0),
+        [4],
+        {"board": [3, 3, 0, 2, 0, 1, 2, 2, 0, 0, 0, 0], "stores": [17, 18], "player": 1},
+    ),
 ]
 
 
@@ -309,18 +391,38 @@ test_arbitrary_positions_match_reference, test_arbitrary_positions_match_referen
 # Positions on which engine and reference once disagreed (fixed in the engine since); kept as exact checks.
 FOUND_BY_THE_PROPERTIES = [
     # (id, game, options, (board, stores, player), actions, expected facts afterwards)
-    ("urim match: a loaded position that is already over counts in the match", "urim", {"match_target": 1},
-     ([1, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0], [24, 9], 0), [],
-     {"end_reason": "match_target", "match": [2, 0], "games_played": 1}),
-    ("ouril: a win at a low win_threshold earns the winner 1 match point", "ouril", {"win_threshold": 10},
-     ([0, 0, 0, 0, 0, 1, 2, 4, 4, 4, 4, 17], [7, 5], 0), [5],
-     {"end_reason": "threshold", "scores": [10, 5], "winner": 0, "points": [1, 0]}),
-    ("ouril: a loaded store at the threshold ends the game", "ouril", {},
-     ([4, 4, 4, 4, 4, 3, 0, 0, 0, 0, 0, 0], [25, 0], 1), [],
-     {"end_reason": "threshold", "scores": [25, 0], "board": [4, 4, 4, 4, 4, 3, 0, 0, 0, 0, 0, 0]}),
-    ("ouril: a loaded player without seeds passes", "ouril", {},
-     ([0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0], [23, 23], 1), [],
-     {"status": "running", "player": 0, "passes": 1, "mask": [0, 0, 0, 0, 0, 1]}),
+    (
+        "urim match: a loaded position that is already over counts in the match",
+        "urim",
+        {"match_target": 1},
+        ([1, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0], [24, 9], 0),
+        [],
+        {"end_reason": "match_target", "match": [2, 0], "games_played": 1},
+    ),
+    (
+        "ouril: a win at a low win_threshold earns the winner 1 match point",
+        "ouril",
+        {"win_threshold": 10},
+        ([0, 0, 0, 0, 0, 1, 2, 4, 4, 4, 4, 17], [7, 5], 0),
+        [5],
+        {"end_reason": "threshold", "scores": [10, 5], "winner": 0, "points": [1, 0]},
+    ),
+    (
+        "ouril: a loaded store at the threshold ends the game",
+        "ouril",
+        {},
+        ([4, 4, 4, 4, 4, 3, 0, 0, 0, 0, 0, 0], [25, 0], 1),
+        [],
+        {"end_reason": "threshold", "scores": [25, 0], "board": [4, 4, 4, 4, 4, 3, 0, 0, 0, 0, 0, 0]},
+    ),
+    (
+        "ouril: a loaded player without seeds passes",
+        "ouril",
+        {},
+        ([0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0], [23, 23], 1),
+        [],
+        {"status": "running", "player": 0, "passes": 1, "mask": [0, 0, 0, 0, 0, 1]},
+    ),
 ]
 
 

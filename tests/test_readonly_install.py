@@ -83,7 +83,10 @@ def test_warm_up_command_fills_the_cache_it_is_given(tmp_path: Path) -> None:
     environment.pop("NUMBA_DISABLE_JIT", None)
     done = subprocess.run(
         [sys.executable, "-m", "mancala_envs", "warm-up", "--games", "kalah", "--opponents", "random"],
-        capture_output=True, text=True, env=environment, timeout=900,
+        capture_output=True,
+        text=True,
+        env=environment,
+        timeout=900,
     )
     assert done.returncode == 0, done.stderr[-3000:]
     assert done.stdout.splitlines()[0].startswith("kalah: compiled in ")
@@ -156,4 +159,3 @@ env.reset(seed=0)
     before, after = stderr.split("WARMED\n")
     assert NOTICE_START not in before  # warm_up reports its own times instead
     assert after.count(NOTICE_START) == 1
-

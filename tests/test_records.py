@@ -21,7 +21,6 @@ from typing import Any
 
 import numpy as np
 import pytest
-from mancala_envs.wrappers import GymRecordGames, RecordGames
 from pettingzoo_checks import api_test, only_dict_observation_warnings, seed_test
 from reference import OURIL_DEFAULTS
 
@@ -30,6 +29,7 @@ from mancala_envs.cli import main, play_demo, print_replay
 from mancala_envs.envs.records import RECORD_FORMAT, GameRecord, replay, write_animation
 from mancala_envs.envs.registration import VARIANTS
 from mancala_envs.views.single_agent_env import SingleAgentEnv
+from mancala_envs.wrappers import GymRecordGames, RecordGames
 
 IDS = [variant.id for variant in VARIANTS]
 AGENTS = ("player_0", "player_1")
@@ -572,7 +572,11 @@ def test_cli_replay_prints_the_game_move_by_move(tmp_path: Path, capsys: pytest.
     assert main(["replay", str(tmp_path / "game.json")]) == 0
     text = capsys.readouterr().out
     assert text.splitlines()[0] == "mancala/ouril-v0: player_0 = alice, player_1 = bob"
-    moves = ("1. player_0 sows pit 4 (action 4)", "2. player_1 sows pit 6 (action 0)", "3. player_0 sows pit 5 (action 5)")
+    moves = (
+        "1. player_0 sows pit 4 (action 4)",
+        "2. player_1 sows pit 6 (action 0)",
+        "3. player_0 sows pit 5 (action 5)",
+    )
     for line in moves:
         assert line in text.splitlines()
     assert text.rstrip().splitlines()[-1] == "Result: player_0 (alice) wins; scores 25-9, end: threshold, moves: 3"
@@ -604,8 +608,10 @@ def test_cli_demo_record_then_replay_to_gif(tmp_path: Path, capsys: pytest.Captu
         (["replay", "{dir}/missing.json"], "cannot read the game record '{dir}/missing.json': No such file"),
         (["replay", "{dir}/bad.json"], "game record field 'seed' must be null or an integer >= 0 (got -1)."),
         (["replay", "{dir}/good.json", "--out", "{dir}/game.avi"], "cannot write '{dir}/game.avi': the output must"),
-        (["replay", "{dir}/good.json", "--out", "{dir}/no/dir/game.gif"],
-         "cannot write the animation to '{dir}/no/dir/game.gif': the folder '{dir}/no/dir' does not exist; create it"),
+        (
+            ["replay", "{dir}/good.json", "--out", "{dir}/no/dir/game.gif"],
+            "cannot write the animation to '{dir}/no/dir/game.gif': the folder '{dir}/no/dir' does not exist; create it",
+        ),
         (["replay", "{dir}/good.json", "--fps", "0"], "argument --fps: invalid value '0' (use an integer >= 1)"),
         (["replay"], "the following arguments are required: record"),
         (["demo", "--record", "{dir}/no/dir/game.json"], "cannot write '{dir}/no/dir/game.json'"),

@@ -14,8 +14,13 @@ OURIL_START = "4,4,4,4,4,4/4,4,4,4,4,4 0,0 0"
 
 
 def _record(**changes) -> dict:
-    data = {"format": RECORD_FORMAT, "env": "mancala/ouril-v0", "options": {}, "start": OURIL_START,
-            "moves": [{"player": 0, "action": 2}]}
+    data = {
+        "format": RECORD_FORMAT,
+        "env": "mancala/ouril-v0",
+        "options": {},
+        "start": OURIL_START,
+        "moves": [{"player": 0, "action": 2}],
+    }
     data.update(changes)
     return data
 
@@ -40,8 +45,9 @@ def test_nested_options_are_refused_without_recursion() -> None:
     with pytest.raises(ValueError, match=r"options\.trigger"):
         GameRecord.from_dict(_record(options={"trigger": value}))
     with pytest.raises(ValueError, match=r"options\.trigger"):
-        GameRecord.from_dict(_record(env="mancala/urim-v0", start="3,3,3,3,3,3/3,3,3,3,3,3 0,0 0",
-                                     options={"trigger": [[2], [3]]}))
+        GameRecord.from_dict(
+            _record(env="mancala/urim-v0", start="3,3,3,3,3,3/3,3,3,3,3,3 0,0 0", options={"trigger": [[2], [3]]})
+        )
 
 
 @pytest.mark.parametrize("option", ["render_mode", "reward_mode", "illegal_action", "first_player"])
@@ -100,8 +106,10 @@ def test_cli_replay_bad_fps_and_empty_out(tmp_path: Path, capsys: pytest.Capture
     ("argv", "prog"),
     [
         (["demo", "--agents", "sb3:{dir}/missing.zip", "random"], "mancala-envs"),
-        (["tournament", "--game", "ouril", "--agents", "sb3:{dir}/missing.zip", "random", "--games", "2"],
-         "mancala-envs tournament"),
+        (
+            ["tournament", "--game", "ouril", "--agents", "sb3:{dir}/missing.zip", "random", "--games", "2"],
+            "mancala-envs tournament",
+        ),
         (["play", "ouril", "--opponent", "sb3:{dir}/missing.zip"], "mancala-envs play"),
     ],
 )
@@ -115,4 +123,7 @@ def test_a_missing_model_is_named_not_reported_as_a_write(tmp_path: Path, capsys
 def test_cli_integers_are_ascii_digits(capsys: pytest.CaptureFixture[str], seed: str) -> None:
     status, err = _cli(["demo", "--seed", seed], capsys)
     assert status == 2
-    assert err == f"mancala-envs: error: argument --seed: invalid seed {seed!r} (use an integer >= 0); see 'mancala-envs demo --help'.\n"
+    assert (
+        err
+        == f"mancala-envs: error: argument --seed: invalid seed {seed!r} (use an integer >= 0); see 'mancala-envs demo --help'.\n"
+    )

@@ -46,7 +46,11 @@ def test_human_window_under_a_virtual_display() -> None:
     environment = {k: v for k, v in os.environ.items() if k not in ("SDL_VIDEODRIVER", "DISPLAY")}
     done = subprocess.run(
         ["xvfb-run", "-a", "-s", "-screen 0 1024x768x24", sys.executable, "-c", SCRIPT],
-        capture_output=True, text=True, timeout=300, env=environment, check=False,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=environment,
+        check=False,
     )
     assert done.returncode == 0, done.stderr
     shown, closed = (json.loads(line) for line in done.stdout.strip().splitlines()[-2:])

@@ -19,11 +19,11 @@ from __future__ import annotations
 import time
 
 import pytest
+from position_asserts import assert_over as shared_assert_over
+from position_asserts import assert_running as shared_assert_running
 
 from mancala_envs.envs import rio_kadalis_v0
 from mancala_envs.games.rio_kadalis import RioKadalisConfig
-from position_asserts import assert_over as shared_assert_over
-from position_asserts import assert_running as shared_assert_running
 
 
 # --- helpers ---------------------------------------------------------------------------------------
@@ -52,7 +52,32 @@ def test_r1_opening_relay_without_fours():
     env.step(0)
     # Laps from 0, 4, 9, 2, 8; the fifth lap ends in pit 2, which lap 4 had emptied.
     assert env.infos["player_0"]["last_move"]["sown"] == [
-        1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 0, 1, 2,
+        1,
+        2,
+        3,
+        4,
+        5,
+        6,
+        7,
+        8,
+        9,
+        10,
+        11,
+        0,
+        1,
+        2,
+        3,
+        4,
+        5,
+        6,
+        7,
+        8,
+        9,
+        10,
+        11,
+        0,
+        1,
+        2,
     ]
     assert env.infos["player_0"]["laps"] == 5
     assert env.infos["player_0"]["last_move"]["captures"] == []
@@ -165,7 +190,13 @@ def test_fresh_game_and_observation_layout():
     env.reset(seed=0)
     assert env.board.tolist() == [4] * 12
     assert env.observe("player_0")["observation"].tolist() == [4] * 12 + [0, 0, 1, 0, 0]
-    assert env.unwrapped.game.observation_names()[-5:] == ["own_store", "opponent_store", "is_to_move", "must_feed", "ply"]
+    assert env.unwrapped.game.observation_names()[-5:] == [
+        "own_store",
+        "opponent_store",
+        "is_to_move",
+        "must_feed",
+        "ply",
+    ]
 
 
 def test_game_level_repetition_ends_the_round():

@@ -38,6 +38,8 @@ from mancala_envs.agents import (
     make_agent,
 )
 from mancala_envs.agents.search_agents import DEPTH_BONUS, GAME_POINT, WIN, alphabeta_search, mcts_search
+from mancala_envs.algorithms.playouts import greedy_gains
+from mancala_envs.common.stats import wilson_interval
 from mancala_envs.engine.state import (
     GAMES_PLAYED,
     OK,
@@ -50,12 +52,10 @@ from mancala_envs.engine.state import (
     STORE,
     WINNER,
 )
+from mancala_envs.envs.registration import VARIANTS
 from mancala_envs.games import game_classes
 from mancala_envs.views.opponents import AgentOpponent, make_opponent
-from mancala_envs.envs.registration import VARIANTS
-from mancala_envs.algorithms.playouts import greedy_gains
 from mancala_envs.views.single_agent_env import SingleAgentEnv
-from mancala_envs.common.stats import wilson_interval
 
 VARIANT_IDS = [variant.id for variant in VARIANTS]
 DEFAULT_GAMES = [f"{cls.name}_v{cls.version}" for cls in game_classes()]  # each game's default env
@@ -400,10 +400,13 @@ def test_wilson_bound() -> None:
 
 # --- names, seeds, determinism --------------------------------------------------------------------------------------
 def test_names_build_the_agents() -> None:
-    assert AGENT_NAMES == {
-        "random": RandomAgent, "greedy": GreedyAgent, "perfect": PerfectAgent, "pretrained": PretrainedAgent,
-    }
-    assert AGENT_FORMS == {"alphabeta:D": AlphaBetaAgent, "mcts:N": MCTSAgent, "sb3:PATH": SB3Agent}
+    assert {
+        "random": RandomAgent,
+        "greedy": GreedyAgent,
+        "perfect": PerfectAgent,
+        "pretrained": PretrainedAgent,
+    } == AGENT_NAMES
+    assert {"alphabeta:D": AlphaBetaAgent, "mcts:N": MCTSAgent, "sb3:PATH": SB3Agent} == AGENT_FORMS
     agent = make_agent("alphabeta:6", seed=0)
     assert isinstance(agent, AlphaBetaAgent) and agent.depth == 6 and agent.name == "alphabeta:6"
     agent = make_agent("mcts:50")
@@ -447,7 +450,10 @@ def test_bad_names(name: str, message: str) -> None:
 
 
 def test_bad_types_and_seeds() -> None:
-    with pytest.raises(TypeError, match=r"agent name must be a string, one of \['greedy', 'perfect', 'pretrained', 'random'\] or 'alphabeta:D'"):
+    with pytest.raises(
+        TypeError,
+        match=r"agent name must be a string, one of \['greedy', 'perfect', 'pretrained', 'random'\] or 'alphabeta:D'",
+    ):
         make_agent(4)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="agent seed must be None or an integer >= 0"):
         make_agent("alphabeta:2", seed=-1)

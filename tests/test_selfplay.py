@@ -15,13 +15,12 @@ pytest.importorskip("openskill")
 
 import torch
 from batch_reference import new_env
-from mancala_envs.wrappers.encodings import env_encoder
 from sb3_contrib import MaskablePPO
 
 from mancala_envs.agents import make_agent
 from mancala_envs.agents.agent import masked_choice
-from mancala_envs.envs.batch import BatchedGames
 from mancala_envs.engine.state import PLAYER, RUNNING, STATUS
+from mancala_envs.envs.batch import BatchedGames
 from mancala_envs.training.selfplay import (
     SELF,
     AgentBatchOpponent,
@@ -33,6 +32,7 @@ from mancala_envs.training.selfplay import (
 )
 from mancala_envs.training.trainer import TrainConfig, pool_weights, train, train_command
 from mancala_envs.views.sb3_vec_env import MancalaSB3VecEnv
+from mancala_envs.wrappers.encodings import env_encoder
 
 GAMES = ["ouril_v0", "urim_v0", "modiar_v0", "rio_kadalis_v0", "omweso_v0", "kalah_v0"]
 AGENTS = ("player_0", "player_1")
@@ -46,8 +46,9 @@ class Recorder:
         self.name = name
         self.calls: list[tuple[np.ndarray, np.ndarray]] = []
 
-    def act_batch(self, games: Any, index: np.ndarray, observations: np.ndarray, masks: np.ndarray,
-                  rng: np.random.Generator) -> np.ndarray:
+    def act_batch(
+        self, games: Any, index: np.ndarray, observations: np.ndarray, masks: np.ndarray, rng: np.random.Generator
+    ) -> np.ndarray:
         actions = self.inner.act_batch(games, index, observations, masks, rng)
         assert masks[np.arange(index.size), actions].all(), "the member played an illegal move"
         self.calls.append((index.copy(), actions.copy()))
@@ -152,8 +153,9 @@ def test_frozen_policy_batched_moves_are_the_one_at_a_time_moves() -> None:
     index = np.arange(40)
     actions = batched.act_batch(games, index, step.observation, step.action_mask, np.random.default_rng(0))
     for game in index:
-        one = batched.act_batch(games, np.array([game]), step.observation[[game]], step.action_mask[[game]],
-                                np.random.default_rng(0))
+        one = batched.act_batch(
+            games, np.array([game]), step.observation[[game]], step.action_mask[[game]], np.random.default_rng(0)
+        )
         assert one.tolist() == [actions[game]]
         # SB3's own one-at-a-time inference of the masked policy
         features = encoder.encode(step.observation[[game]])[0]
@@ -253,9 +255,21 @@ def test_pool_weights() -> None:
 def test_a_short_self_play_run_is_reproducible(tmp_path: Any) -> None:
     def run(name: str) -> Any:
         config = TrainConfig(
-            game="ouril_v0", opponent=["greedy"], timesteps=1024, n_envs=16, n_steps=32, batch_size=128,
-            n_epochs=1, seed=3, self_play=True, snapshot_every=512, pool_size=2, baseline_rate=0.5,
-            progress_bar=False, save_path=str(tmp_path / f"{name}.zip"), net_arch=(16, 16),
+            game="ouril_v0",
+            opponent=["greedy"],
+            timesteps=1024,
+            n_envs=16,
+            n_steps=32,
+            batch_size=128,
+            n_epochs=1,
+            seed=3,
+            self_play=True,
+            snapshot_every=512,
+            pool_size=2,
+            baseline_rate=0.5,
+            progress_bar=False,
+            save_path=str(tmp_path / f"{name}.zip"),
+            net_arch=(16, 16),
         )
         return config, train(config)
 
@@ -267,8 +281,9 @@ def test_a_short_self_play_run_is_reproducible(tmp_path: Any) -> None:
     assert [point["timesteps"] for point in result.curve] == [512, 1024]
     last = result.curve[-1]
     assert {"rating/learner", "rating/greedy", "rating/self@512", "score/greedy", "env_share"} <= set(last)
-    assert [p for p in result.curve] == [p | {"seconds": q["seconds"], "env_share": q["env_share"]}
-                                         for p, q in zip(again.curve, result.curve)]
+    assert [p for p in result.curve] == [
+        p | {"seconds": q["seconds"], "env_share": q["env_share"]} for p, q in zip(again.curve, result.curve)
+    ]
     assert 0 < result.opponent_seconds < result.env_seconds < result.seconds
     assert (tmp_path / "a.zip").is_file()
     assert train_command(config) == (
@@ -286,17 +301,52 @@ def test_cli_self_play_logs_ratings_and_exports_the_shipped_weights(
     from mancala_envs.agents.pretrained import PretrainedAgent, load_pretrained
     from mancala_envs.cli import main
 
-    status = main([
-        "train", "--game", "kalah", "--self-play", "--opponent", "greedy", "--baseline-rate", "0.5",
-        "--timesteps", "1024", "--n-envs", "16", "--n-steps", "32", "--batch-size", "128", "--n-epochs", "1",
-        "--snapshot-every", "512", "--net-arch", "16", "16", "--encoding", "one_hot", "--eval-games", "0",
-        "--no-progress", "--save", str(tmp_path / "m.zip"), "--json", str(tmp_path / "f.json"),
-        "--tensorboard", str(tmp_path / "tb"), "--export-pretrained", str(tmp_path / "weights"),
-    ])
+    status = main(
+        [
+            "train",
+            "--game",
+            "kalah",
+            "--self-play",
+            "--opponent",
+            "greedy",
+            "--baseline-rate",
+            "0.5",
+            "--timesteps",
+            "1024",
+            "--n-envs",
+            "16",
+            "--n-steps",
+            "32",
+            "--batch-size",
+            "128",
+            "--n-epochs",
+            "1",
+            "--snapshot-every",
+            "512",
+            "--net-arch",
+            "16",
+            "16",
+            "--encoding",
+            "one_hot",
+            "--eval-games",
+            "0",
+            "--no-progress",
+            "--save",
+            str(tmp_path / "m.zip"),
+            "--json",
+            str(tmp_path / "f.json"),
+            "--tensorboard",
+            str(tmp_path / "tb"),
+            "--export-pretrained",
+            str(tmp_path / "weights"),
+        ]
+    )
     out = capsys.readouterr().out
     assert status == 0
-    assert out.startswith("Training MaskablePPO on kalah_v0 against itself (batched self-play: snapshots every 512 "
-                          "steps, 8 kept) and greedy in 50% of the episodes: 1024 steps, 16 envs, seed 0")
+    assert out.startswith(
+        "Training MaskablePPO on kalah_v0 against itself (batched self-play: snapshots every 512 "
+        "steps, 8 kept) and greedy in 50% of the episodes: 1024 steps, 16 envs, seed 0"
+    )
     assert "Ratings (openskill Bradley-Terry, mu): learner " in out and "greedy " in out
     assert f"Exported the policy as shipped-agent weights to {tmp_path / 'weights'}" in out
     figures = json.loads((tmp_path / "f.json").read_text())
@@ -308,8 +358,13 @@ def test_cli_self_play_logs_ratings_and_exports_the_shipped_weights(
     assert [point["timesteps"] for point in figures["curve"]] == [512, 1024]
     events = EventAccumulator(str(next((tmp_path / "tb").glob("MaskablePPO_1")))).Reload()
     tags = set(events.Tags()["scalars"])
-    assert {"selfplay/rating/learner", "selfplay/rating/greedy", "selfplay/score/greedy", "selfplay/env_share",
-            "selfplay/pool"} <= tags
+    assert {
+        "selfplay/rating/learner",
+        "selfplay/rating/greedy",
+        "selfplay/score/greedy",
+        "selfplay/env_share",
+        "selfplay/pool",
+    } <= tags
     # The exported actor plays the saved model's own deterministic moves, without torch, from its metadata.
     policy = load_pretrained("kalah", tmp_path / "weights")
     assert policy.metadata["command"] == figures["command"] and policy.metadata["seed"] == "0"
@@ -322,8 +377,9 @@ def test_cli_self_play_logs_ratings_and_exports_the_shipped_weights(
     agent = PretrainedAgent(folder=tmp_path / "weights")
     encoder = env_encoder("one_hot", games.game)
     for game in range(32):
-        expected, _ = model.predict(encoder.encode(step.observation[[game]])[0], action_masks=step.action_mask[game],
-                                    deterministic=True)
+        expected, _ = model.predict(
+            encoder.encode(step.observation[[game]])[0], action_masks=step.action_mask[game], deterministic=True
+        )
         assert agent.act_on_state(games.game, games.state(game)) == int(expected)
 
 

@@ -28,8 +28,8 @@ from mancala_envs.engine.state import (
     FIRST_MOVE_DONE,
     GAMES_PLAYED,
     HEADER_SIZE,
-    LAST_ACTION,
     LAPS,
+    LAST_ACTION,
     LEGAL,
     MATCH,
     PASSES,
@@ -42,8 +42,8 @@ from mancala_envs.engine.state import (
     TURN,
     WINNER,
 )
-from mancala_envs.games import omweso, rio_kadalis
 from mancala_envs.envs.registration import VARIANTS
+from mancala_envs.games import omweso, rio_kadalis
 
 IDS = [variant.id for variant in VARIANTS]
 AGENTS = ("player_0", "player_1")
@@ -124,7 +124,11 @@ def urim_match_over_target(snapshot: dict[str, Any], game: Any) -> None:
 #: case -> (env id, mutation, texts the ValueError names)
 SNAPSHOT_CASES: dict[str, tuple[str, Callable[[dict[str, Any], Any], None], tuple[str, ...]]] = {
     "omweso placement, starter changed": ("mancala/omweso-placement-v0", omweso_starter, ("starter",)),
-    "omweso phase=placement, empty board, outer4 setup": ("mancala/omweso-v0", omweso_empty_placement, ("phase", "placement")),
+    "omweso phase=placement, empty board, outer4 setup": (
+        "mancala/omweso-v0",
+        omweso_empty_placement,
+        ("phase", "placement"),
+    ),
     "omweso capturing turns 5+5 after 7 turns": ("mancala/omweso-v0", omweso_capture_turns, ("capturing_turns",)),
     "omweso capturing turns without a first capture": ("mancala/omweso-v0", omweso_first_capture, ("capturing_turns",)),
     "omweso turn beyond max_turns": ("mancala/omweso-v0", set_slot(TURN, 2001), ("turn",)),
@@ -147,16 +151,27 @@ SNAPSHOT_CASES: dict[str, tuple[str, Callable[[dict[str, Any], Any], None], tupl
     "reward NaN": ("mancala/ouril-v0", set_reward("rewards", math.nan), ("rewards", "finite")),
     "reward inf": ("mancala/ouril-v0", set_reward("rewards", math.inf), ("rewards", "finite")),
     "reward 10**400": ("mancala/ouril-v0", set_reward("rewards", 10**400), ("rewards", "finite")),
-    "cumulative reward -inf": ("mancala/ouril-v0", set_reward("cumulative_rewards", -math.inf), ("cumulative_rewards",)),
+    "cumulative reward -inf": (
+        "mancala/ouril-v0",
+        set_reward("cumulative_rewards", -math.inf),
+        ("cumulative_rewards",),
+    ),
     "rng has_uint32=5": ("mancala/ouril-v0", set_entry(("rng", "has_uint32"), 5), ("rng", "has_uint32")),
-    "rng even increment": ("mancala/ouril-v0", lambda s, g: s["rng"]["state"].update(inc=s["rng"]["state"]["inc"] - 1),
-                           ("rng", "inc")),
+    "rng even increment": (
+        "mancala/ouril-v0",
+        lambda s, g: s["rng"]["state"].update(inc=s["rng"]["state"]["inc"] - 1),
+        ("rng", "inc"),
+    ),
     "rng uinteger of 2**40": ("mancala/ouril-v0", set_entry(("rng", "uinteger"), 2**40), ("rng", "uinteger")),
     "rng state beyond 128 bits": ("mancala/ouril-v0", set_entry(("rng", "state", "state"), 2**130), ("rng", "state")),
     "rng extra key": ("mancala/ouril-v0", set_entry(("rng", "seed"), 1), ("rng",)),
     "last_move sown pit off the board": ("mancala/ouril-v0", set_last_move(sown=[3, 99]), ("last_move", "sown")),
     "last_move negative sown pit": ("mancala/ouril-v0", set_last_move(sown=[-1]), ("last_move", "sown")),
-    "last_move captured pit off the board": ("mancala/ouril-v0", set_last_move(captures=[[40, 2]]), ("last_move", "captures")),
+    "last_move captured pit off the board": (
+        "mancala/ouril-v0",
+        set_last_move(captures=[[40, 2]]),
+        ("last_move", "captures"),
+    ),
     "last_move capture of 0 seeds": ("mancala/ouril-v0", set_last_move(captures=[[3, 0]]), ("last_move", "captures")),
     "last_move action out of range": ("mancala/ouril-v0", set_last_move(action=6), ("last_move", "action")),
     "last_move player True": ("mancala/ouril-v0", set_last_move(player=True), ("last_move", "player")),
@@ -284,9 +299,11 @@ def test_header_slots_outside_the_layout_are_zero_in_every_game() -> None:
         game = env.unwrapped.game
         used = game.header_slots_used()
         rng = np.random.default_rng(0)
+
         def zero_elsewhere(e: Any) -> None:
             state = e.unwrapped.state_array
             assert all(state[slot] == 0 for slot in range(HEADER_SIZE) if slot not in used), env_id
+
         play_out(env, rng, zero_elsewhere)
         assert STORE in used and PLY in used
 

@@ -21,14 +21,14 @@ import numpy as np
 import pytest
 
 from mancala_envs.engine.state import BOARD, LEGAL, STORE
+from mancala_envs.envs.registration import VARIANTS
 from mancala_envs.games import game_classes
+from mancala_envs.games.kalah import Kalah, KalahConfig
 from mancala_envs.games.modiar import Modiar
 from mancala_envs.games.omweso import HAND, Omweso, OmwesoConfig
-from mancala_envs.games.kalah import Kalah, KalahConfig
 from mancala_envs.games.ouril import Ouril
 from mancala_envs.games.rio_kadalis import RioKadalis, RioKadalisConfig
 from mancala_envs.games.urim import Urim, UrimConfig
-from mancala_envs.envs.registration import VARIANTS
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "benchmarks" / "soak.py"
@@ -39,9 +39,26 @@ pytestmark = pytest.mark.skipif(
 )
 DEFAULT_NAMES = {f"{cls.name}_v{cls.version}" for cls in game_classes()}
 CONFIG_FIELDS = (
-    "variant", "kwargs", "default_config", "is_match", "games", "games_requested", "plies", "turns",
-    "full_check_games", "plies_fully_checked", "aborted_games", "longest_episode_plies", "max_episode_plies",
-    "end_reasons", "wall_s", "cpu_s", "games_per_s", "violations", "violations_total", "first_violations",
+    "variant",
+    "kwargs",
+    "default_config",
+    "is_match",
+    "games",
+    "games_requested",
+    "plies",
+    "turns",
+    "full_check_games",
+    "plies_fully_checked",
+    "aborted_games",
+    "longest_episode_plies",
+    "max_episode_plies",
+    "end_reasons",
+    "wall_s",
+    "cpu_s",
+    "games_per_s",
+    "violations",
+    "violations_total",
+    "first_violations",
 )
 
 
@@ -164,9 +181,20 @@ def test_observation_outside_its_bounds_is_reported(soak: ModuleType) -> None:
     observation = np.zeros(target.low.size, np.int32)
     mask = np.zeros(target.n_actions, np.int8)
     kind, index, value, player = soak.compiled_for(target.game, soak.check_position)(
-        state, target.params, target.family, target.n_pits, target.n_actions, target.total_seeds,
-        target.max_episode_plies, target.is_match, target.low, high, target.match_points_high,
-        target.reserve_high, observation, mask,
+        state,
+        target.params,
+        target.family,
+        target.n_pits,
+        target.n_actions,
+        target.total_seeds,
+        target.max_episode_plies,
+        target.is_match,
+        target.low,
+        high,
+        target.match_points_high,
+        target.reserve_high,
+        observation,
+        mask,
     )
     assert (soak.KINDS[kind], index, value, player) == ("observation_bounds", 0, 4, 0)
 

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from mancala_envs.algorithms.retrograde import FORMAT, load_table, table_paths
 from mancala_envs.cli import main
 from mancala_envs.cli.solve_command import solve_main
 from mancala_envs.envs.registration import make_game, resolve_env_id
-from mancala_envs.algorithms.retrograde import FORMAT, load_table, table_paths
 
 
 def run(argv: list[str]) -> tuple[int, str]:
@@ -84,7 +84,9 @@ def test_solve_rebuilds_a_damaged_table(tmp_path: Path) -> None:
         ([], "the following arguments are required: game"),
     ],
 )
-def test_solve_bad_input_is_one_line_with_status_2(argv: list[str], message: str, capsys: pytest.CaptureFixture) -> None:
+def test_solve_bad_input_is_one_line_with_status_2(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture
+) -> None:
     assert main(["solve", *argv]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1, err
@@ -110,7 +112,9 @@ def test_the_start_values_are_printed_for_the_whole_game(modiar_table) -> None:
     start = modiar_table.game.new_state(0)
     value = modiar_table.value(start)
     moves = {a: v.margin for a, v in modiar_table.move_values(start).items()}
-    assert lines[0] == (f"start, player_0 first: margin {value.margin:+d} for player_0 "
-                        f"({'exact' if value.exact else 'class-capped reading of repetition'}); moves {moves}")
+    assert lines[0] == (
+        f"start, player_0 first: margin {value.margin:+d} for player_0 "
+        f"({'exact' if value.exact else 'class-capped reading of repetition'}); moves {moves}"
+    )
     assert lines[1] == lines[0].replace("player_0", "player_1")  # the rules are symmetric
     assert sorted(moves) == [0, 1, 2]

@@ -22,6 +22,17 @@ import numpy as np
 import pytest
 from solver_reference import ReferenceSearch, sample_non_exact
 
+from mancala_envs.algorithms.retrograde import (
+    TABLE_ENV,
+    TableError,
+    binomials,
+    board_index,
+    build_table,
+    load_table,
+    save_table,
+    table_dir,
+    table_paths,
+)
 from mancala_envs.engine.state import (
     END_NO_LEGAL_MOVE,
     END_REASON,
@@ -35,17 +46,6 @@ from mancala_envs.engine.state import (
     STORE,
 )
 from mancala_envs.envs.registration import make_game, resolve_env_id
-from mancala_envs.algorithms.retrograde import (
-    TABLE_ENV,
-    TableError,
-    binomials,
-    board_index,
-    build_table,
-    load_table,
-    save_table,
-    table_dir,
-    table_paths,
-)
 
 TRACE = np.zeros(0, dtype=np.int64)
 
@@ -93,7 +93,9 @@ def test_board_index_is_a_bijection_onto_the_table(n_pits, top):
     binom = binomials(top + n_pits + 2)
     seen = []
     for seeds in range(top + 1):
-        layer = [board_index(np.array(board, dtype=np.int64), 0, n_pits, binom) for board in compositions(seeds, n_pits)]
+        layer = [
+            board_index(np.array(board, dtype=np.int64), 0, n_pits, binom) for board in compositions(seeds, n_pits)
+        ]
         # a layer takes the indexes right after the smaller layers, in lexicographic order of the boards
         assert layer == list(range(math.comb(seeds - 1 + n_pits, n_pits), math.comb(seeds + n_pits, n_pits)))
         seen += layer
@@ -197,8 +199,9 @@ def check_against_reference(table, search: ReferenceSearch, state: np.ndarray, b
     return True
 
 
-def random_position(game, search: ReferenceSearch, rng: np.random.Generator, low: int, high: int,
-                    store_spread: int | None = None) -> np.ndarray:
+def random_position(
+    game, search: ReferenceSearch, rng: np.random.Generator, low: int, high: int, store_spread: int | None = None
+) -> np.ndarray:
     """A running position of ``search``'s game with ``low..high`` seeds on a random board, a random mover and
     random stores (within ``store_spread`` of an even split, if given)."""
     while True:
@@ -336,7 +339,7 @@ def test_a_value_that_depends_on_history(modiar_table, modiar, reference):
     assert reference.move_margins(state) == {0: -2, 1: -10, 2: 0} and reference.margin(state) == 0
     back = state.copy()
     game.step(back, 2, TRACE)
-    assert back[END_REASON] == END_REPETITION and back[SCORE:SCORE + 2].tolist() == [21, 21]
+    assert back[END_REASON] == END_REPETITION and back[SCORE : SCORE + 2].tolist() == [21, 21]
     value = modiar_table.value(state)
     assert (value.margin, value.low, value.high, value.exact) == (2, 0, 2, False)
     # move_values plays each move on the state itself, repetition memory included: it sees the repetition one ply
@@ -424,7 +427,7 @@ def test_ouril_threshold_changes_margins_not_results():
     assert margins(moves) == {5: 2} and moves[5].exact
     after = state.copy()
     game.step(after, 5, TRACE)
-    assert after[END_REASON] == END_THRESHOLD and after[SCORE:SCORE + 2].tolist() == [22, 25]
+    assert after[END_REASON] == END_THRESHOLD and after[SCORE : SCORE + 2].tolist() == [22, 25]
     # over random positions whose stores are near the threshold: exact values give the search's result
     rng = np.random.default_rng(8)
     differ = 0
@@ -484,7 +487,7 @@ def test_modiar_rules_examples_m4_m7(small_modiar_table, modiar):
     assert table.best_actions(m6) == [2]
     # M7: [1,0,1|3,2,0], [17, 18]: only singletons, the game is over on loading; 19-23
     m7 = load(modiar, [1, 0, 1, 3, 2, 0], [17, 18], 0)
-    assert m7[STATUS] != RUNNING and m7[SCORE:SCORE + 2].tolist() == [19, 23]
+    assert m7[STATUS] != RUNNING and m7[SCORE : SCORE + 2].tolist() == [19, 23]
     with pytest.raises(TableError):
         table.value(m7)
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from mancala_envs.envs.registration import make_game, resolve_env_id
 from mancala_envs.algorithms.retrograde import TableError, build_table
+from mancala_envs.envs.registration import make_game, resolve_env_id
 
 MODIAR = resolve_env_id("modiar")
 NO_TRACE = np.zeros(0, dtype=np.int64)

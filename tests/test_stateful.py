@@ -51,6 +51,7 @@ from hypothesis.stateful import (
 )
 
 import mancala_envs
+from mancala_envs.common.errors import GameOverError, IllegalActionError
 from mancala_envs.engine.state import (
     BOARD,
     END_REASON,
@@ -65,9 +66,8 @@ from mancala_envs.engine.state import (
     STATUS,
     STORE,
 )
-from mancala_envs.common.errors import GameOverError, IllegalActionError
-from mancala_envs.games.rio_kadalis import CLOSED
 from mancala_envs.envs.registration import VARIANTS, make_game
+from mancala_envs.games.rio_kadalis import CLOSED
 
 IDS = [variant.id for variant in VARIANTS]
 #: the game names behind the ids (``"ouril_v0"`` ...), for snapshots of another game

@@ -23,14 +23,14 @@ from gymnasium.envs.registration import EnvSpec
 from gymnasium.utils.env_checker import check_env as gymnasium_check_env
 from gymnasium.vector import AsyncVectorEnv, SyncVectorEnv
 from gymnasium.wrappers import vector as vector_wrappers
-from mancala_envs.wrappers import GymOneHotObservation, GymStackObservation, apply_wrappers
-from mancala_envs.wrappers.encodings import encoder_from_spec, encodings_of_space, make_encoder
 
 import mancala_envs  # noqa: F401  (registers the Gymnasium ids)
 from mancala_envs.agents.sb3 import policy_encoder
 from mancala_envs.envs.registration import make_game
 from mancala_envs.views.single_agent_env import SingleAgentEnv
 from mancala_envs.views.vector_env import MancalaVectorEnv
+from mancala_envs.wrappers import GymOneHotObservation, GymStackObservation, apply_wrappers
+from mancala_envs.wrappers.encodings import encoder_from_spec, encodings_of_space, make_encoder
 
 OURIL = "mancala/Ouril-v0"
 #: encodings as ``encoding=`` takes them

@@ -14,8 +14,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from mancala_envs.envs.batch import BatchedGames, available_cores, check_threads, play_random
 from mancala_envs.common.errors import IllegalActionError
+from mancala_envs.envs.batch import BatchedGames, available_cores, check_threads, play_random
 from mancala_envs.views.vector_env import MancalaVectorEnv
 
 THREADS = (1, 2, 3)
@@ -118,8 +118,17 @@ def test_a_rejected_step_changes_no_game_in_any_part() -> None:
 @pytest.mark.parametrize("mode", ["same_step", "next_step"])
 def test_vector_env_steps_are_the_same_for_any_thread_count(opponent: str, mode: str) -> None:
     n = 7
-    envs = {threads: MancalaVectorEnv("mancala/ouril-mini-v0", num_envs=n, opponent=opponent, autoreset_mode=mode,
-                                      history_capacity=3, threads=threads) for threads in (1, 2, 3)}
+    envs = {
+        threads: MancalaVectorEnv(
+            "mancala/ouril-mini-v0",
+            num_envs=n,
+            opponent=opponent,
+            autoreset_mode=mode,
+            history_capacity=3,
+            threads=threads,
+        )
+        for threads in (1, 2, 3)
+    }
     outputs = {threads: env.reset(seed=11) for threads, env in envs.items()}
     rng = np.random.default_rng(11)
     ended = 0
@@ -141,8 +150,10 @@ def test_sb3_vec_env_steps_are_the_same_for_any_thread_count() -> None:
     pytest.importorskip("stable_baselines3", reason="the SB3 adapter needs the train extra")
     from mancala_envs.views.sb3_vec_env import MancalaSB3VecEnv
 
-    envs = {threads: MancalaSB3VecEnv("kalah_v0", n_envs=6, opponent="greedy", seed=2, threads=threads)
-            for threads in (1, 2)}
+    envs = {
+        threads: MancalaSB3VecEnv("kalah_v0", n_envs=6, opponent="greedy", seed=2, threads=threads)
+        for threads in (1, 2)
+    }
     observations = {threads: env.reset() for threads, env in envs.items()}
     assert np.array_equal(observations[1], observations[2])
     rng = np.random.default_rng(2)
@@ -174,8 +185,10 @@ def test_more_threads_than_games_and_the_default() -> None:
     assert MancalaVectorEnv("ouril_v0", num_envs=4, threads=2).threads == 2
 
 
-@pytest.mark.parametrize(("threads", "error"), [(0, ValueError), (-2, ValueError), (True, TypeError),
-                                                (False, TypeError), (1.5, TypeError), ("2", TypeError)])
+@pytest.mark.parametrize(
+    ("threads", "error"),
+    [(0, ValueError), (-2, ValueError), (True, TypeError), (False, TypeError), (1.5, TypeError), ("2", TypeError)],
+)
 def test_bad_thread_counts_are_refused_everywhere(threads: Any, error: type) -> None:
     match = "threads"
     with pytest.raises(error, match=match):

@@ -133,8 +133,15 @@ def test_the_default_infos_are_the_full_ones_unchanged() -> None:
     default.reset(seed=0)
     full.reset(seed=0)
     assert default.infos["player_0"] == {
-        "scores": [0, 0], "match_points": [0, 0], "end_reason": None, "winner": None, "ply": 0, "passes": 0,
-        "player_to_move": 0, "games_played": 0, "last_move": None,
+        "scores": [0, 0],
+        "match_points": [0, 0],
+        "end_reason": None,
+        "winner": None,
+        "ply": 0,
+        "passes": 0,
+        "player_to_move": 0,
+        "games_played": 0,
+        "last_move": None,
     }
     for action in (0, 0, 1):
         default.step(action)
@@ -215,8 +222,14 @@ def test_check_env_specs_passes(env_id: str) -> None:
 
 
 # --- examples/torchrl_ppo.py --------------------------------------------------------------------
-TINY = {"total_frames": 400, "frames_per_batch": 200, "minibatch_size": 100, "num_epochs": 1, "hidden_size": 16,
-        "eval_games": 2}
+TINY = {
+    "total_frames": 400,
+    "frames_per_batch": 200,
+    "minibatch_size": 100,
+    "num_epochs": 1,
+    "hidden_size": 16,
+    "eval_games": 2,
+}
 
 
 def test_the_example_trains_and_its_policy_keeps_to_the_mask() -> None:
@@ -253,7 +266,10 @@ def test_the_example_runs_from_the_command_line() -> None:
     flags = [f"--{key.replace('_', '-')}={value}" for key, value in TINY.items()]
     result = subprocess.run(
         [sys.executable, str(EXAMPLE), "--env-id", "mancala/kalah-v0", "--seed", "1", *flags],
-        capture_output=True, text=True, timeout=120, check=False,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
     )
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()

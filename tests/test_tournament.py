@@ -14,7 +14,6 @@ import pytest
 pytest.importorskip("scipy", reason="the tournament needs the tournament extra (scipy)")
 
 import mancala_envs.agents
-from mancala_envs.cli.tournament_command import tournament_main
 from mancala_envs.analysis.tournament import (
     CSV_COLUMNS,
     ELO_PER_UNIT,
@@ -24,6 +23,7 @@ from mancala_envs.analysis.tournament import (
     play_games,
     run_tournament,
 )
+from mancala_envs.cli.tournament_command import tournament_main
 
 NUMBER = re.compile(r"[-+]?\d+(?:\.\d+)?")
 
@@ -110,7 +110,9 @@ def test_counts_seats_and_totals(three_agents: list[str]) -> None:
         assert total.games == 10 and total.wins + total.draws + total.losses == 10
         first, second = result.record(agent, seat="first"), result.record(agent, seat="second")
         assert [first.wins + second.wins, first.draws + second.draws, first.losses + second.losses] == [
-            total.wins, total.draws, total.losses
+            total.wins,
+            total.draws,
+            total.losses,
         ]
     mover = result.first_mover()
     assert mover.games == 15
@@ -376,8 +378,8 @@ def test_command_line_bad_input_is_one_line_and_status_2(
 
 @pytest.mark.parametrize("workers", [1, 2])
 def test_recorded_games_replay_to_the_tournament_results(tmp_path, workers: int) -> None:
-    from mancala_envs.envs.records import GameRecord, replay
     from mancala_envs.analysis.tournament import record_name
+    from mancala_envs.envs.records import GameRecord, replay
 
     folder = tmp_path / "games"
     result = run_tournament(
@@ -402,8 +404,20 @@ def test_recorded_games_replay_to_the_tournament_results(tmp_path, workers: int)
 def test_command_line_records_games(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
     folder = tmp_path / "recorded"
     status = tournament_main(
-        ["--game", "modiar", "--agents", "random", "greedy", "--games", "2", "--workers", "1", "--no-progress",
-         "--record", str(folder)]
+        [
+            "--game",
+            "modiar",
+            "--agents",
+            "random",
+            "greedy",
+            "--games",
+            "2",
+            "--workers",
+            "1",
+            "--no-progress",
+            "--record",
+            str(folder),
+        ]
     )
     assert status == 0
     assert sorted(p.name for p in folder.iterdir()) == ["pair-00-game-0000.json", "pair-00-game-0001.json"]

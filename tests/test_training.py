@@ -13,14 +13,12 @@ import pytest
 
 pytest.importorskip("sb3_contrib", reason="the training tests need the train extra: pip install -e '.[train]'")
 
-import torch  # noqa: E402
-from sb3_contrib import MaskablePPO  # noqa: E402
-from stable_baselines3.common.vec_env import DummyVecEnv  # noqa: E402
+import torch
+from sb3_contrib import MaskablePPO
+from stable_baselines3.common.vec_env import DummyVecEnv
 
-from mancala_envs.cli import main  # noqa: E402
-from mancala_envs.views.opponents import OpponentPool, PolicyOpponent  # noqa: E402
-from mancala_envs.views.single_agent_env import SingleAgentEnv  # noqa: E402
-from mancala_envs.training.trainer import (  # noqa: E402
+from mancala_envs.cli import main
+from mancala_envs.training.trainer import (
     EvalRow,
     SelfPlayCallback,
     TrainConfig,
@@ -33,9 +31,19 @@ from mancala_envs.training.trainer import (  # noqa: E402
     train,
     wilson_interval,
 )
-from mancala_envs.views.sb3_vec_env import MancalaSB3VecEnv  # noqa: E402
+from mancala_envs.views.opponents import OpponentPool, PolicyOpponent
+from mancala_envs.views.sb3_vec_env import MancalaSB3VecEnv
+from mancala_envs.views.single_agent_env import SingleAgentEnv
 
-TINY = {"opponent": "random", "timesteps": 256, "n_envs": 2, "n_steps": 64, "batch_size": 64, "n_epochs": 1, "progress_bar": False}
+TINY = {
+    "opponent": "random",
+    "timesteps": 256,
+    "n_envs": 2,
+    "n_steps": 64,
+    "batch_size": 64,
+    "n_epochs": 1,
+    "progress_bar": False,
+}
 
 
 # --- Wilson intervals and the table -----------------------------------------------------
@@ -79,7 +87,7 @@ def test_training_env_is_masked_timed_and_encoded() -> None:
     assert vec_env.get_attr("opponent") == [["random", "greedy"]] * 2
     observations = vec_env.reset()
     assert observations.shape == (2, 17) and observations.dtype == np.float32
-    assert 0.0 <= observations.min() and observations.max() <= 1.0
+    assert observations.min() >= 0.0 and observations.max() <= 1.0
     masks = np.stack(vec_env.env_method("action_masks"))
     assert masks.shape == (2, 6) and masks.dtype == bool and masks.all()
     before = env_seconds_of(vec_env)
@@ -91,7 +99,9 @@ def test_training_env_is_masked_timed_and_encoded() -> None:
 def test_training_env_of_saved_model_opponents_is_single_agent_envs(model_path: Path) -> None:
     """An opponent that is not a compiled agent: single-agent views in a DummyVecEnv, each timed."""
     config = TrainConfig(n_envs=2, seed=3, opponent=["random", f"model:{model_path}"])
-    assert batched_opponents(config) is None and batched_opponents(TrainConfig(opponent="alphabeta:2")) == ["alphabeta:2"]
+    assert batched_opponents(config) is None and batched_opponents(TrainConfig(opponent="alphabeta:2")) == [
+        "alphabeta:2"
+    ]
     vec_env = make_training_env(config)
     assert isinstance(vec_env, DummyVecEnv)
     vec_env.reset()
@@ -127,17 +137,24 @@ def test_train_saves_a_model_and_times_the_envs(tmp_path: Path) -> None:
     assert torch.get_num_threads() == 1
     loaded = MaskablePPO.load(tmp_path / "m.zip", device="cpu")
     observation = np.zeros(17, dtype=np.float32)
-    assert loaded.predict(observation, deterministic=True)[0] == result.model.predict(observation, deterministic=True)[0]
+    assert (
+        loaded.predict(observation, deterministic=True)[0] == result.model.predict(observation, deterministic=True)[0]
+    )
 
 
 def test_evaluate_plays_both_seats_and_is_seeded(tmp_path: Path) -> None:
     result = train(TrainConfig(save_path=str(tmp_path / "m.zip"), **TINY))
     rows = evaluate(result.model, "ouril_v0", ("random",), games=6, seed=5)
-    assert [(r.opponent, r.seat, r.games) for r in rows] == [("random", "first", 3), ("random", "second", 3),
-                                                             ("random", "both", 6)]
+    assert [(r.opponent, r.seat, r.games) for r in rows] == [
+        ("random", "first", 3),
+        ("random", "second", 3),
+        ("random", "both", 6),
+    ]
     both = rows[2]
-    assert (both.wins, both.draws, both.losses) == tuple(a + b for a, b in zip(
-        (rows[0].wins, rows[0].draws, rows[0].losses), (rows[1].wins, rows[1].draws, rows[1].losses)))
+    assert (both.wins, both.draws, both.losses) == tuple(
+        a + b
+        for a, b in zip((rows[0].wins, rows[0].draws, rows[0].losses), (rows[1].wins, rows[1].draws, rows[1].losses))
+    )
     assert evaluate(result.model, "ouril_v0", ("random",), games=6, seed=5) == rows
 
 
@@ -164,8 +181,18 @@ def test_evaluate_tallies_exactly_what_the_games_give() -> None:
 # --- self-play -----------------------------------------------------------------------------
 def test_selfplay_refreshes_a_pool_of_frozen_snapshots(tmp_path: Path) -> None:
     callback = SelfPlayCallback(refresh_every=128, pool_size=2, anchors=["random"])
-    result = train(TrainConfig(save_path=str(tmp_path / "s.zip"), timesteps=512, n_envs=2, n_steps=64,
-                               batch_size=64, n_epochs=1, progress_bar=False), callbacks=[callback])
+    result = train(
+        TrainConfig(
+            save_path=str(tmp_path / "s.zip"),
+            timesteps=512,
+            n_envs=2,
+            n_steps=64,
+            batch_size=64,
+            n_epochs=1,
+            progress_bar=False,
+        ),
+        callbacks=[callback],
+    )
     # Refreshed at 0, 128, 256, 384 and 512 (the last step reaches 512): the last two are kept.
     assert [s.name for s in callback.snapshots] == ["self@384", "self@512"]
     pools = result.model.get_env().get_attr("_opponents")
@@ -199,10 +226,24 @@ def test_policy_opponent_plays_a_saved_model(tmp_path: Path) -> None:
 
 # --- the command line ---------------------------------------------------------------------
 def test_cli_train_prints_the_table_and_writes_figures(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    status = main([
-        "train", "--game", "ouril", "--timesteps", "256", "--n-envs", "2", "--eval-games", "4", "--no-progress",
-        "--save", str(tmp_path / "m.zip"), "--json", str(tmp_path / "f.json"),
-    ])
+    status = main(
+        [
+            "train",
+            "--game",
+            "ouril",
+            "--timesteps",
+            "256",
+            "--n-envs",
+            "2",
+            "--eval-games",
+            "4",
+            "--no-progress",
+            "--save",
+            str(tmp_path / "m.zip"),
+            "--json",
+            str(tmp_path / "f.json"),
+        ]
+    )
     out = capsys.readouterr().out
     assert status == 0
     assert out.startswith(
@@ -236,7 +277,10 @@ def test_cli_train_bad_input_is_one_line(argv: list[str], fragment: str, capsys:
 
 def test_python_dash_m_runs_the_command_line() -> None:
     result = subprocess.run([sys.executable, "-m", "mancala_envs", "list"], capture_output=True, text=True, check=True)
-    assert result.stdout.splitlines()[0] == "games (mancala_envs.make): ouril_v0 urim_v0 modiar_v0 rio_kadalis_v0 omweso_v0 kalah_v0"
+    assert (
+        result.stdout.splitlines()[0]
+        == "games (mancala_envs.make): ouril_v0 urim_v0 modiar_v0 rio_kadalis_v0 omweso_v0 kalah_v0"
+    )
 
 
 def test_train_logs_to_tensorboard_when_asked(tmp_path: Path) -> None:

@@ -9,12 +9,12 @@ import numpy as np
 import pytest
 from batch_reference import new_env
 from gymnasium import spaces
-from mancala_envs.wrappers.encodings import make_encoder
 
-from mancala_envs.engine.state import RUNNING, STATUS
 from mancala_envs.common.errors import IllegalActionError
+from mancala_envs.engine.state import RUNNING, STATUS
 from mancala_envs.envs.registration import VARIANTS, game_names
 from mancala_envs.views.two_seat_env import TwoSeatVectorEnv
+from mancala_envs.wrappers.encodings import make_encoder
 
 VARIANT_IDS = [variant.id for variant in VARIANTS]
 MATCH_IDS = {"mancala/urim-match-v0", "mancala/rio-kadalis-match-v0", "mancala/omweso-match-v0"}
@@ -39,8 +39,7 @@ class Mirror:
         self.env_id = env_id
         self.options = options  # game options and reward_mode, for the single envs
         self.mode = autoreset_mode
-        self.envs = TwoSeatVectorEnv(env_id, num_envs=n_games, autoreset_mode=autoreset_mode, first_player=0,
-                                     **options)
+        self.envs = TwoSeatVectorEnv(env_id, num_envs=n_games, autoreset_mode=autoreset_mode, first_player=0, **options)
         self.n = n_games
         self.singles = [new_env(env_id, 0, **options) for _ in range(n_games)]
         self.waiting = [False] * n_games  # next-step mode: the game ended on the last step
@@ -84,12 +83,18 @@ class Mirror:
                 if self.waiting[game]:
                     self.check_ignored_step(game, observation, rewards, terminated, truncated, infos)
                 else:
-                    self.check_played_step(game, int(actions[game]), observation, rewards, terminated, truncated,
-                                           infos)
+                    self.check_played_step(game, int(actions[game]), observation, rewards, terminated, truncated, infos)
         return self
 
-    def check_ignored_step(self, game: int, observation: np.ndarray, rewards: np.ndarray, terminated: np.ndarray,
-                           truncated: np.ndarray, infos: dict[str, Any]) -> None:
+    def check_ignored_step(
+        self,
+        game: int,
+        observation: np.ndarray,
+        rewards: np.ndarray,
+        terminated: np.ndarray,
+        truncated: np.ndarray,
+        infos: dict[str, Any],
+    ) -> None:
         """Next-step mode, the step after a game ended: its action is ignored, the new game's opening shows."""
         self.waiting[game] = False
         self.singles[game] = new_env(self.env_id, 0, **self.options)
@@ -98,8 +103,16 @@ class Mirror:
         assert infos["acted"][game] == -1 and not infos["_acted"][game]
         self.check_position(observation, infos, game)
 
-    def check_played_step(self, game: int, action: int, observation: np.ndarray, rewards: np.ndarray,
-                          terminated: np.ndarray, truncated: np.ndarray, infos: dict[str, Any]) -> None:
+    def check_played_step(
+        self,
+        game: int,
+        action: int,
+        observation: np.ndarray,
+        rewards: np.ndarray,
+        terminated: np.ndarray,
+        truncated: np.ndarray,
+        infos: dict[str, Any],
+    ) -> None:
         env = self.singles[game]
         mover = env.agent_selection
         seat = AGENTS.index(mover)
@@ -138,8 +151,11 @@ class Mirror:
         assert final["seat_rewards"][game].tolist() == seat_rewards
         assert int(final["acted"][game]) == seat
         for other, agent in enumerate(AGENTS):
-            _equal(final["seat_observations"][game, other], env.observe(agent)["observation"],
-                   f"final view of seat {other} in game {game}")
+            _equal(
+                final["seat_observations"][game, other],
+                env.observe(agent)["observation"],
+                f"final view of seat {other} in game {game}",
+            )
         assert all(final["_" + key][game] for key in ("winner", "seat_observations"))
 
 
@@ -206,8 +222,11 @@ def test_flat_encoding_encodes_the_raw_observations(env_id: str, autoreset_mode:
             for game in np.flatnonzero(raw_infos["_final_obs"]):
                 ended += 1
                 _equal(flat_infos["final_obs"][game], encoder.encode(raw_infos["final_obs"][game]), "final_obs")
-            _equal(flat_infos["final_info"]["seat_observations"],
-                   encoder.encode(raw_infos["final_info"]["seat_observations"]), "final seat views")
+            _equal(
+                flat_infos["final_info"]["seat_observations"],
+                encoder.encode(raw_infos["final_info"]["seat_observations"]),
+                "final seat views",
+            )
     assert ended >= 1 or autoreset_mode == "next_step"
 
 
@@ -385,8 +404,16 @@ def _trajectory(threads: int, autoreset_mode: str) -> list[Any]:
     rng = np.random.default_rng(3)
     for _ in range(250):
         observation, rewards, terminated, truncated, infos = envs.step(_random_actions(envs.action_masks(), rng))
-        outputs += [observation, rewards, terminated, truncated, infos["to_play"], infos["acted"],
-                    infos["seat_rewards"], infos["action_mask"]]
+        outputs += [
+            observation,
+            rewards,
+            terminated,
+            truncated,
+            infos["to_play"],
+            infos["acted"],
+            infos["seat_rewards"],
+            infos["action_mask"],
+        ]
         if "final_obs" in infos:
             outputs += [np.stack(infos["final_obs"][infos["_final_obs"]]), infos["final_info"]["winner"]]
     envs.close()

@@ -18,14 +18,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from position_asserts import AGENTS, assert_over, assert_running
+from position_asserts import start as start_position
 
 import mancala_envs
 from mancala_envs.engine.state import OK
 from mancala_envs.engine.trace import new_trace, read_trace
 from mancala_envs.games.urim import Urim, UrimConfig
-
-from position_asserts import AGENTS, assert_over, assert_running
-from position_asserts import start as start_position
 
 
 # --- helpers ---------------------------------------------------------------------------------------
@@ -171,7 +170,7 @@ def test_without_capacity_the_same_move_overfills_and_captures():
     # Now pit 0 takes seeds 1 and 12: 0..10, (11 origin), 0..5. Pit 5 ends with 2 and triggers;
     # 4, 3, 2 (2 each) and 1 (3) follow; pit 0 (19) stops the chain. 2+2+2+2+3 = 11 seeds.
     env.step(5)
-    assert env.infos["player_1"]["last_move"]["sown"] == list(range(0, 11)) + list(range(0, 6))
+    assert env.infos["player_1"]["last_move"]["sown"] == list(range(11)) + list(range(6))
     assert env.infos["player_1"]["last_move"]["captures"] == [[5, 2], [4, 2], [3, 2], [2, 2], [1, 3]]
     assert_running(env, [19, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 0], [0, 11], 0, [1, 0, 0, 0, 0, 0])
 

@@ -17,12 +17,12 @@ import numpy as np
 import pytest
 
 import mancala_envs
+from mancala_envs.algorithms.playouts import greedy_action, legal_action_at
+from mancala_envs.common.errors import IllegalActionError
 from mancala_envs.engine.prng import new_words, uniform
 from mancala_envs.engine.state import HISTORY_LEN, LEGAL, RUNNING, STATUS
-from mancala_envs.common.errors import IllegalActionError
-from mancala_envs.games.two_row import HISTORY_START, TwoRowGame
 from mancala_envs.envs.registration import VARIANTS
-from mancala_envs.algorithms.playouts import greedy_action, legal_action_at
+from mancala_envs.games.two_row import HISTORY_START, TwoRowGame
 from mancala_envs.views.vector_env import MancalaVectorEnv
 
 AGENTS = ("player_0", "player_1")
@@ -32,8 +32,14 @@ ALL_IDS = [variant.id for variant in VARIANTS]
 class ReferenceGame:
     """One game of the vector, replayed with a MancalaEnv and a copy of the game's generator."""
 
-    def __init__(self, env_id: str, words: np.ndarray, opponent: str | list[str], learner_seat: int | None,
-                 options: dict[str, Any]) -> None:
+    def __init__(
+        self,
+        env_id: str,
+        words: np.ndarray,
+        opponent: str | list[str],
+        learner_seat: int | None,
+        options: dict[str, Any],
+    ) -> None:
         self.env_id = env_id
         self.words = words.copy()
         self.pool = opponent if isinstance(opponent, list) else [opponent]
@@ -95,12 +101,28 @@ def comparable(game: Any, state: np.ndarray) -> np.ndarray:
     return state
 
 
-def run_against_reference(env_id: str, *, opponent: str | list[str] = "random", mode: str = "same_step", steps: int = 60,
-                          num_envs: int = 4, seed: int = 3, learner_seat: int | None = None,
-                          history_capacity: int = 24, **options: Any) -> int:
+def run_against_reference(
+    env_id: str,
+    *,
+    opponent: str | list[str] = "random",
+    mode: str = "same_step",
+    steps: int = 60,
+    num_envs: int = 4,
+    seed: int = 3,
+    learner_seat: int | None = None,
+    history_capacity: int = 24,
+    **options: Any,
+) -> int:
     """Plays seeded random learner actions in the vector and in the references; returns the episodes ended."""
-    envs = MancalaVectorEnv(env_id, num_envs, opponent=opponent, learner_seat=learner_seat, autoreset_mode=mode,
-                            history_capacity=history_capacity, **options)
+    envs = MancalaVectorEnv(
+        env_id,
+        num_envs,
+        opponent=opponent,
+        learner_seat=learner_seat,
+        autoreset_mode=mode,
+        history_capacity=history_capacity,
+        **options,
+    )
     observation, infos = envs.reset(seed=seed)
     words = new_words(np.random.default_rng(seed), num_envs)
     references = [ReferenceGame(env_id, words[i], opponent, learner_seat, options) for i in range(num_envs)]
@@ -183,8 +205,9 @@ def test_spill_area_and_fixed_seat_and_first_player() -> None:
 
 def test_match_points_rewards() -> None:
     """Short games (a ply cap of 8) make a match of several games end within the run."""
-    ended = run_against_reference("mancala/urim-match-v0", steps=150, num_envs=3, reward_mode="match_points",
-                                  opponent="greedy", max_plies=8)
+    ended = run_against_reference(
+        "mancala/urim-match-v0", steps=150, num_envs=3, reward_mode="match_points", opponent="greedy", max_plies=8
+    )
     assert ended > 0
 
 
@@ -304,7 +327,9 @@ def test_running_state_is_consistent() -> None:
         assert state[STATUS] == RUNNING and state[mancala_envs.engine.state.PLAYER] == 0
 
 
-@pytest.mark.parametrize(("opponent", "best_learner_mean"), [("random", None), ("alphabeta:2", -0.5), ("mcts:40", -0.5)])
+@pytest.mark.parametrize(
+    ("opponent", "best_learner_mean"), [("random", None), ("alphabeta:2", -0.5), ("mcts:40", -0.5)]
+)
 def test_search_opponents_play_inside_the_compiled_loop(opponent: str, best_learner_mean: float | None) -> None:
     """Every compiled agent can hold the opponent's seat: a learner playing at random scores about 0
     against the random opponent and loses nearly every game against the searches (the games are
@@ -346,7 +371,10 @@ def test_a_list_of_opponents_is_reported_and_draws_every_member() -> None:
         if "final_info" in infos:
             seen.update(infos["final_info"]["opponent"][infos["_final_info"]].tolist())
     assert seen == {0, 1}
-    assert set(envs.learner_opponents.tolist()) <= {0, 1} and envs.get_attr("learner_opponents")[3] == envs.learner_opponents[3]
+    assert (
+        set(envs.learner_opponents.tolist()) <= {0, 1}
+        and envs.get_attr("learner_opponents")[3] == envs.learner_opponents[3]
+    )
 
 
 def test_one_opponent_in_a_list_plays_as_the_name_alone() -> None:

@@ -20,6 +20,11 @@ import gymnasium
 import numpy as np
 import pytest
 from gymnasium.wrappers import vector as vector_wrappers
+
+import mancala_envs
+from mancala_envs.engine.state import LEGAL
+from mancala_envs.views.single_agent_env import SingleAgentEnv
+from mancala_envs.views.vector_env import AUTORESET_MODES, MancalaVectorEnv
 from mancala_envs.wrappers import (
     GymEncodeObservation,
     GymFlattenObservation,
@@ -28,11 +33,6 @@ from mancala_envs.wrappers import (
     GymStackObservation,
     GymThermometerObservation,
 )
-
-import mancala_envs
-from mancala_envs.engine.state import LEGAL
-from mancala_envs.views.single_agent_env import SingleAgentEnv
-from mancala_envs.views.vector_env import AUTORESET_MODES, MancalaVectorEnv
 
 OURIL = "mancala/Ouril-v0"
 #: encodings as ``encoding=`` and ``apply_wrappers`` take them, with the wrapper's arguments for each
@@ -229,7 +229,12 @@ def test_set_attr_changes_the_batchs_settings() -> None:
         ("learner_seat", 2, ValueError, "learner_seat must be 0, 1 or None"),
         ("opponent", "model:m.zip", ValueError, "vectorization_mode='sync'"),
         ("opponent", ["random", "greedy"] * 2, ValueError, "shared by every game"),
-        ("learner_seats", [0] * 4, AttributeError, r"cannot be set: the settings of the batch are \['learner_seat', 'opponent'\]"),
+        (
+            "learner_seats",
+            [0] * 4,
+            AttributeError,
+            r"cannot be set: the settings of the batch are \['learner_seat', 'opponent'\]",
+        ),
         ("encoding", "flat", AttributeError, "cannot be set"),
         ("num_envs", 8, AttributeError, "cannot be set"),
         ("oponent", "greedy", AttributeError, "has no attribute 'oponent'"),
@@ -240,7 +245,10 @@ def test_set_attr_refuses_and_changes_nothing(name: str, values: Any, error: typ
     with pytest.raises(error, match=match):
         envs.set_attr(name, values)
     assert (envs.opponent, envs.learner_seat, envs._opponents.tolist(), envs._seat_rule) == (
-        "greedy", 0, [[1, 0, envs.game.max_episode_plies]], 0
+        "greedy",
+        0,
+        [[1, 0, envs.game.max_episode_plies]],
+        0,
     )
     assert (envs.encoding, envs.num_envs) == ("raw", 4) and not hasattr(envs, "oponent")
 
@@ -272,7 +280,9 @@ def wrapper_encoder(env_id: str, name: str, options: dict[str, Any], **game_opti
 
 @pytest.mark.parametrize(("spec", "name", "options"), ENCODINGS)
 @pytest.mark.parametrize("mode", ["next_step", "same_step"])
-def test_encoding_is_the_wrappers_encoder_on_the_raw_observation(spec: Any, name: str, options: dict, mode: str) -> None:
+def test_encoding_is_the_wrappers_encoder_on_the_raw_observation(
+    spec: Any, name: str, options: dict, mode: str
+) -> None:
     encoder, space = wrapper_encoder("ouril_v0", name, options, max_plies=10)
     encoded = gymnasium.make_vec(OURIL, num_envs=4, encoding=spec, autoreset_mode=mode, max_plies=10)
     raw = gymnasium.make_vec(OURIL, num_envs=4, autoreset_mode=mode, max_plies=10)
@@ -309,7 +319,11 @@ def test_vector_env_takes_the_encoding_as_its_argument_too() -> None:
 @pytest.mark.parametrize(
     ("encoding", "error", "match"),
     [
-        ("bogus", ValueError, r"unknown encoding 'bogus'; choose 'raw' \(the raw observation\) or one of \['flat', 'one_hot', 'thermometer', 'planes'\]"),
+        (
+            "bogus",
+            ValueError,
+            r"unknown encoding 'bogus'; choose 'raw' \(the raw observation\) or one of \['flat', 'one_hot', 'thermometer', 'planes'\]",
+        ),
         ({"name": "one_hot", "cap": 0}, ValueError, "cap=0 is too small"),
         ({"name": "flat", "cap": 8}, TypeError, "takes no option 'cap'"),
         ({"cap": 8}, TypeError, "has no 'name'"),
@@ -332,7 +346,10 @@ def test_sb3_adapter_encodes_observations_and_terminal_observations() -> None:
     encoded = MancalaSB3VecEnv("urim_v0", n_envs=3, seed=1, max_plies=8, encoding={"name": "one_hot", "cap": 8})
     raw = MancalaSB3VecEnv("urim_v0", n_envs=3, seed=1, max_plies=8)
     assert encoded.observation_space == space
-    assert repr(encoded) == "MancalaSB3VecEnv('urim_v0', n_envs=3, opponent='random', encoding={'name': 'one_hot', 'cap': 8})"
+    assert (
+        repr(encoded)
+        == "MancalaSB3VecEnv('urim_v0', n_envs=3, opponent='random', encoding={'name': 'one_hot', 'cap': 8})"
+    )
     observation, raw_observation = encoded.reset(), raw.reset()
     rng = np.random.default_rng(1)
     returns, lengths, ended = np.zeros(3), np.zeros(3, int), 0
@@ -356,8 +373,9 @@ def test_sync_make_vec_takes_the_wrappers() -> None:
     """``wrappers=`` is Gymnasium's for one env per game (``vectorization_mode="sync"``): the wrapped envs
     give the wrapper's encoding of the same games."""
     encoder, _ = wrapper_encoder("ouril_v0", "one_hot", {})
-    wrapped = gymnasium.make_vec(OURIL, num_envs=3, vectorization_mode="sync", opponent="greedy",
-                                 wrappers=[GymOneHotObservation])
+    wrapped = gymnasium.make_vec(
+        OURIL, num_envs=3, vectorization_mode="sync", opponent="greedy", wrappers=[GymOneHotObservation]
+    )
     raw = gymnasium.make_vec(OURIL, num_envs=3, vectorization_mode="sync", opponent="greedy")
     observation, infos = wrapped.reset(seed=[1, 2, 3])
     raw_observation, _ = raw.reset(seed=[1, 2, 3])
@@ -369,15 +387,23 @@ def test_sync_make_vec_takes_the_wrappers() -> None:
         actions = random_legal(masks, rng)
         observation, *_, infos = wrapped.step(actions)
         raw_observation, *_ = raw.step(actions)
-    stacked = gymnasium.make_vec(OURIL, num_envs=2, vectorization_mode="sync",
-                                 wrappers=[GymFlattenObservation, lambda env: GymStackObservation(env, k=2)])
+    stacked = gymnasium.make_vec(
+        OURIL,
+        num_envs=2,
+        vectorization_mode="sync",
+        wrappers=[GymFlattenObservation, lambda env: GymStackObservation(env, k=2)],
+    )
     assert stacked.reset(seed=0)[0].shape == (2, 34)
 
 
 @pytest.mark.parametrize(
     ("wrapper", "encoding"),
-    [(GymFlattenObservation, "flat"), (GymOneHotObservation, "one_hot"), (GymThermometerObservation, "thermometer"),
-     (GymPlanesObservation, "planes")],
+    [
+        (GymFlattenObservation, "flat"),
+        (GymOneHotObservation, "one_hot"),
+        (GymThermometerObservation, "thermometer"),
+        (GymPlanesObservation, "planes"),
+    ],
 )
 def test_encoding_wrappers_refuse_a_vector_env_and_say_to_use_encoding(wrapper: type, encoding: str) -> None:
     envs = gymnasium.make_vec(OURIL, num_envs=2)
@@ -395,7 +421,9 @@ def test_stack_wrapper_refuses_a_vector_env() -> None:
     pytest.importorskip("sb3_contrib", reason="needs the train extra")
     from mancala_envs.views.sb3_vec_env import MancalaSB3VecEnv
 
-    with pytest.raises(TypeError, match=r"not a vector env \(MancalaSB3VecEnv\).*MancalaSB3VecEnv\(..., encoding='flat'\)"):
+    with pytest.raises(
+        TypeError, match=r"not a vector env \(MancalaSB3VecEnv\).*MancalaSB3VecEnv\(..., encoding='flat'\)"
+    ):
         GymFlattenObservation(MancalaSB3VecEnv("ouril_v0", 2))
 
 
@@ -416,8 +444,11 @@ def first_legal(observation: np.ndarray, action_mask: np.ndarray) -> int:
 
 @pytest.mark.parametrize("opponent", ["model:m.zip", "sb3:m.zip", first_legal, ["random", "model:m.zip"]])
 def test_an_opponent_the_compiled_loop_cannot_play_is_refused_with_the_way_to_play_it(opponent: Any) -> None:
-    with pytest.raises(ValueError, match=r"compiled agent.*'random', 'greedy', 'alphabeta:D' or 'mcts:N'.*"
-                                         r"gymnasium.make_vec\(id, num_envs, vectorization_mode='sync', opponent=...\)"):
+    with pytest.raises(
+        ValueError,
+        match=r"compiled agent.*'random', 'greedy', 'alphabeta:D' or 'mcts:N'.*"
+        r"gymnasium.make_vec\(id, num_envs, vectorization_mode='sync', opponent=...\)",
+    ):
         gymnasium.make_vec(OURIL, num_envs=2, opponent=opponent)
 
 
@@ -454,7 +485,10 @@ def test_evaluate_finds_the_encoding_of_a_model_trained_on_the_batched_env(tmp_p
     loaded = train_tiny_model(tmp_path / "batched.zip", encoding)
     rows = evaluate(loaded, "ouril_v0", ("random",), games=4, seed=1)
     assert [(row.opponent, row.seat, row.games) for row in rows] == [
-        ("random", "first", 2), ("random", "second", 2), ("random", "both", 4)]
+        ("random", "first", 2),
+        ("random", "second", 2),
+        ("random", "both", 4),
+    ]
     named = "raw" if encoding is None else encoding
     assert rows == evaluate(loaded, "ouril_v0", ("random",), games=4, seed=1, encoding=named)
     other = "flat" if encoding is None else "raw"
@@ -471,7 +505,10 @@ def test_evaluate_needs_the_encoding_named_when_its_options_are_not_the_defaults
     with pytest.raises(ValueError, match="no encoding of ouril_v0 gives the policy's observation space"):
         evaluate(loaded, "ouril_v0", ("random",), games=2, seed=1)
     assert [row.games for row in evaluate(loaded, "ouril_v0", ("random",), games=2, seed=1, encoding=encoding)] == [
-        1, 1, 2]
+        1,
+        1,
+        2,
+    ]
 
 
 def test_registered_ids_build_the_compiled_vector_env() -> None:

@@ -26,9 +26,9 @@ from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_suppo
 from stable_baselines3.common.vec_env import VecEnv, VecMonitor, VecNormalize
 
 import mancala_envs
+from mancala_envs.algorithms.playouts import greedy_action, legal_action_at
 from mancala_envs.engine.prng import new_words, uniform
 from mancala_envs.engine.state import LEGAL, WINNER
-from mancala_envs.algorithms.playouts import greedy_action, legal_action_at
 from mancala_envs.views.sb3_vec_env import MancalaSB3VecEnv
 
 AGENTS = ("player_0", "player_1")
@@ -53,8 +53,9 @@ class Replay:
             else:
                 self.seat = self.learner_seat
             first = 1 if uniform(self.words) < 0.5 else 0
-            self.env = mancala_envs.make(self.env_id, first_player=first, illegal_action="raise",
-                                         **self.options).unwrapped
+            self.env = mancala_envs.make(
+                self.env_id, first_player=first, illegal_action="raise", **self.options
+            ).unwrapped
             self.env.reset()
             self.opponent_plays()
             if self.env.agents:
@@ -62,8 +63,12 @@ class Replay:
 
     def opponent_plays(self) -> None:
         env, opponent = self.env, AGENTS[1 - self.seat]
-        while (env.agents and env.agent_selection == opponent and not env.terminations[opponent]
-               and not env.truncations[opponent]):
+        while (
+            env.agents
+            and env.agent_selection == opponent
+            and not env.terminations[opponent]
+            and not env.truncations[opponent]
+        ):
             state, draw = env._state, uniform(self.words)
             if self.opponent == "greedy":
                 action = env.game.compiled(greedy_action)(state, env.game.params, np.empty_like(state), draw)
@@ -90,7 +95,11 @@ def random_legal(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 
 def play_against_replays(
-    n_envs: int = 4, steps: int = 40, seed: int = 11, opponent: str = "random", learner_seat: int | None = None,
+    n_envs: int = 4,
+    steps: int = 40,
+    seed: int = 11,
+    opponent: str = "random",
+    learner_seat: int | None = None,
     **options: Any,
 ) -> dict[str, int]:
     """Seeded random learner actions in the adapter and in the replays; every SB3 output must be the replay's.

@@ -14,16 +14,16 @@ import pettingzoo
 import pytest
 from gymnasium import spaces
 from pettingzoo import AECEnv
+from pettingzoo_checks import api_test, only_dict_observation_warnings
 
 import mancala_envs
 from mancala_envs.envs.registration import VARIANTS
 from mancala_envs.wrappers import FlattenObservation
 
-from pettingzoo_checks import api_test, only_dict_observation_warnings
-
 IDS = [variant.id for variant in VARIANTS]
 AGENTS = ("player_0", "player_1")
 DISTRIBUTION = "mancala-envs"
+
 
 def play_checking(wrapped: Any, seed: int, check: Any) -> int:
     """Plays a seeded random game on ``wrapped``, calling ``check(agent)`` before every step."""

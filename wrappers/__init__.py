@@ -16,6 +16,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import gymnasium
+from pettingzoo import AECEnv, ParallelEnv
+from pettingzoo.utils.conversions import turn_based_aec_to_parallel
+
+from mancala_envs.envs.aec_env import MancalaEnv
 from mancala_envs.wrappers.aec import (
     EncodeObservation,
     OneHotObservation,
@@ -48,10 +52,6 @@ from mancala_envs.wrappers.single_agent import (
     is_vector_env,
     vector_env_advice,
 )
-from pettingzoo import AECEnv, ParallelEnv
-from pettingzoo.utils.conversions import turn_based_aec_to_parallel
-
-from mancala_envs.envs.aec_env import MancalaEnv
 
 __all__ = [
     "DEFAULT_CAP",

@@ -24,6 +24,9 @@ from typing import Any
 import gymnasium
 import numpy as np
 from gymnasium import spaces
+from pettingzoo import AECEnv, ParallelEnv
+from pettingzoo.utils.wrappers import BaseWrapper
+
 from mancala_envs.wrappers.encodings import (
     DEFAULT_CAP,
     DEFAULT_STACK,
@@ -32,8 +35,6 @@ from mancala_envs.wrappers.encodings import (
     check_stack_size,
     encoder_class,
 )
-from pettingzoo import AECEnv, ParallelEnv
-from pettingzoo.utils.wrappers import BaseWrapper
 
 __all__ = [
     "EncodeObservation",

@@ -176,8 +176,9 @@ def check_stack_size(k: Any) -> int:
     if k < 1:
         raise ValueError(f"k={k} is too small; stack at least 1 observation (the default is {DEFAULT_STACK}).")
     if k > MAX_STACK:
-        raise ValueError(f"k={k} is too large; stack at most MAX_STACK = {MAX_STACK} observations "
-                         f"(the default is {DEFAULT_STACK}).")
+        raise ValueError(
+            f"k={k} is too large; stack at most MAX_STACK = {MAX_STACK} observations (the default is {DEFAULT_STACK})."
+        )
     return int(k)
 
 

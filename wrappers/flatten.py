@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import gymnasium
+
 from mancala_envs.wrappers.aec import EncodeObservation
 
 __all__ = ["FlattenObservation"]

@@ -99,8 +99,11 @@ class _Recorder:
 def _check_players(players: Any, wrapper: str) -> list[str] | None:
     if players is None:
         return None
-    if isinstance(players, str) or not isinstance(players, Sequence) or len(players) != 2 or not all(
-        isinstance(name, str) for name in players
+    if (
+        isinstance(players, str)
+        or not isinstance(players, Sequence)
+        or len(players) != 2
+        or not all(isinstance(name, str) for name in players)
     ):
         raise TypeError(f"{wrapper} players must be None or two names, one per player (got {players!r}).")
     return list(players)
@@ -240,7 +243,10 @@ class GymRecordGames(_Recorder, gymnasium.Wrapper, gymnasium.utils.RecordConstru
         if not isinstance(learner_name, str):
             raise TypeError(f"{wrapper} learner_name must be a string (got {learner_name!r}).")
         gymnasium.utils.RecordConstructorArgs.__init__(
-            self, directory=None if directory is None else os.fspath(directory), prefix=prefix, keep=keep,
+            self,
+            directory=None if directory is None else os.fspath(directory),
+            prefix=prefix,
+            keep=keep,
             learner_name=learner_name,
         )
         self._setup(directory, prefix, keep, wrapper)

@@ -23,6 +23,8 @@ from typing import Any
 import gymnasium
 import numpy as np
 from gymnasium import spaces
+from pettingzoo import AECEnv
+
 from mancala_envs.wrappers.encodings import (
     DEFAULT_CAP,
     DEFAULT_STACK,
@@ -31,7 +33,6 @@ from mancala_envs.wrappers.encodings import (
     check_stack_size,
     encoder_class,
 )
-from pettingzoo import AECEnv
 
 __all__ = [
     "GymEncodeObservation",

@@ -96,8 +96,10 @@ def trained_learner(env_config: DictConfig, train_config: DictConfig, seed: int)
     start = time.perf_counter()
     model.learn(train_config.steps)
     seconds = time.perf_counter() - start
-    print(f"trained MaskablePPO for {model.num_timesteps} steps in {seconds:.1f} s "
-          f"(SPS: {model.num_timesteps / seconds:.0f})")
+    print(
+        f"trained MaskablePPO for {model.num_timesteps} steps in {seconds:.1f} s "
+        f"(SPS: {model.num_timesteps / seconds:.0f})"
+    )
 
     def act(observation: Any, info: dict[str, Any], env: gymnasium.Env) -> int:
         action, _ = model.predict(observation, action_masks=info["action_mask"], deterministic=True)
@@ -153,8 +155,10 @@ def run(cfg: DictConfig, game: str | None = None) -> dict[str, Any]:
     start = time.perf_counter()
     rows, steps = play_episodes(env, learner, cfg.run.episodes, cfg.run.seed)
     seconds = time.perf_counter() - start
-    print(f"learner {name}: {cfg.run.episodes} episodes, {steps} learner steps in {seconds:.2f} s "
-          f"(SPS: {steps / seconds:.0f})")
+    print(
+        f"learner {name}: {cfg.run.episodes} episodes, {steps} learner steps in {seconds:.2f} s "
+        f"(SPS: {steps / seconds:.0f})"
+    )
     print(format_rows(rows))
     env.close()
     return {"env_id": env_id, "learner": name, "rows": rows, "steps": steps, "steps_per_second": steps / seconds}

@@ -44,14 +44,13 @@ from __future__ import annotations
 
 import types
 
-from mancala_envs.common.moved import moved_attribute
-
 from mancala_envs.agents.agent import Agent
 from mancala_envs.agents.baselines import GreedyAgent, RandomAgent
 from mancala_envs.agents.perfect import PerfectAgent
 from mancala_envs.agents.pretrained import MissingWeightsError, PretrainedAgent, PretrainedWeightsError
 from mancala_envs.agents.sb3 import SB3Agent, UntrustedModelError
 from mancala_envs.agents.search_agents import MAX_DEPTH, MAX_SIMULATIONS, AlphaBetaAgent, MCTSAgent
+from mancala_envs.common.moved import moved_attribute
 
 __all__ = [
     "AGENT_FORMS",
@@ -72,7 +71,10 @@ __all__ = [
 
 #: The agents whose name is complete as it stands, by name (each built as ``AGENT_NAMES[name](seed)``).
 AGENT_NAMES: dict[str, type[Agent]] = {
-    "random": RandomAgent, "greedy": GreedyAgent, "perfect": PerfectAgent, "pretrained": PretrainedAgent,
+    "random": RandomAgent,
+    "greedy": GreedyAgent,
+    "perfect": PerfectAgent,
+    "pretrained": PretrainedAgent,
 }
 
 #: The agents named with a parameter, by the form of the name: ``D`` plies, ``N`` simulations, the

@@ -7,10 +7,10 @@ from typing import Any
 
 import numpy as np
 
+from mancala_envs.common.validation import check_seed
 from mancala_envs.engine.state import LEGAL, RUNNING, STATUS
 from mancala_envs.envs.aec_env import MancalaEnv
 from mancala_envs.games.game import Game
-from mancala_envs.common.validation import check_seed
 
 __all__ = ["Agent", "StateAgent", "masked_choice"]
 

@@ -41,8 +41,8 @@ import numpy as np
 
 from mancala_envs.agents.agent import StateAgent
 from mancala_envs.agents.search_agents import load_game_table
-from mancala_envs.games.game import Game
 from mancala_envs.algorithms.retrograde import Table, TableError, TableValue, solvable, table_dir
+from mancala_envs.games.game import Game
 
 __all__ = ["PerfectAgent"]
 
@@ -85,8 +85,9 @@ class PerfectAgent(StateAgent):
 
     name = "perfect"
 
-    def __init__(self, seed: int | None = None, folder: str | os.PathLike[str] | None = None,
-                 search_budget: int = 200_000) -> None:
+    def __init__(
+        self, seed: int | None = None, folder: str | os.PathLike[str] | None = None, search_budget: int = 200_000
+    ) -> None:
         super().__init__(seed)
         if folder is not None and not isinstance(folder, (str, os.PathLike)):
             raise TypeError(f"folder must be a path or None (got {type(folder).__name__}).")

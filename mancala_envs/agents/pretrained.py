@@ -50,7 +50,6 @@ from typing import Any
 import numpy as np
 
 from mancala_envs.agents.agent import StateAgent, masked_choice
-from mancala_envs.engine.state import PLAYER
 from mancala_envs.common.files import (
     atomic_write,
     check_destination,
@@ -59,6 +58,7 @@ from mancala_envs.common.files import (
     read_bytes_bounded,
     read_json_bounded,
 )
+from mancala_envs.engine.state import PLAYER
 from mancala_envs.games.game import Game
 
 __all__ = [

@@ -31,9 +31,9 @@ from typing import Any
 import numpy as np
 
 from mancala_envs.agents.agent import StateAgent
+from mancala_envs.common.files import open_regular, parse_json, refuse_irregular
 from mancala_envs.engine.state import PLAYER
 from mancala_envs.envs.aec_env import MancalaEnv, unwrap_env
-from mancala_envs.common.files import open_regular, parse_json, refuse_irregular
 from mancala_envs.games.game import Game
 
 __all__ = [
@@ -153,7 +153,9 @@ def _identity(observation: np.ndarray) -> np.ndarray:
     return observation
 
 
-def policy_encoder(game: Any, space: Any, observation: str | dict[str, Any] | None = None) -> Callable[[np.ndarray], np.ndarray]:
+def policy_encoder(
+    game: Any, space: Any, observation: str | dict[str, Any] | None = None
+) -> Callable[[np.ndarray], np.ndarray]:
     """The function that turns the raw egocentric observation into what a policy with ``space`` expects.
 
     Args:
@@ -524,8 +526,9 @@ def read_policy_spec(path: str | os.PathLike[str]) -> tuple[PolicySpec, dict[str
         archive = zipfile.ZipFile(handle)
     except (zipfile.BadZipFile, OSError) as error:
         handle.close()
-        raise ValueError(f"{where} {_NOT_A_MODEL}: it is not a zip archive ({error}); pass the .zip that "
-                         "model.save() wrote.") from None
+        raise ValueError(
+            f"{where} {_NOT_A_MODEL}: it is not a zip archive ({error}); pass the .zip that model.save() wrote."
+        ) from None
     with handle, archive:
         names = set(archive.namelist())
         if "policy.pth" not in names:
@@ -747,6 +750,7 @@ def _spec_from_data(data: Any) -> PolicySpec:
 
 def _spec_from_metadata(metadata: Any, where: str) -> PolicySpec:
     """The description from :data:`METADATA_ENTRY` (written by :func:`save_model`), checked field by field."""
+
     def bad(what: str) -> ValueError:
         return ValueError(f"{where}: its {METADATA_ENTRY} {what}; the file is damaged or was edited.")
 
@@ -765,10 +769,14 @@ def _spec_from_metadata(metadata: Any, where: str) -> PolicySpec:
     if activation not in ACTIVATIONS:
         raise bad(f"names the activation {activation!r}, not one of {list(ACTIVATIONS)}")
     net_arch = metadata.get("net_arch")
-    if not (isinstance(net_arch, dict) and set(net_arch) == {"pi", "vf"} and all(
-        isinstance(sizes, list) and all(isinstance(n, int) and not isinstance(n, bool) and n >= 1 for n in sizes)
-        for sizes in net_arch.values()
-    )):
+    if not (
+        isinstance(net_arch, dict)
+        and set(net_arch) == {"pi", "vf"}
+        and all(
+            isinstance(sizes, list) and all(isinstance(n, int) and not isinstance(n, bool) and n >= 1 for n in sizes)
+            for sizes in net_arch.values()
+        )
+    ):
         raise bad(f"names the layers {net_arch!r}, not {{'pi': [sizes], 'vf': [sizes]}}")
     space = metadata.get("observation_space")
     if not isinstance(space, dict):
@@ -781,9 +789,15 @@ def _spec_from_metadata(metadata: Any, where: str) -> PolicySpec:
     if isinstance(n_actions, bool) or not isinstance(n_actions, int) or n_actions < 1:
         raise bad(f"names {n_actions!r} actions")
     encoding = metadata.get("encoding")
-    if not (encoding is None or isinstance(encoding, str) or (
-        isinstance(encoding, dict) and isinstance(encoding.get("name"), str)
-        and all(isinstance(key, str) for key in encoding))):
+    if not (
+        encoding is None
+        or isinstance(encoding, str)
+        or (
+            isinstance(encoding, dict)
+            and isinstance(encoding.get("name"), str)
+            and all(isinstance(key, str) for key in encoding)
+        )
+    ):
         raise bad(f"names the encoding {encoding!r}, not a name or a dict with a 'name'")
     game = metadata.get("game")
     if game is not None and not isinstance(game, str):
@@ -832,9 +846,11 @@ def model_metadata(
     if not known or activation.__name__ not in ACTIVATIONS:
         raise ValueError(f"the activation {activation!r} is not one of torch.nn's {', '.join(ACTIVATIONS)}.")
     observation_space, action_space = policy.observation_space, policy.action_space
-    if not isinstance(observation_space, spaces.Box) or not isinstance(action_space, spaces.Discrete) or int(
-        action_space.start
-    ) != 0:
+    if (
+        not isinstance(observation_space, spaces.Box)
+        or not isinstance(action_space, spaces.Discrete)
+        or int(action_space.start) != 0
+    ):
         raise ValueError("only a Box observation space and a Discrete action space starting at 0 can be described.")
     try:
         _, layers, _ = _architecture(dict(policy.state_dict()))

@@ -17,8 +17,7 @@ from typing import Any
 import numpy as np
 
 from mancala_envs.agents.agent import Agent
-from mancala_envs.engine.prng import MASK32
-from mancala_envs.games.game import Game
+from mancala_envs.algorithms.retrograde import Table, TableError, available_tables, load_table, solvable, table_paths
 from mancala_envs.algorithms.tree_search import (
     DEPTH_BONUS,
     GAME_POINT,
@@ -30,8 +29,9 @@ from mancala_envs.algorithms.tree_search import (
     empty_table,
     mcts_root,
 )
-from mancala_envs.algorithms.retrograde import Table, TableError, available_tables, load_table, solvable, table_paths
 from mancala_envs.common.validation import check_integer
+from mancala_envs.engine.prng import MASK32
+from mancala_envs.games.game import Game
 
 __all__ = [
     "DEPTH_BONUS",
@@ -163,22 +163,32 @@ def alphabeta_search(
     draw = _check_draw(draw)
     if table is not None:
         if not isinstance(table, Table):
-            raise TypeError(f"table must be a mancala_envs.algorithms.retrograde.Table or None (got {type(table).__name__}).")
+            raise TypeError(
+                f"table must be a mancala_envs.algorithms.retrograde.Table or None (got {type(table).__name__})."
+            )
         if not same_table_game(table.game, game):
-            raise TableError(f"this table is of {table.game.name} {table.game.config}, not of {game.name} {game.config} "
-                             "(the config may differ only in max_plies and repetition).")
+            raise TableError(
+                f"this table is of {table.game.name} {table.game.config}, not of {game.name} {game.config} "
+                "(the config may differ only in max_plies and repetition)."
+            )
     return _alphabeta(game, state, depth, draw, table)
 
 
-def _alphabeta(
-    game: Game, state: np.ndarray, depth: int, draw: float, table: Table | None
-) -> tuple[int, int, int]:
+def _alphabeta(game: Game, state: np.ndarray, depth: int, draw: float, table: Table | None) -> tuple[int, int, int]:
     """:func:`alphabeta_search` on arguments already checked (the agents' own): unchecked."""
     search = game.compiled(alphabeta_move) if table is None else game.compiled(alphabeta_move, TABLE_LEAVES=1)
     values, binom, table_seeds, n_pits = table_arguments(table)
     action, value, nodes = search(
-        game.history_start, state, game.params, game.n_actions, int(depth), float(draw),
-        values, binom, table_seeds, n_pits,
+        game.history_start,
+        state,
+        game.params,
+        game.n_actions,
+        int(depth),
+        float(draw),
+        values,
+        binom,
+        table_seeds,
+        n_pits,
     )
     return int(action), int(value), int(nodes)
 
@@ -225,8 +235,12 @@ def mcts_search(
     draw = _check_draw(draw)
     c = _check_exploration(c)
     if (
-        not isinstance(words, np.ndarray) or words.dtype != np.int64 or words.shape != (4,)
-        or (words < 0).any() or (words > MASK32).any() or not words.any()
+        not isinstance(words, np.ndarray)
+        or words.dtype != np.int64
+        or words.shape != (4,)
+        or (words < 0).any()
+        or (words > MASK32).any()
+        or not words.any()
     ):
         raise ValueError(
             "words must be an int64 array of 4 numbers in 0 .. 2**32 - 1, not all 0, "
@@ -238,13 +252,22 @@ def mcts_search(
     return _mcts(game, state, simulations, words, draw, c, rollout_cap)
 
 
-def _mcts(game: Game, state: np.ndarray, simulations: int, words: np.ndarray, draw: float, c: float,
-          rollout_cap: int) -> tuple[int, np.ndarray, int]:
+def _mcts(
+    game: Game, state: np.ndarray, simulations: int, words: np.ndarray, draw: float, c: float, rollout_cap: int
+) -> tuple[int, np.ndarray, int]:
     """:func:`mcts_search` on arguments already checked (the agents' own): unchecked."""
     visits = np.zeros(game.n_actions, np.int64)
     action, plies = game.compiled(mcts_root)(
-        game.history_start, state, game.params, game.n_actions, int(simulations), float(c), int(rollout_cap),
-        words, float(draw), visits,
+        game.history_start,
+        state,
+        game.params,
+        game.n_actions,
+        int(simulations),
+        float(c),
+        int(rollout_cap),
+        words,
+        float(draw),
+        visits,
     )
     return int(action), visits, int(plies)
 
@@ -309,7 +332,10 @@ class AlphaBetaAgent(_StateSearchAgent):
     """
 
     def __init__(
-        self, depth: int = 4, seed: int | None = None, folder: str | os.PathLike[str] | None = None,
+        self,
+        depth: int = 4,
+        seed: int | None = None,
+        folder: str | os.PathLike[str] | None = None,
         tables: bool = True,
     ) -> None:
         self.depth = check_integer("alphabeta depth", depth, 1, MAX_DEPTH)

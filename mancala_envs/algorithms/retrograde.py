@@ -102,6 +102,7 @@ from typing import Any
 
 import numpy as np
 
+from mancala_envs.common.files import atomic_write, check_destination, read_bytes_bounded, read_json_bounded
 from mancala_envs.engine.arrays import copy_slots
 from mancala_envs.engine.boards import (
     EXACT_BIT,
@@ -125,7 +126,6 @@ from mancala_envs.engine.state import (
     STATUS,
     STORE,
 )
-from mancala_envs.common.files import atomic_write, check_destination, read_bytes_bounded, read_json_bounded
 from mancala_envs.games import game_classes
 from mancala_envs.games.game import Game
 
@@ -175,8 +175,17 @@ class TableError(ValueError):
 
 # --- the solver ---------------------------------------------------------------------------------------------------
 @per_game()
-def solve_layer(template: np.ndarray, params: np.ndarray, seeds: int, n_pits: int, n_actions: int,
-                table: np.ndarray, binom: np.ndarray, trace: np.ndarray, stats: np.ndarray) -> None:
+def solve_layer(
+    template: np.ndarray,
+    params: np.ndarray,
+    seeds: int,
+    n_pits: int,
+    n_actions: int,
+    table: np.ndarray,
+    binom: np.ndarray,
+    trace: np.ndarray,
+    stats: np.ndarray,
+) -> None:
     """Solves every position with ``seeds`` seeds on the board (every smaller layer is solved already).
 
     ``template`` is a running state of the game whose board, stores, player and first-move flag this
@@ -258,15 +267,28 @@ def solve_layer(template: np.ndarray, params: np.ndarray, seeds: int, n_pits: in
         rank += 1
         if not next_board(board, n_pits):
             break
-    _components(nodes, n_actions, seeds, exit_best, exit_low, exit_high, settle, child, sign, count, table,
-                2 * first, stats)
+    _components(
+        nodes, n_actions, seeds, exit_best, exit_low, exit_high, settle, child, sign, count, table, 2 * first, stats
+    )
     stats[0] += nodes
 
 
 @njit(cache=True, error_model="numpy")
-def _components(nodes: int, n_actions: int, seeds: int, exit_best: np.ndarray, exit_low: np.ndarray,
-                exit_high: np.ndarray, settle: np.ndarray, child: np.ndarray, sign: np.ndarray, count: np.ndarray,
-                table: np.ndarray, offset: int, stats: np.ndarray) -> None:
+def _components(
+    nodes: int,
+    n_actions: int,
+    seeds: int,
+    exit_best: np.ndarray,
+    exit_low: np.ndarray,
+    exit_high: np.ndarray,
+    settle: np.ndarray,
+    child: np.ndarray,
+    sign: np.ndarray,
+    count: np.ndarray,
+    table: np.ndarray,
+    offset: int,
+    stats: np.ndarray,
+) -> None:
     """Tarjan's algorithm over the layer's seed-keeping moves, solving each component as it is found.
 
     Tarjan's algorithm finds a component only after every component it leads to, so each is solved
@@ -328,8 +350,24 @@ def _components(nodes: int, n_actions: int, seeds: int, exit_best: np.ndarray, e
                     break
             if scratch.shape[1] == 0 and (end - top > 1 or _loops(node, n_actions, child, count)):
                 scratch = np.zeros((5, nodes), dtype=np.int32)
-            _solve_component(stack[top:end], found, n_actions, seeds, exit_best, exit_low, exit_high, settle, child,
-                             sign, count, component, scratch, table, offset, stats)
+            _solve_component(
+                stack[top:end],
+                found,
+                n_actions,
+                seeds,
+                exit_best,
+                exit_low,
+                exit_high,
+                settle,
+                child,
+                sign,
+                count,
+                component,
+                scratch,
+                table,
+                offset,
+                stats,
+            )
             found += 1
 
 
@@ -348,10 +386,24 @@ def _encode(value: int) -> int:
 
 
 @njit(cache=True, error_model="numpy")
-def _solve_component(members: np.ndarray, label: int, n_actions: int, seeds: int, exit_best: np.ndarray,
-                     exit_low: np.ndarray, exit_high: np.ndarray, settle: np.ndarray, child: np.ndarray,
-                     sign: np.ndarray, count: np.ndarray, component: np.ndarray, scratch: np.ndarray,
-                     table: np.ndarray, offset: int, stats: np.ndarray) -> None:
+def _solve_component(
+    members: np.ndarray,
+    label: int,
+    n_actions: int,
+    seeds: int,
+    exit_best: np.ndarray,
+    exit_low: np.ndarray,
+    exit_high: np.ndarray,
+    settle: np.ndarray,
+    child: np.ndarray,
+    sign: np.ndarray,
+    count: np.ndarray,
+    component: np.ndarray,
+    scratch: np.ndarray,
+    table: np.ndarray,
+    offset: int,
+    stats: np.ndarray,
+) -> None:
     """Writes the values and bounds of one component: a single position directly, a cycle class by iteration.
 
     ``scratch`` rows: the class-capped values (0, 1: this round and the next), the lower (2) and upper
@@ -438,7 +490,7 @@ def _solve_component(members: np.ndarray, label: int, n_actions: int, seeds: int
             node = changed_nodes[item]
             current[node] = following[node]
             position = where[node]
-            for source in sources[starts[position]:starts[position + 1]]:
+            for source in sources[starts[position] : starts[position + 1]]:
                 if stamp[where[source]] != round_number:
                     stamp[where[source]] = round_number
                     pending[waiting] = source
@@ -481,7 +533,7 @@ def _solve_component(members: np.ndarray, label: int, n_actions: int, seeds: int
             lows[node] = max(lows[node], lowest)
             highs[node] = min(highs[node], highest)
             position = where[node]
-            for source in sources[starts[position]:starts[position + 1]]:
+            for source in sources[starts[position] : starts[position + 1]]:
                 if not queued[where[source]]:
                     queued[where[source]] = True
                     tail = head + waiting
@@ -501,8 +553,18 @@ def _write(table: np.ndarray, slot: int, value: int, low: int, high: int) -> Non
 
 
 @per_game()
-def move_values(state: np.ndarray, params: np.ndarray, n_pits: int, n_actions: int, max_seeds: int,
-                table: np.ndarray, binom: np.ndarray, trace: np.ndarray, work: np.ndarray, out: np.ndarray) -> int:
+def move_values(
+    state: np.ndarray,
+    params: np.ndarray,
+    n_pits: int,
+    n_actions: int,
+    max_seeds: int,
+    table: np.ndarray,
+    binom: np.ndarray,
+    trace: np.ndarray,
+    work: np.ndarray,
+    out: np.ndarray,
+) -> int:
     """Each legal move's value for the player to move: its gain now plus the table's value after it.
 
     ``out[0, action]`` gets the future margin of ``state``'s mover after playing ``action`` under
@@ -558,9 +620,23 @@ _FAR = 10_000
 
 
 @per_game()
-def history_search(root: np.ndarray, params: np.ndarray, n_pits: int, n_actions: int, max_seeds: int,
-                   history_start: int, table: np.ndarray, binom: np.ndarray, trace: np.ndarray, alpha: int,
-                   beta: int, budget: int, children: np.ndarray, frames: np.ndarray, out: np.ndarray) -> int:
+def history_search(
+    root: np.ndarray,
+    params: np.ndarray,
+    n_pits: int,
+    n_actions: int,
+    max_seeds: int,
+    history_start: int,
+    table: np.ndarray,
+    binom: np.ndarray,
+    trace: np.ndarray,
+    alpha: int,
+    beta: int,
+    budget: int,
+    children: np.ndarray,
+    frames: np.ndarray,
+    out: np.ndarray,
+) -> int:
     """Alpha-beta over the real game from ``root``, its repetition memory included, with the table at its leaves.
 
     The search plays every move with the game's ``step`` on copies of the state, so a repetition ends
@@ -757,8 +833,10 @@ def solvable(game: Game) -> str | None:
     """Why ``game`` cannot be tabled, or None if it can (a two-row game whose seeds leave only into stores)."""
     if not type(game).tables:
         solvable_names = [cls.name for cls in game_classes() if cls.tables]
-        return (f"{game.name} cannot be tabled (its positions hold more than a board, stores and player to move, "
-                f"or seeds return to the board); tables exist for {', '.join(solvable_names)}")
+        return (
+            f"{game.name} cannot be tabled (its positions hold more than a board, stores and player to move, "
+            f"or seeds return to the board); tables exist for {', '.join(solvable_names)}"
+        )
     if game.is_match:
         return f"{game.name} here is played as a match; tables solve single games (drop the match options)"
     return None
@@ -933,8 +1011,16 @@ class Table:
         if state[STATUS] != RUNNING:
             raise TableError("the game is over: a finished position has no moves to value.")
         missing = self.game.compiled(move_values)(
-            state, self.game.params, self.game.n_pits, self.game.n_actions, self.max_seeds, self.table, self.binom,
-            self._trace, self._work, self._out,
+            state,
+            self.game.params,
+            self.game.n_pits,
+            self.game.n_actions,
+            self.max_seeds,
+            self.table,
+            self.binom,
+            self._trace,
+            self._work,
+            self._out,
         )
         if missing:
             self._check_covered(state)  # names the position's seeds
@@ -942,7 +1028,9 @@ class Table:
         legal = int(state[LEGAL])
         out = self._out
         values = {
-            a: TableValue(int(out[0, a]), int(out[1, a]), int(out[2, a])) for a in range(self.game.n_actions) if legal >> a & 1
+            a: TableValue(int(out[0, a]), int(out[1, a]), int(out[2, a]))
+            for a in range(self.game.n_actions)
+            if legal >> a & 1
         }
         if search_budget > 0:
             for action, value in values.items():
@@ -972,7 +1060,9 @@ class Table:
         best = max(v.margin for v in margins.values())
         return [action for action, v in margins.items() if v.margin == best]
 
-    def search(self, state: np.ndarray, budget: int = 10_000_000, window: tuple[int, int] | None = None) -> SearchResult | None:
+    def search(
+        self, state: np.ndarray, budget: int = 10_000_000, window: tuple[int, int] | None = None
+    ) -> SearchResult | None:
         """The exact value of ``state`` *with its history*: alpha-beta over the real game, the table at its leaves.
 
         Where :meth:`value` is not exact (a cycle class: the value depends on the positions seen since
@@ -1010,13 +1100,28 @@ class Table:
         size = int(state.shape[0])
         scratch = self._search_scratch
         if scratch is None or scratch[0].shape[0] < depth or scratch[0].shape[2] != size:
-            scratch = (np.zeros((depth, game.n_actions, size), dtype=np.int64),
-                       np.zeros((depth, 8 + 6 * game.n_actions), dtype=np.int64))
+            scratch = (
+                np.zeros((depth, game.n_actions, size), dtype=np.int64),
+                np.zeros((depth, 8 + 6 * game.n_actions), dtype=np.int64),
+            )
             self._search_scratch = scratch
         out = np.zeros(2, dtype=np.int64)
         margin = game.compiled(history_search)(
-            state, game.params, game.n_pits, game.n_actions, self.max_seeds, game.history_start, self.table,
-            self.binom, self._trace, alpha, beta, budget, scratch[0], scratch[1], out,
+            state,
+            game.params,
+            game.n_pits,
+            game.n_actions,
+            self.max_seeds,
+            game.history_start,
+            self.table,
+            self.binom,
+            self._trace,
+            alpha,
+            beta,
+            budget,
+            scratch[0],
+            scratch[1],
+            out,
         )
         if margin == SEARCH_ABORTED:
             return None
@@ -1042,7 +1147,9 @@ def _solver_game(game: Game) -> Game:
     return type(game)(dataclasses.replace(game.config, **changes))
 
 
-def build_table(game: Game, max_seeds: int | None = None, progress: Callable[[int, float], None] | None = None) -> Table:
+def build_table(
+    game: Game, max_seeds: int | None = None, progress: Callable[[int, float], None] | None = None
+) -> Table:
     """Solves every position of ``game`` with at most ``max_seeds`` seeds on the board.
 
     Args:
@@ -1060,8 +1167,9 @@ def build_table(game: Game, max_seeds: int | None = None, progress: Callable[[in
     total = game.total_seeds
     top = total if max_seeds is None else max_seeds
     if isinstance(top, bool) or not isinstance(top, int) or not 0 <= top <= total:
-        raise TableError(f"max_seeds (--max-seeds) must be an int from 0 to {total}, the seeds of {game.name}; "
-                         f"got {max_seeds!r}.")
+        raise TableError(
+            f"max_seeds (--max-seeds) must be an int from 0 to {total}, the seeds of {game.name}; got {max_seeds!r}."
+        )
     _check_memory(game, top, build_memory(game, top), "building")
     n_pits = game.n_pits
     binom = binomials(top + n_pits + 2)
@@ -1169,11 +1277,17 @@ def _check_memory(game: Game, top: int, needed: int, doing: str) -> None:
     if memory is None or needed <= memory:
         return
     fits = largest_max_seeds(game, memory)
-    fix = (f"the largest that fits is --max-seeds {fits} (max_seeds={fits}): `mancala-envs solve {game.name} "
-           f"--max-seeds {fits}`" if fits >= 0 else "no table of it fits")
-    raise TableError(f"{doing} the {game.name} table of max_seeds={top} needs about {_bytes_text(needed)} of memory "
-                     f"and this machine has {_bytes_text(memory)} available; {fix}, or use a machine with more "
-                     "memory.")
+    fix = (
+        f"the largest that fits is --max-seeds {fits} (max_seeds={fits}): `mancala-envs solve {game.name} "
+        f"--max-seeds {fits}`"
+        if fits >= 0
+        else "no table of it fits"
+    )
+    raise TableError(
+        f"{doing} the {game.name} table of max_seeds={top} needs about {_bytes_text(needed)} of memory "
+        f"and this machine has {_bytes_text(memory)} available; {fix}, or use a machine with more "
+        "memory."
+    )
 
 
 # --- files --------------------------------------------------------------------------------------------------------
@@ -1200,7 +1314,9 @@ def _config_tag(game: Game) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:8]
 
 
-def table_paths(game: Game, max_seeds: int | None = None, folder: str | os.PathLike[str] | None = None) -> tuple[Path, Path]:
+def table_paths(
+    game: Game, max_seeds: int | None = None, folder: str | os.PathLike[str] | None = None
+) -> tuple[Path, Path]:
     """The values file and its JSON description for ``game`` with ``max_seeds`` (default: the whole game)."""
     top = game.total_seeds if max_seeds is None else int(max_seeds)
     base = Path(folder) if folder is not None else table_dir()
@@ -1283,17 +1399,21 @@ def load_table(game: Game, max_seeds: int | None = None, folder: str | os.PathLi
             raise TableError(_missing(game, None, folder))
         max_seeds = max(found)
     total = game.total_seeds
-    if max_seeds is not None and (isinstance(max_seeds, bool) or not isinstance(max_seeds, int)
-                                  or not 0 <= max_seeds <= total):
-        raise TableError(f"max_seeds must be None (the whole game), -1 (the largest saved table) or an int from 0 "
-                         f"to {total}, the seeds of {game.name}; got {max_seeds!r}.")
+    if max_seeds is not None and (
+        isinstance(max_seeds, bool) or not isinstance(max_seeds, int) or not 0 <= max_seeds <= total
+    ):
+        raise TableError(
+            f"max_seeds must be None (the whole game), -1 (the largest saved table) or an int from 0 "
+            f"to {total}, the seeds of {game.name}; got {max_seeds!r}."
+        )
     values_path, info_path = table_paths(game, max_seeds, folder)
     if not values_path.exists() or not info_path.exists():
         raise TableError(_missing(game, max_seeds, folder))
     rebuild = f"delete {values_path.name} and rebuild it with {_command(game, max_seeds, folder)}"
     try:
-        description = read_json_bounded(info_path, _MAX_DESCRIPTION_BYTES, "the table description", TableError,
-                                        expected="a table description")
+        description = read_json_bounded(
+            info_path, _MAX_DESCRIPTION_BYTES, "the table description", TableError, expected="a table description"
+        )
     except TableError as error:
         raise TableError(f"{error} ({rebuild})") from None
     if not isinstance(description, dict) or description.get("format") != FORMAT:
@@ -1305,8 +1425,7 @@ def load_table(game: Game, max_seeds: int | None = None, folder: str | os.PathLi
     recorded = description.get("sha256")
     build = description.get("build")
     if not isinstance(recorded, str) or not (build is None or isinstance(build, dict)):
-        raise TableError(f"{info_path} has a malformed sha256 or build entry (a hex string and an object); "
-                         f"{rebuild}.")
+        raise TableError(f"{info_path} has a malformed sha256 or build entry (a hex string and an object); {rebuild}.")
     top = total if max_seeds is None else max_seeds
     expected_shape = (3, 2 * math.comb(top + game.n_pits, game.n_pits))
     size = expected_shape[0] * expected_shape[1]
@@ -1317,8 +1436,9 @@ def load_table(game: Game, max_seeds: int | None = None, folder: str | os.PathLi
         raise TableError(f"{error} ({rebuild})") from None
     digest = hashlib.sha256(data).hexdigest()
     if digest != recorded:
-        raise TableError(f"{values_path} fails its integrity check (SHA-256 {digest[:12]}... is not the recorded one); "
-                         f"{rebuild}.")
+        raise TableError(
+            f"{values_path} fails its integrity check (SHA-256 {digest[:12]}... is not the recorded one); {rebuild}."
+        )
     values = _npy_values(data, values_path, expected_shape, rebuild)
     table = Table(game, top, values, build)
     table.folder = folder
@@ -1338,8 +1458,9 @@ def _npy_values(data: bytes, path: Path, shape: tuple[int, int], rebuild: str) -
         raise TableError(f"{path} is not a table ({error}); {rebuild}.") from None
     offset = stream.tell()
     if dtype != np.uint8 or tuple(found) != shape or fortran or len(data) - offset != shape[0] * shape[1]:
-        raise TableError(f"{path} holds {tuple(found)} {dtype} values ({len(data) - offset} bytes), not {shape} "
-                         f"bytes; {rebuild}.")
+        raise TableError(
+            f"{path} holds {tuple(found)} {dtype} values ({len(data) - offset} bytes), not {shape} bytes; {rebuild}."
+        )
     return np.frombuffer(data, dtype=np.uint8, count=shape[0] * shape[1], offset=offset).reshape(shape)
 
 
@@ -1357,7 +1478,7 @@ def available_tables(game: Game, folder: str | os.PathLike[str] | None = None) -
     prefix = values_path.name[: -len("0.npy")]
     found = []
     for path in values_path.parent.glob(prefix + "*.npy"):
-        tail = path.name[len(prefix): -len(".npy")]
+        tail = path.name[len(prefix) : -len(".npy")]
         if not _SEEDS_TAIL.fullmatch(tail) or int(tail) > game.total_seeds:
             continue
         if path.is_file() and path.with_suffix(".json").is_file():
@@ -1377,7 +1498,9 @@ def _missing(game: Game, max_seeds: int | None, folder: Any) -> str:
     memory = available_memory()
     if max_seeds is None and memory is not None and build_memory(game, game.total_seeds) > memory:
         fits = largest_max_seeds(game, memory)
-        return (f"no {game.name} table in {where}; the whole game's table needs about "
-                f"{_bytes_text(build_memory(game))} of memory and this machine has {_bytes_text(memory)} available, "
-                f"so build an endgame table with {_command(game, max(fits, 0), folder)} (the largest that fits).")
+        return (
+            f"no {game.name} table in {where}; the whole game's table needs about "
+            f"{_bytes_text(build_memory(game))} of memory and this machine has {_bytes_text(memory)} available, "
+            f"so build an endgame table with {_command(game, max(fits, 0), folder)} (the largest that fits)."
+        )
     return f"no {game.name} table in {where}; build it with {_command(game, max_seeds, folder)}."

@@ -57,6 +57,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
+from mancala_envs.algorithms.playouts import greedy_action, legal_action_at
 from mancala_envs.engine.arrays import copy_slots
 from mancala_envs.engine.boards import board_index, table_margin
 from mancala_envs.engine.jit import njit
@@ -77,7 +78,6 @@ from mancala_envs.engine.state import (
     STORE,
     WINNER,
 )
-from mancala_envs.algorithms.playouts import greedy_action, legal_action_at
 
 __all__ = [
     "ALPHABETA",
@@ -160,8 +160,9 @@ def _in_table(state: np.ndarray, games: int, table_seeds: int, n_pits: int) -> b
 
 
 @njit(cache=True, error_model="numpy")
-def _table_value(state: np.ndarray, root: int, depth_left: int, table: np.ndarray, binom: np.ndarray,
-                 n_pits: int) -> int:
+def _table_value(
+    state: np.ndarray, root: int, depth_left: int, table: np.ndarray, binom: np.ndarray, n_pits: int
+) -> int:
     """The value for ``root`` of a position in the table (:func:`_in_table`), scored as a finished
     episode whose score difference is the final margin under perfect play (module docstring)."""
     mover = state[PLAYER]
@@ -333,8 +334,19 @@ def _search(
     """
     if horizon - start_ply == 1:
         return _best_leaf(
-            history_start, params, start, children[start_ply, 0], alpha, beta, root, games, nodes,
-            table, binom, table_seeds, n_pits,
+            history_start,
+            params,
+            start,
+            children[start_ply, 0],
+            alpha,
+            beta,
+            root,
+            games,
+            nodes,
+            table,
+            binom,
+            table_seeds,
+            n_pits,
         )
     count = np.zeros(horizon, np.int64)
     cursor = np.zeros(horizon, np.int64)
@@ -351,8 +363,23 @@ def _search(
         maximising[p] = node[PLAYER] == root
         bests[p] = -INFINITY if maximising[p] else INFINITY
         count[p] = _expand(
-            history_start, params, node, p, horizon - p, root, games, children, actions, values, leaves, order, nodes,
-            table, binom, table_seeds, n_pits,
+            history_start,
+            params,
+            node,
+            p,
+            horizon - p,
+            root,
+            games,
+            children,
+            actions,
+            values,
+            leaves,
+            order,
+            nodes,
+            table,
+            binom,
+            table_seeds,
+            n_pits,
         )
         cursor[p] = 0
         # Take the children's values in order until a child must be opened or the node is done.
@@ -365,8 +392,19 @@ def _search(
                     value = values[p, i]
                 else:
                     value = _best_leaf(
-                        history_start, params, children[p, i], children[p + 1, 0], alphas[p], betas[p], root, games,
-                        nodes, table, binom, table_seeds, n_pits,
+                        history_start,
+                        params,
+                        children[p, i],
+                        children[p + 1, 0],
+                        alphas[p],
+                        betas[p],
+                        root,
+                        games,
+                        nodes,
+                        table,
+                        binom,
+                        table_seeds,
+                        n_pits,
                     )
             else:
                 # Done (all children seen, or a cut-off): the value goes to the parent.
@@ -412,8 +450,23 @@ def alphabeta_root(
     root = state[PLAYER]
     games = state[GAMES_PLAYED]
     n = _expand(
-        history_start, params, state, 0, depth, root, games, children, actions, values, leaves, order, nodes,
-        table, binom, table_seeds, n_pits,
+        history_start,
+        params,
+        state,
+        0,
+        depth,
+        root,
+        games,
+        children,
+        actions,
+        values,
+        leaves,
+        order,
+        nodes,
+        table,
+        binom,
+        table_seeds,
+        n_pits,
     )
     best = -INFINITY
     for j in range(n):
@@ -421,8 +474,25 @@ def alphabeta_root(
         if not leaves[0, i] and depth > 1:
             # alpha = best - 1: a move as good as the best so far gets its exact value (a tie).
             values[0, i] = _search(
-                history_start, params, children[0, i], 1, depth, best - 1, INFINITY, root, games,
-                children, actions, values, leaves, order, nodes, table, binom, table_seeds, n_pits,
+                history_start,
+                params,
+                children[0, i],
+                1,
+                depth,
+                best - 1,
+                INFINITY,
+                root,
+                games,
+                children,
+                actions,
+                values,
+                leaves,
+                order,
+                nodes,
+                table,
+                binom,
+                table_seeds,
+                n_pits,
             )
         best = max(best, values[0, i])
     ties = 0
@@ -642,9 +712,18 @@ def _only_action(legal: int) -> int:
 
 
 @per_game()
-def alphabeta_move(history_start: int, state: np.ndarray, params: np.ndarray, n_actions: int, depth: int,
-                   draw: float, table: np.ndarray, binom: np.ndarray, table_seeds: int,
-                   n_pits: int) -> tuple[int, int, int]:
+def alphabeta_move(
+    history_start: int,
+    state: np.ndarray,
+    params: np.ndarray,
+    n_actions: int,
+    depth: int,
+    draw: float,
+    table: np.ndarray,
+    binom: np.ndarray,
+    table_seeds: int,
+    n_pits: int,
+) -> tuple[int, int, int]:
     """Unchecked (``state`` must have passed ``Game.check_state``, see the module docstring). Alpha-beta to
     ``depth`` plies (ties broken by ``draw``), with its buffers made here: the move, its
     value for the player to move and the nodes searched. ``table, binom, table_seeds, n_pits``: a
@@ -657,15 +736,36 @@ def alphabeta_move(history_start: int, state: np.ndarray, params: np.ndarray, n_
     order = np.empty((depth, n_actions), np.int64)
     nodes = np.zeros(1, np.int64)
     action, value = alphabeta_root(
-        history_start, state, params, depth, draw, children, actions, values, leaves, order, nodes,
-        table, binom, table_seeds, n_pits,
+        history_start,
+        state,
+        params,
+        depth,
+        draw,
+        children,
+        actions,
+        values,
+        leaves,
+        order,
+        nodes,
+        table,
+        binom,
+        table_seeds,
+        n_pits,
     )
     return action, value, nodes[0]
 
 
 @per_game()
-def mcts_move(history_start: int, state: np.ndarray, params: np.ndarray, n_actions: int, simulations: int,
-              cap: int, words: np.ndarray, draw: float) -> int:
+def mcts_move(
+    history_start: int,
+    state: np.ndarray,
+    params: np.ndarray,
+    n_actions: int,
+    simulations: int,
+    cap: int,
+    words: np.ndarray,
+    draw: float,
+) -> int:
     """MCTS's most visited move after ``simulations`` (UCB1 constant ``UCT_C``, rollouts of ``cap`` plies).
     Unchecked: ``state`` must have passed ``Game.check_state`` (see the module docstring)."""
     visits = np.zeros(n_actions, np.int64)
@@ -674,8 +774,17 @@ def mcts_move(history_start: int, state: np.ndarray, params: np.ndarray, n_actio
 
 
 @per_game(inline="always")
-def choose_move(kind: int, history_start: int, state: np.ndarray, params: np.ndarray, n_actions: int,
-                strength: int, cap: int, words: np.ndarray, trial: np.ndarray) -> int:
+def choose_move(
+    kind: int,
+    history_start: int,
+    state: np.ndarray,
+    params: np.ndarray,
+    n_actions: int,
+    strength: int,
+    cap: int,
+    words: np.ndarray,
+    trial: np.ndarray,
+) -> int:
     """The move of the compiled agent ``kind`` (one of the copy's :data:`OPPONENT_KINDS`) for the player to
     move in ``state`` (running).
 
@@ -704,8 +813,15 @@ def choose_move(kind: int, history_start: int, state: np.ndarray, params: np.nda
 
 
 @per_game()
-def opponent_turn(state: np.ndarray, params: np.ndarray, action: int, settings: np.ndarray, words: np.ndarray,
-                  trial: np.ndarray, trace: np.ndarray) -> tuple[int, int, int]:
+def opponent_turn(
+    state: np.ndarray,
+    params: np.ndarray,
+    action: int,
+    settings: np.ndarray,
+    words: np.ndarray,
+    trial: np.ndarray,
+    trace: np.ndarray,
+) -> tuple[int, int, int]:
     """Plays ``action`` for the player to move (unless it is -1), then the compiled agent's moves
     (:func:`choose_move`) for the other player while that player is to move; with ``action`` -1 the
     player to move is the one the agent plays.

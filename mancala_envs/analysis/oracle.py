@@ -83,11 +83,11 @@ from typing import Any
 import numpy as np
 
 from mancala_envs.agents import Agent, make_agent
-from mancala_envs.engine.state import LEGAL, PLAYER, PLY
-from mancala_envs.envs.registration import make, make_game, resolve_env_id
 from mancala_envs.algorithms.retrograde import IGNORED_FIELDS, Table, TableError, load_table, solvable
 from mancala_envs.common.stats import Tally, wilson_interval
 from mancala_envs.common.validation import check_game_count, check_integer
+from mancala_envs.engine.state import LEGAL, PLAYER, PLY
+from mancala_envs.envs.registration import make, make_game, resolve_env_id
 
 __all__ = [
     "DEFAULT_OPPONENTS",
@@ -356,9 +356,7 @@ class OracleReport:
             ValueError: an opponent that was not played.
         """
         index = self._opponent_index(opponent)
-        chosen = [
-            d for d in self.decisions if (index is None or d.opponent == index) and (d.exact or not exact_only)
-        ]
+        chosen = [d for d in self.decisions if (index is None or d.opponent == index) and (d.exact or not exact_only)]
         label = "all" if index is None else self.opponents[index]
         return RegretSummary.of(label, chosen)
 
@@ -579,8 +577,13 @@ def oracle_evaluate(
     for opponent in opponents:
         _check_player(opponent, "each opponent")
     games = check_integer("games", games, 1)
-    check_game_count("oracle_evaluate", len(opponents), "opponent", games,
-                     "Play fewer games per opponent (--games) or fewer opponents.")
+    check_game_count(
+        "oracle_evaluate",
+        len(opponents),
+        "opponent",
+        games,
+        "Play fewer games per opponent (--games) or fewer opponents.",
+    )
     seed = check_integer("seed", seed, 0)
     if not isinstance(history, bool):
         raise TypeError(f"history must be True or False (got {history!r}).")
@@ -598,7 +601,9 @@ def oracle_evaluate(
             raise TableError(f"{reason}; the oracle needs a perfect-play table.")
         table = load_table(rules, max_seeds=-1, folder=tables)  # the largest saved table of the game
     elif not isinstance(table, Table):
-        raise TypeError(f"table must be a mancala_envs.algorithms.retrograde.Table or None (got {type(table).__name__}).")
+        raise TypeError(
+            f"table must be a mancala_envs.algorithms.retrograde.Table or None (got {type(table).__name__})."
+        )
     elif table.game.name != rules.name or _table_config(table.game) != _table_config(rules):
         raise TableError(
             f"the table solves {table.game.name} with {_table_config(table.game)}, not {env_id} with "
@@ -625,14 +630,34 @@ def oracle_evaluate(
             seat = number % 2
             players = {seat: _player(agent, agent_seed, trust_remote_code),
                        1 - seat: _player(opponent_spec, opponent_seed, trust_remote_code)}  # fmt: skip
-            report.outcomes.append(_play(env, table, players, seat, index, number, env_seed, report.decisions,
-                                         search_budget if history else 0))
+            report.outcomes.append(
+                _play(
+                    env,
+                    table,
+                    players,
+                    seat,
+                    index,
+                    number,
+                    env_seed,
+                    report.decisions,
+                    search_budget if history else 0,
+                )
+            )
     report.seconds = time.perf_counter() - started
     return report
 
 
-def _play(env: Any, table: Table, players: dict[int, Any], seat: int, opponent: int, number: int, env_seed: int,
-          decisions: list[Decision], search_budget: int) -> GameOutcome:
+def _play(
+    env: Any,
+    table: Table,
+    players: dict[int, Any],
+    seat: int,
+    opponent: int,
+    number: int,
+    env_seed: int,
+    decisions: list[Decision],
+    search_budget: int,
+) -> GameOutcome:
     """Plays one game, appending the agent's decisions (moves searched with their history when
     ``search_budget`` > 0); returns its outcome."""
     env.reset(seed=env_seed)

@@ -115,9 +115,9 @@ import numpy as np
 
 from mancala_envs.common.errors import is_ctrl_c
 from mancala_envs.common.files import check_destination
-from mancala_envs.envs.registration import resolve_env_id
 from mancala_envs.common.stats import Tally
 from mancala_envs.common.validation import MAX_GAMES, check_game_count, check_integer, is_integer
+from mancala_envs.envs.registration import resolve_env_id
 
 __all__ = [
     "CSV_COLUMNS",
@@ -658,8 +658,11 @@ class TournamentResult:
         """
         from mancala_envs.common.files import read_json_bounded
 
-        return cls.from_dict(read_json_bounded(path, 256 * 2**20, "the tournament result", ValueError,
-                                               expected="a JSON tournament result"))
+        return cls.from_dict(
+            read_json_bounded(
+                path, 256 * 2**20, "the tournament result", ValueError, expected="a JSON tournament result"
+            )
+        )
 
     def to_csv(self, path: str | os.PathLike[str]) -> Path:
         """Writes the per-agent and per-pair rows with the columns of :data:`CSV_COLUMNS`; returns the path."""
@@ -703,9 +706,8 @@ class TournamentResult:
         return max(12, *(len(name) for name in self.agents))
 
     def _table(self, records: list[Record], column: str, value: Any) -> list[str]:
-        header = (
-            f"{'agent':<{self._width}} {column:<{self._width}} {'games':>5}  "
-            + "  ".join(f"{name:>19}" for name in RATES)
+        header = f"{'agent':<{self._width}} {column:<{self._width}} {'games':>5}  " + "  ".join(
+            f"{name:>19}" for name in RATES
         )
         lines = [header, "-" * len(header)]
         for record in records:
@@ -879,8 +881,9 @@ def run_tournament(
         raise ValueError(f"each agent may appear once (got {list(agents)}).")
     check_integer("games_per_pair", games_per_pair, 1)
     pairs = math.comb(len(agents), 2)
-    check_game_count("a tournament", pairs, "pair", games_per_pair,
-                     "Play fewer games per pair (--games) or fewer agents.")
+    check_game_count(
+        "a tournament", pairs, "pair", games_per_pair, "Play fewer games per pair (--games) or fewer agents."
+    )
     check_integer("seed", seed, 0)
     most = max_workers()
     if workers is not None and not is_integer(workers):
@@ -920,8 +923,12 @@ def run_tournament(
     ]
     options = dict(game_options)
     if progress and workers > 1:  # said once here: the workers' own compile notices would break the bar
-        print(f"Starting {workers} worker processes: each loads the compiled engine from numba's cache, or compiles "
-              "it (a cold cache: the first games wait a while).", file=sys.stderr, flush=True)
+        print(
+            f"Starting {workers} worker processes: each loads the compiled engine from numba's cache, or compiles "
+            "it (a cold cache: the first games wait a while).",
+            file=sys.stderr,
+            flush=True,
+        )
     bar = _progress_bar(total, f"{game} round robin") if progress else None
     results: list[GameResult] = []
     try:
@@ -931,17 +938,30 @@ def run_tournament(
                 if bar is not None:
                     bar.update(len(task))
         else:
-            played = {"game": game, "agents": agents, "seed": seed, "game_options": options, "record_dir": record_dir,
-                      "trust_remote_code": trust_remote_code}
+            played = {
+                "game": game,
+                "agents": agents,
+                "seed": seed,
+                "game_options": options,
+                "record_dir": record_dir,
+                "trust_remote_code": trust_remote_code,
+            }
             _play_in_workers(workers, tasks, results, bar, played)
     except (KeyboardInterrupt, SystemError) as error:
         if not is_ctrl_c(error):
             raise
         results.sort(key=lambda result: (result.pair, result.game))
-        raise TournamentInterrupted(TournamentResult(
-            game=game, agents=agents, games_per_pair=games_per_pair, seed=seed, games=results, game_options=options,
-            interrupted=True,
-        )) from None
+        raise TournamentInterrupted(
+            TournamentResult(
+                game=game,
+                agents=agents,
+                games_per_pair=games_per_pair,
+                seed=seed,
+                games=results,
+                game_options=options,
+                interrupted=True,
+            )
+        ) from None
     finally:
         if bar is not None:
             bar.close()

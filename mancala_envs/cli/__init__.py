@@ -18,14 +18,11 @@ Bad input is reported as one line, ``mancala-envs: error: ...``, with exit statu
 
 from __future__ import annotations
 
-import types
-
-from mancala_envs.common.moved import moved_attribute
-
 import argparse
 import json
 import os
 import sys
+import types
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -42,14 +39,14 @@ from mancala_envs.cli.common import (
     quiet_broken_pipe,
 )
 from mancala_envs.common.files import check_destination
-from mancala_envs.envs.registration import VARIANTS, game_names, resolve_env_id
+from mancala_envs.common.moved import moved_attribute
 from mancala_envs.common.validation import check_integer
+from mancala_envs.envs.registration import VARIANTS, game_names, resolve_env_id
 
 if TYPE_CHECKING:
     from mancala_envs.envs.records import GameRecord
 
 __all__ = ["PROG", "main", "play_demo", "print_replay", "run_replay", "run_train", "run_warm_up"]
-
 
 
 def play_demo(
@@ -269,9 +266,11 @@ def run_train(args: argparse.Namespace, out=None) -> dict:
         check_destination(args.json, "the output of --json")
     against = opponent if isinstance(opponent, str) else " / ".join(opponent) + " (one drawn per episode)"
     if config.self_play:
-        against = (f"itself (batched self-play: snapshots every {config.snapshot_every} steps, {config.pool_size} "
-                   f"kept) and {' / '.join(config.opponents)} "
-                   f"in {100 * config.baseline_rate:.0f}% of the episodes")
+        against = (
+            f"itself (batched self-play: snapshots every {config.snapshot_every} steps, {config.pool_size} "
+            f"kept) and {' / '.join(config.opponents)} "
+            f"in {100 * config.baseline_rate:.0f}% of the episodes"
+        )
     stepped = " (batched: one compiled call a step)" if training.batched_opponents(config) is not None else ""
     print(
         f"Training MaskablePPO on {game} against {against}: {config.timesteps} steps, {config.n_envs} envs{stepped}, "
@@ -288,16 +287,24 @@ def run_train(args: argparse.Namespace, out=None) -> dict:
         if stop.path is None:
             print("Interrupted before training began: nothing was saved", file=out, flush=True)
         else:
-            print(f"Interrupted after {stop.timesteps} of {config.timesteps} steps: saved the model so far to "
-                  f"{stop.path} (sb3:{stop.path} plays it)", file=out, flush=True)
+            print(
+                f"Interrupted after {stop.timesteps} of {config.timesteps} steps: saved the model so far to "
+                f"{stop.path} (sb3:{stop.path} plays it)",
+                file=out,
+                flush=True,
+            )
         raise
     except (KeyboardInterrupt, SystemError) as error:  # outside the training loop: while a model was being saved
         from mancala_envs.common.errors import is_ctrl_c
 
         if not is_ctrl_c(error):
             raise
-        print(f"Interrupted while saving: this run saved no model ({config.model_path} is as it was: files are "
-              "replaced whole or not at all)", file=out, flush=True)
+        print(
+            f"Interrupted while saving: this run saved no model ({config.model_path} is as it was: files are "
+            "replaced whole or not at all)",
+            file=out,
+            flush=True,
+        )
         raise training.TrainingInterrupted(None, 0) from None
     try:  # after the training: Ctrl-C keeps the saved model, says so in one line and ends as in the training
         return _report_training(args, config, result, training, out)
@@ -307,15 +314,21 @@ def run_train(args: argparse.Namespace, out=None) -> dict:
         if not is_ctrl_c(error):
             raise
         model = config.model_path
-        print(f"Interrupted after the training: the model is saved at {model} (sb3:{model} plays it); the "
-              "evaluation was not written", file=out, flush=True)
+        print(
+            f"Interrupted after the training: the model is saved at {model} (sb3:{model} plays it); the "
+            "evaluation was not written",
+            file=out,
+            flush=True,
+        )
         raise training.TrainingInterrupted(model, result.timesteps) from None
 
 
 def _report_training(args: argparse.Namespace, config: Any, result: Any, training: Any, out: Any) -> dict:
     """``train``'s report after the training: the figures, the evaluation, the ``--json`` file; returns the figures."""
     game, opponent = config.game, config.opponent
-    print(f"Compiled and loaded the engine in {result.compile_seconds:.1f} s (numba caches it for later runs)", file=out)
+    print(
+        f"Compiled and loaded the engine in {result.compile_seconds:.1f} s (numba caches it for later runs)", file=out
+    )
     print(
         f"Trained {result.timesteps} steps in {result.seconds:.1f} s: {result.steps_per_second:.0f} env steps/s; "
         f"{100 * result.env_share:.1f}% of the time inside the environments and wrappers (timed)",
@@ -329,8 +342,11 @@ def _report_training(args: argparse.Namespace, config: Any, result: Any, trainin
         )
         if result.curve:
             last = result.curve[-1]
-            ratings = ", ".join(f"{key.split('/', 1)[1]} {value[0]:.1f}" for key, value in last.items()
-                                if key.startswith("rating/") and "@" not in key)
+            ratings = ", ".join(
+                f"{key.split('/', 1)[1]} {value[0]:.1f}"
+                for key, value in last.items()
+                if key.startswith("rating/") and "@" not in key
+            )
             print(f"Ratings (openskill Bradley-Terry, mu): {ratings}", file=out)
     if config.export_pretrained is not None:
         print(f"Exported the policy as shipped-agent weights to {config.export_pretrained}", file=out)
@@ -339,8 +355,13 @@ def _report_training(args: argparse.Namespace, config: Any, result: Any, trainin
     if config.eval_games > 0:
         print(f"Evaluating over {config.eval_games} games per opponent, half moving first ...", file=out, flush=True)
         rows = training.evaluate(
-            result.model, game, config.eval_opponents, games=config.eval_games, seed=10_000 + config.seed,
-            encoding=config.encoding, trust_remote_code=config.trust_remote_code,
+            result.model,
+            game,
+            config.eval_opponents,
+            games=config.eval_games,
+            seed=10_000 + config.seed,
+            encoding=config.encoding,
+            trust_remote_code=config.trust_remote_code,
         )
         print(training.format_table(rows), file=out)
     figures = {
@@ -361,9 +382,7 @@ def _report_training(args: argparse.Namespace, config: Any, result: Any, trainin
     if args.json:
         with open(args.json, "w", encoding="utf-8") as handle:
             json.dump(figures, handle, indent=2)
-    summary = ", ".join(
-        f"{100 * row.rate('wins'):.1f}% wins vs {row.opponent}" for row in rows if row.seat == "both"
-    )
+    summary = ", ".join(f"{100 * row.rate('wins'):.1f}% wins vs {row.opponent}" for row in rows if row.seat == "both")
     print(f"Result: {summary or 'not evaluated'} ({config.model_path})", file=out)
     return figures
 
@@ -380,13 +399,16 @@ def run_warm_up(args: argparse.Namespace, out=None) -> dict[str, float]:
     for game, spent in seconds.items():
         print(f"{game}: compiled in {spent:.1f} s", file=out)
     if not CACHING:
-        print("numba could not write a cache here: nothing was kept (set NUMBA_CACHE_DIR to a writable folder)",
-              file=out)
+        print(
+            "numba could not write a cache here: nothing was kept (set NUMBA_CACHE_DIR to a writable folder)", file=out
+        )
     elif numba.config.CACHE_DIR:
         print(f"cache: {numba.config.CACHE_DIR} (NUMBA_CACHE_DIR)", file=out)
     else:
-        print("cache: the __pycache__ folders of the package (or the user cache folder, where those are read-only)",
-              file=out)
+        print(
+            "cache: the __pycache__ folders of the package (or the user cache folder, where those are read-only)",
+            file=out,
+        )
     return seconds
 
 
@@ -412,10 +434,14 @@ def list_table() -> str:
 _INTERRUPTED = {
     "train": lambda args: "Interrupted before training began: nothing was saved",
     "list": lambda args: "Interrupted",
-    "demo": lambda args: ("Interrupted: the game was not recorded" if args.record is not None
-                          else "Interrupted: nothing was written"),
-    "replay": lambda args: ("Interrupted: nothing was written" if args.out is None
-                            else f"Interrupted: the animation at {args.out} may be incomplete; run the command again"),
+    "demo": lambda args: (
+        "Interrupted: the game was not recorded" if args.record is not None else "Interrupted: nothing was written"
+    ),
+    "replay": lambda args: (
+        "Interrupted: nothing was written"
+        if args.out is None
+        else f"Interrupted: the animation at {args.out} may be incomplete; run the command again"
+    ),
     "warm-up": lambda args: _warm_up_interrupted(),
 }
 
@@ -448,7 +474,9 @@ def _parser() -> argparse.ArgumentParser:
     )
     replay.add_argument("record", help="a JSON game record (from demo --record or the RecordGames wrappers)")
     replay.add_argument(
-        "--out", default=None, metavar="PATH",
+        "--out",
+        default=None,
+        metavar="PATH",
         help="write an animation instead of printing: game.gif, game.mp4, a directory or frames/move-*.png "
         "(needs the render extra)",
     )
@@ -459,24 +487,30 @@ def _parser() -> argparse.ArgumentParser:
     )
     warm.add_argument("--games", nargs="+", default=None, help="game names (default: every game)")
     warm.add_argument(
-        "--opponents", nargs="+", default=None,
+        "--opponents",
+        nargs="+",
+        default=None,
         help="compiled opponents to build the envs against (default: random greedy alphabeta:1 mcts:2)",
     )
     # Listed here for --help; their arguments are parsed by their own modules (see main).
     commands.add_parser(
-        "play", add_help=False,
+        "play",
+        add_help=False,
         help="play a game in the terminal against an agent: mancala-envs play omweso --opponent alphabeta:3",
     )
     commands.add_parser(
-        "tournament", add_help=False,
+        "tournament",
+        add_help=False,
         help="round robin between agents with ratings: mancala-envs tournament --game ouril --agents random greedy",
     )
     commands.add_parser(
-        "solve", add_help=False,
+        "solve",
+        add_help=False,
         help="solve a game's positions into a table: mancala-envs solve modiar, mancala-envs solve kalah --max-seeds 12",
     )
     commands.add_parser(
-        "evaluate", add_help=False,
+        "evaluate",
+        add_help=False,
         help="measure an agent against perfect play: mancala-envs evaluate greedy --game modiar --oracle",
     )
     train = commands.add_parser(
@@ -484,57 +518,98 @@ def _parser() -> argparse.ArgumentParser:
     )
     train.add_argument("--game", default="ouril", help="game name or registry id (default: ouril)")
     train.add_argument(
-        "--opponent", nargs="+", default=["random", "greedy"],
+        "--opponent",
+        nargs="+",
+        default=["random", "greedy"],
         help="training opponent(s): baseline names or model:path.zip; several = one drawn per episode "
         "(default: random greedy)",
     )
     train.add_argument("--timesteps", type=POSITIVE, default=100_000, help="learner steps to train (default: 100000)")
     train.add_argument(
-        "--n-envs", type=POSITIVE, default=128,
+        "--n-envs",
+        type=POSITIVE,
+        default=128,
         help="games stepped together; against compiled opponents, one compiled call a step (default: 128)",
     )
-    train.add_argument("--seed", type=SEED, default=0,
-                       help="seeds envs, opponents, policy and evaluation, up to 4294967295 (MAX_SEED) (default: 0)")
     train.add_argument(
-        "--encoding", default="flat", choices=["flat", "one_hot", "thermometer"],
+        "--seed",
+        type=SEED,
+        default=0,
+        help="seeds envs, opponents, policy and evaluation, up to 4294967295 (MAX_SEED) (default: 0)",
+    )
+    train.add_argument(
+        "--encoding",
+        default="flat",
+        choices=["flat", "one_hot", "thermometer"],
         help="observation encoding (default: flat, normalised)",
     )
     train.add_argument("--torch-threads", type=POSITIVE, default=1, help="torch CPU threads (default: 1)")
     train.add_argument(
-        "--save", default=None, metavar="PATH",
+        "--save",
+        default=None,
+        metavar="PATH",
         help="model file, .zip added unless PATH ends with it; its folder must exist (default: "
         "models/<game>-maskable-ppo.zip, or ...-self-play.zip with --self-play, rewritten by each run)",
     )
     train.add_argument("--overwrite", action="store_true", help="replace the file at --save if there is one")
     train.add_argument("--tensorboard", default=None, metavar="DIR", help="log to TensorBoard in DIR")
-    train.add_argument("--eval-games", type=COUNT, default=200,
-                       help="evaluation games per opponent, 1000000 in all at most (MAX_GAMES) (default: 200)")
     train.add_argument(
-        "--eval-opponents", nargs="+", default=["random", "greedy"], help="evaluation opponents (default: random greedy)"
+        "--eval-games",
+        type=COUNT,
+        default=200,
+        help="evaluation games per opponent, 1000000 in all at most (MAX_GAMES) (default: 200)",
     )
     train.add_argument(
-        "--self-play", action="store_true",
+        "--eval-opponents",
+        nargs="+",
+        default=["random", "greedy"],
+        help="evaluation opponents (default: random greedy)",
+    )
+    train.add_argument(
+        "--self-play",
+        action="store_true",
         help="batched self-play: the learner against itself, its snapshots, and the --opponent baselines in "
         "--baseline-rate of the episodes, with live Bradley-Terry ratings",
     )
-    train.add_argument("--baseline-rate", type=float, default=0.2,
-                       help="self-play: share of episodes against the --opponent baselines (default: 0.2)")
-    train.add_argument("--snapshot-every", type=POSITIVE, default=50_000,
-                       help="self-play: timesteps between snapshots joining the pool (default: 50000)")
-    train.add_argument("--pool-size", type=POSITIVE, default=8,
-                       help="self-play: snapshots kept, up to 64 (MAX_POOL_SIZE) (default: 8)")
-    train.add_argument("--export-pretrained", default=None, metavar="PATH",
-                       help="also export the actor as shipped-agent weights (.safetensors) to PATH")
+    train.add_argument(
+        "--baseline-rate",
+        type=float,
+        default=0.2,
+        help="self-play: share of episodes against the --opponent baselines (default: 0.2)",
+    )
+    train.add_argument(
+        "--snapshot-every",
+        type=POSITIVE,
+        default=50_000,
+        help="self-play: timesteps between snapshots joining the pool (default: 50000)",
+    )
+    train.add_argument(
+        "--pool-size", type=POSITIVE, default=8, help="self-play: snapshots kept, up to 64 (MAX_POOL_SIZE) (default: 8)"
+    )
+    train.add_argument(
+        "--export-pretrained",
+        default=None,
+        metavar="PATH",
+        help="also export the actor as shipped-agent weights (.safetensors) to PATH",
+    )
     train.add_argument("--n-steps", type=POSITIVE, default=16, help="steps per game between updates (default: 16)")
-    train.add_argument("--batch-size", type=POSITIVE, default=256,
-                       help="minibatch size, up to 262144 (MAX_ROLLOUT_STEPS) (default: 256)")
+    train.add_argument(
+        "--batch-size",
+        type=POSITIVE,
+        default=256,
+        help="minibatch size, up to 262144 (MAX_ROLLOUT_STEPS) (default: 256)",
+    )
     train.add_argument("--n-epochs", type=POSITIVE, default=4, help="epochs per update (default: 4)")
     train.add_argument("--learning-rate", type=float, default=3e-4, help="Adam's learning rate (default: 3e-4)")
     train.add_argument("--ent-coef", type=float, default=0.01, help="entropy bonus (default: 0.01)")
     train.add_argument("--gamma", type=float, default=0.99, help="discount (default: 0.99)")
-    train.add_argument("--net-arch", type=POSITIVE, nargs="+", default=[64, 64],
-                       help="hidden layer sizes of the policy and value MLPs, up to 8 sizes from 1 to 2048 "
-                       "(default: 64 64)")
+    train.add_argument(
+        "--net-arch",
+        type=POSITIVE,
+        nargs="+",
+        default=[64, 64],
+        help="hidden layer sizes of the policy and value MLPs, up to 8 sizes from 1 to 2048 (default: 64 64)",
+    )
     train.add_argument("--json", default=None, metavar="PATH", help="also write the figures as JSON to PATH")
     train.add_argument("--no-progress", action="store_true", help="no progress bar")
     add_trust_remote_code(train)

@@ -47,30 +47,45 @@ def evaluate_parser() -> argparse.ArgumentParser:
     parser.add_argument("agent", metavar="AGENT", help=f"the agent to measure, named as {names}")
     parser.add_argument("--game", default="modiar", help="game name or registry id with a table (default: modiar)")
     parser.add_argument(
-        "--oracle", action="store_true",
+        "--oracle",
+        action="store_true",
         help="value the agent's moves with the perfect-play table (required for now: it is what this command does)",
     )
     parser.add_argument(
-        "--opponents", nargs="+", default=list(DEFAULT_OPPONENTS), metavar="AGENT",
+        "--opponents",
+        nargs="+",
+        default=list(DEFAULT_OPPONENTS),
+        metavar="AGENT",
         help=f"the opponents, named as the agent (default: {' '.join(DEFAULT_OPPONENTS)})",
     )
     parser.add_argument(
-        "--games", type=integer_at_least(1), default=200,
+        "--games",
+        type=integer_at_least(1),
+        default=200,
         help="games per opponent, seats alternated (default: 200; even numbers balance the seats)",
     )
     parser.add_argument("--seed", type=integer_at_least(0, "seed"), default=0, help="seeds every game (default: 0)")
     parser.add_argument(
-        "--history", action="store_true",
+        "--history",
+        action="store_true",
         help="value the moves whose table value is not exact by a search of the real game with its repetition "
         "memory (Table.search), so that every decision is exact",
     )
     parser.add_argument(
-        "--tables", default=None, metavar="DIR",
+        "--tables",
+        default=None,
+        metavar="DIR",
         help="the folder of the tables (default: $MANCALA_ENVS_TABLES, else ~/.cache/mancala-envs/tables)",
     )
-    parser.add_argument("--json", default=None, metavar="PATH", help="also write the report, every decision included, as JSON")
     parser.add_argument(
-        "--option", type=key_value, action="append", default=[], metavar="KEY=VALUE",
+        "--json", default=None, metavar="PATH", help="also write the report, every decision included, as JSON"
+    )
+    parser.add_argument(
+        "--option",
+        type=key_value,
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
         help="a game option (the table must have been built with it); may be repeated",
     )
     add_trust_remote_code(parser)
@@ -103,8 +118,15 @@ def evaluate_main(argv: Sequence[str] | None = None, out: TextIO | None = None) 
         from mancala_envs.analysis.oracle import oracle_evaluate
 
         report = oracle_evaluate(
-            args.agent, args.game, args.opponents, games=args.games, seed=args.seed, tables=args.tables,
-            trust_remote_code=args.trust_remote_code, history=args.history, **options,
+            args.agent,
+            args.game,
+            args.opponents,
+            games=args.games,
+            seed=args.seed,
+            tables=args.tables,
+            trust_remote_code=args.trust_remote_code,
+            history=args.history,
+            **options,
         )
         print(report.format(), file=out)
         print(f"\nPlayed {len(report.outcomes)} games in {report.seconds:.1f} s", file=out)
@@ -121,8 +143,7 @@ def evaluate_main(argv: Sequence[str] | None = None, out: TextIO | None = None) 
 
         if not is_ctrl_c(error):  # numba's SystemError caused by Ctrl-C is Ctrl-C; any other is a fault
             raise
-        print("Interrupted: nothing was written (the report is made once every game is played)", file=out,
-              flush=True)
+        print("Interrupted: nothing was written (the report is made once every game is played)", file=out, flush=True)
         return 130
     return 0
 

@@ -35,15 +35,24 @@ def add_play_arguments(parser: argparse.ArgumentParser) -> None:
     """Adds the arguments of ``mancala-envs play`` to ``parser`` (a subcommand's parser, say)."""
     parser.add_argument("game", help="game name or registry id: ouril, omweso, ouril_v0, mancala/urim7-v0 ...")
     parser.add_argument(
-        "--opponent", default="greedy", help="the agent you play against: random, greedy, alphabeta:3, perfect (needs a table), pretrained (the shipped policy) ... (default: greedy)"
+        "--opponent",
+        default="greedy",
+        help="the agent you play against: random, greedy, alphabeta:3, perfect (needs a table), pretrained (the shipped policy) ... (default: greedy)",
     )
     parser.add_argument(
-        "--seat", type=_seat, default=0, metavar="{0,1,random}",
+        "--seat",
+        type=_seat,
+        default=0,
+        metavar="{0,1,random}",
         help="your seat: 0 = player_0, 1 = player_1, random = drawn from the seed (default: 0)",
     )
     parser.add_argument("--seed", type=SEED, default=0, help="seeds who moves first and the opponent (default: 0)")
     parser.add_argument(
-        "--option", type=key_value, action="append", default=[], metavar="KEY=VALUE",
+        "--option",
+        type=key_value,
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
         help="a game or environment option, repeatable: --option first_player=0 --option setup=placement",
     )
     add_trust_remote_code(parser)
@@ -57,8 +66,14 @@ def run_play(args: argparse.Namespace, input_fn: Callable[[str], str] = input, o
     """
     options = collect_options(args.option)
     final = play_human(
-        args.game, args.opponent, args.seat, args.seed, input_fn=input_fn, out=out,
-        trust_remote_code=args.trust_remote_code, **options,
+        args.game,
+        args.opponent,
+        args.seat,
+        args.seed,
+        input_fn=input_fn,
+        out=out,
+        trust_remote_code=args.trust_remote_code,
+        **options,
     )
     return INTERRUPTED if final["stopped"] == "interrupt" else 0
 

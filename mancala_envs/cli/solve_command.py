@@ -15,11 +15,19 @@ import sys
 from collections.abc import Sequence
 from typing import TextIO
 
+from mancala_envs.algorithms.retrograde import (
+    Table,
+    TableError,
+    build_table,
+    load_table,
+    save_table,
+    table_dir,
+    table_paths,
+)
 from mancala_envs.cli.common import PROG, Parser, UsageError, fail, integer_at_least, os_error_line
 from mancala_envs.common.errors import is_ctrl_c
 from mancala_envs.common.files import check_destination
 from mancala_envs.envs.registration import make_game, resolve_env_id
-from mancala_envs.algorithms.retrograde import Table, TableError, build_table, load_table, save_table, table_dir, table_paths
 
 __all__ = ["solve_main", "solve_parser"]
 
@@ -33,7 +41,10 @@ def solve_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("game", help="game name or registry id: modiar (the whole game), kalah, ouril, urim")
     parser.add_argument(
-        "--max-seeds", type=integer_at_least(0, "seed count"), default=None, metavar="K",
+        "--max-seeds",
+        type=integer_at_least(0, "seed count"),
+        default=None,
+        metavar="K",
         help="solve the positions with at most K seeds on the board (default: every seed of the game)",
     )
     parser.add_argument("--dir", default=None, metavar="DIR", help=f"where to save the table (default: {table_dir()})")
@@ -53,21 +64,30 @@ def summary(table: Table, path: str, out: TextIO) -> None:
     info = table.info
     exact = info.get("exact_positions", 0)
     print(f"table: {path}", file=out)
-    print(f"positions: {table.positions:,} (boards with at most {table.max_seeds} seeds, each player to move); "
-          f"{table.table.nbytes / 1e6:.1f} MB", file=out)
+    print(
+        f"positions: {table.positions:,} (boards with at most {table.max_seeds} seeds, each player to move); "
+        f"{table.table.nbytes / 1e6:.1f} MB",
+        file=out,
+    )
     if info:
-        print(f"built in {info.get('seconds', 0):.1f} s; exact values: {exact:,} "
-              f"({100 * exact / max(table.positions, 1):.1f}%); positions in cycle classes: "
-              f"{info.get('cycle_positions', 0):,} in {info.get('cycle_classes', 0)} classes "
-              f"(largest {info.get('largest_class', 0):,})", file=out)
+        print(
+            f"built in {info.get('seconds', 0):.1f} s; exact values: {exact:,} "
+            f"({100 * exact / max(table.positions, 1):.1f}%); positions in cycle classes: "
+            f"{info.get('cycle_positions', 0):,} in {info.get('cycle_classes', 0)} classes "
+            f"(largest {info.get('largest_class', 0):,})",
+            file=out,
+        )
     if table.complete:
         game = table.game
         for first in range(2):
             start = game.new_state(first)
             value = table.value(start)
             margins = {a: v.margin for a, v in table.move_values(start).items()}
-            print(f"start, player_{first} first: margin {value.margin:+d} for player_{first} "
-                  f"({'exact' if value.exact else 'class-capped reading of repetition'}); moves {margins}", file=out)
+            print(
+                f"start, player_{first} first: margin {value.margin:+d} for player_{first} "
+                f"({'exact' if value.exact else 'class-capped reading of repetition'}); moves {margins}",
+                file=out,
+            )
 
 
 def solve_main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
@@ -114,8 +134,12 @@ def solve_main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> 
     except (KeyboardInterrupt, SystemError) as error:  # a table is saved only once complete: nothing half-made
         if not is_ctrl_c(error):  # numba's SystemError caused by Ctrl-C is Ctrl-C; any other is a fault
             raise
-        print("Interrupted: nothing was saved (the table is saved once every layer is solved); run the command "
-              "again to build it", file=out, flush=True)
+        print(
+            "Interrupted: nothing was saved (the table is saved once every layer is solved); run the command "
+            "again to build it",
+            file=out,
+            flush=True,
+        )
         return 130
     return 0
 

@@ -54,9 +54,9 @@ from typing import Any, TextIO
 
 import numpy as np
 
+from mancala_envs.common.validation import check_integer
 from mancala_envs.engine.state import PLAYER
 from mancala_envs.games.game import Game
-from mancala_envs.common.validation import check_integer
 
 __all__ = ["INTERRUPTED", "play_human"]
 
@@ -338,8 +338,7 @@ def play_human(
         ('quit', None)
     """
     from mancala_envs.agents import make_agent
-    from mancala_envs.envs.registration import make
-    from mancala_envs.envs.registration import resolve_env_id
+    from mancala_envs.envs.registration import make, resolve_env_id
 
     out = sys.stdout if out is None else out
     _check_arguments(seat, seed)

@@ -8,6 +8,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from mancala_envs.analysis.tournament import PROG, TournamentInterrupted, require, run_tournament
 from mancala_envs.cli.common import (
     Parser,
     UsageError,
@@ -20,7 +21,6 @@ from mancala_envs.cli.common import (
 )
 from mancala_envs.common.errors import is_ctrl_c
 from mancala_envs.common.files import check_destination
-from mancala_envs.analysis.tournament import PROG, TournamentInterrupted, require, run_tournament
 
 __all__ = ["tournament_main", "tournament_parser"]
 
@@ -35,28 +35,41 @@ def tournament_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--game", default="ouril", help="game name or registry id (default: ouril)")
     parser.add_argument(
-        "--agents", nargs="+", default=["random", "greedy"], metavar="AGENT",
+        "--agents",
+        nargs="+",
+        default=["random", "greedy"],
+        metavar="AGENT",
         help=f"two or more agents, named as {', '.join([*AGENT_NAMES, *AGENT_FORMS])} (default: random greedy)",
     )
     parser.add_argument(
-        "--games", type=integer_at_least(1), default=200,
+        "--games",
+        type=integer_at_least(1),
+        default=200,
         help="games per pair, seats alternated (default: 200; even numbers balance the seats)",
     )
     parser.add_argument("--seed", type=integer_at_least(0, "seed"), default=0, help="seeds every game (default: 0)")
     parser.add_argument(
-        "--workers", type=integer_at_least(1), default=None,
+        "--workers",
+        type=integer_at_least(1),
+        default=None,
         help="processes playing games (default: one per core; 1 plays in this process)",
     )
     parser.add_argument("--json", default=None, metavar="PATH", help="write everything, every game included, as JSON")
     parser.add_argument("--csv", default=None, metavar="PATH", help="write the per-agent and per-pair rows as CSV")
     parser.add_argument("--plot", default=None, metavar="PATH", help="write a PNG: ratings and a pairwise heatmap")
     parser.add_argument(
-        "--record", default=None, metavar="DIR",
+        "--record",
+        default=None,
+        metavar="DIR",
         help="also write every game as a JSON game record into DIR (replay one with mancala-envs replay)",
     )
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     parser.add_argument(
-        "--option", type=key_value, action="append", default=[], metavar="KEY=VALUE",
+        "--option",
+        type=key_value,
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
         help="a game option, e.g. --option grand_slam=forbidden; values are read as JSON when they parse "
         "(4, true, null), as text otherwise; may be repeated",
     )
@@ -91,8 +104,14 @@ def tournament_main(argv: Sequence[str] | None = None, out: Any = None) -> int:
         start = time.perf_counter()
         try:
             result = run_tournament(
-                args.game, args.agents, args.games, seed=args.seed, workers=args.workers,
-                progress=not args.no_progress, record_dir=args.record, trust_remote_code=args.trust_remote_code,
+                args.game,
+                args.agents,
+                args.games,
+                seed=args.seed,
+                workers=args.workers,
+                progress=not args.no_progress,
+                record_dir=args.record,
+                trust_remote_code=args.trust_remote_code,
                 **options,
             )
         except TournamentInterrupted as stop:
@@ -111,8 +130,13 @@ def tournament_main(argv: Sequence[str] | None = None, out: Any = None) -> int:
     except (KeyboardInterrupt, SystemError) as error:  # before the games began (loading agents), or after them
         if not is_ctrl_c(error):  # numba's SystemError caused by Ctrl-C is Ctrl-C; any other is a fault
             raise
-        print("Interrupted after the games: the files not listed as written above were not written" if played
-              else "Interrupted before the games began: nothing was written", file=out, flush=True)
+        print(
+            "Interrupted after the games: the files not listed as written above were not written"
+            if played
+            else "Interrupted before the games began: nothing was written",
+            file=out,
+            flush=True,
+        )
         return 130
     return 0
 

@@ -114,11 +114,15 @@ def check_destination(path: PathLike, what: str, *, folder: bool = False) -> Pat
         parent = target.absolute().parent
     if not parent.is_dir():
         state = "is not a folder" if parent.exists() else "does not exist"
-        raise ValueError(f"cannot write {what} to {str(target)!r}: the folder {str(parent)!r} {state}; create it "
-                         "first (nothing creates missing folders).")
+        raise ValueError(
+            f"cannot write {what} to {str(target)!r}: the folder {str(parent)!r} {state}; create it "
+            "first (nothing creates missing folders)."
+        )
     if not os.access(parent, os.W_OK | os.X_OK):
-        raise ValueError(f"cannot write {what} to {str(target)!r}: the folder {str(parent)!r} is not writable; pass "
-                         "a path in a folder you can write.")
+        raise ValueError(
+            f"cannot write {what} to {str(target)!r}: the folder {str(parent)!r} is not writable; pass "
+            "a path in a folder you can write."
+        )
     return target
 
 
@@ -284,9 +288,11 @@ def atomic_write(path: PathLike, data: bytes | Callable[[IO[bytes]], None]) -> N
         descriptor, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
     except (FileNotFoundError, NotADirectoryError, PermissionError) as error:  # named by the path given, not mkstemp's
         folder = str(target.absolute().parent)
-        why = {FileNotFoundError: f"the folder {folder!r} does not exist; create it first",
-               NotADirectoryError: f"{folder!r} is not a folder; create it first, in place of that file",
-               PermissionError: f"the folder {folder!r} cannot be written; pass a path in a folder you can write"}
+        why = {
+            FileNotFoundError: f"the folder {folder!r} does not exist; create it first",
+            NotADirectoryError: f"{folder!r} is not a folder; create it first, in place of that file",
+            PermissionError: f"the folder {folder!r} cannot be written; pass a path in a folder you can write",
+        }
         raise type(error)(error.errno, why[type(error)], os.fspath(path)) from None
     try:
         os.chmod(temporary, _mode_for(target))  # mkstemp makes it 0600: give it the mode an ordinary write would

@@ -22,7 +22,14 @@ import warnings
 from collections.abc import Sequence
 from types import ModuleType
 
-__all__ = ["MOVED_MODULES", "REMOVED_IN", "MovedModuleFinder", "install_moved_module_finder", "moved_attribute", "warn_moved"]
+__all__ = [
+    "MOVED_MODULES",
+    "REMOVED_IN",
+    "MovedModuleFinder",
+    "install_moved_module_finder",
+    "moved_attribute",
+    "warn_moved",
+]
 
 #: the release that removes the old paths
 REMOVED_IN = "0.3.0"

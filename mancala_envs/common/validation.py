@@ -139,10 +139,13 @@ def check_action_array(actions: Any, n_games: int, n_actions: int) -> np.ndarray
         huge = array.dtype == object and all(is_integer(action) for action in array)  # Python ints beyond int64
         bad = [game for game, action in enumerate(array) if not 0 <= action < n_actions] if huge else []
         if bad:
-            raise ValueError(f"actions out of range in games {bad[:5]} (e.g. {array[bad[0]]}); "
-                             f"actions are 0..{n_actions - 1}.")
-        raise TypeError(f"actions must be integers (got dtype {array.dtype}); pass an int array such as "
-                        f"np.zeros({n_games}, dtype=np.int64).")
+            raise ValueError(
+                f"actions out of range in games {bad[:5]} (e.g. {array[bad[0]]}); actions are 0..{n_actions - 1}."
+            )
+        raise TypeError(
+            f"actions must be integers (got dtype {array.dtype}); pass an int array such as "
+            f"np.zeros({n_games}, dtype=np.int64)."
+        )
     given = array
     array = array.astype(np.int64, copy=False)  # a uint64 beyond int64 wraps to a negative action, refused below
     if np.count_nonzero(array.view(np.uint64) >= n_actions):  # a negative action reads as a huge unsigned one

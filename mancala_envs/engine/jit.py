@@ -321,7 +321,7 @@ class CheckedFunctionCache(FunctionCache):
         target_context.refresh()
         try:
             return self._load_overload(sig, target_context)
-        except Exception as error:  # noqa: BLE001 - any failure to load an entry means: compile it again
+        except Exception as error:
             left = self._cache_file.discard()
             reason = str(error) if isinstance(error, _DamagedEntry) else f"{type(error).__name__}: {error}"
             stuck = f" (could not remove {', '.join(left)}; remove it by hand)" if left else ""
@@ -464,7 +464,7 @@ class _CompileProgress(event.Listener):
                 if self._depth > 1 or notice_silenced():
                     return
                 self._begin(dispatcher)
-        except Exception:  # noqa: BLE001 - a report must never break a compile
+        except Exception:
             pass
 
     def on_end(self, event_: event.Event) -> None:
@@ -480,7 +480,7 @@ class _CompileProgress(event.Listener):
                     if self._drawn:
                         write_progress("\r\x1b[K")
                         self._drawn = False
-        except Exception:  # noqa: BLE001
+        except Exception:
             pass
 
     def after_fork(self) -> None:

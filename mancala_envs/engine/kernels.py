@@ -108,9 +108,7 @@ def game_step(state: np.ndarray, params: np.ndarray, action: int, trace: np.ndar
     raise NotImplementedError("a per-game template was called directly; call specialise(template, game)(...).")
 
 
-def game_observe(
-    state: np.ndarray, params: np.ndarray, player: int, observation: np.ndarray, mask: np.ndarray
-) -> None:
+def game_observe(state: np.ndarray, params: np.ndarray, player: int, observation: np.ndarray, mask: np.ndarray) -> None:
     """The game's ``observe`` (a placeholder: only specialised copies of a template call it)."""
     raise NotImplementedError("a per-game template was called directly; call specialise(template, game)(...).")
 
@@ -197,7 +195,9 @@ def specialise(template: Callable[..., Any], game: GameRules, **constants: int) 
         TypeError: ``template`` is not marked with :func:`per_game`, or ``game`` lacks a rule.
     """
     if not is_template(template):
-        raise TypeError(f"{getattr(template, '__qualname__', template)!r} is not a per-game template; mark it with @per_game().")
+        raise TypeError(
+            f"{getattr(template, '__qualname__', template)!r} is not a per-game template; mark it with @per_game()."
+        )
     rules = {
         "game_reset": _rule(game, "reset_function"),
         "game_step": _rule(game, "step_function"),
@@ -213,7 +213,9 @@ def specialise(template: Callable[..., Any], game: GameRules, **constants: int) 
 def _rule(game: Any, attribute: str) -> Callable[..., Any]:
     function = getattr(game, attribute, None)
     if function is None:
-        raise TypeError(f"{type(game).__name__} has no {attribute}; a game names its compiled rules as class attributes.")
+        raise TypeError(
+            f"{type(game).__name__} has no {attribute}; a game names its compiled rules as class attributes."
+        )
     return function
 
 
@@ -293,8 +295,9 @@ def _symbol_call(symbol: str, signature: Any) -> Callable[..., Any]:
             return None
 
         def codegen(context: Any, builder: Any, call: Any, values: Any) -> Any:
-            values = [context.cast(builder, value, have, want)
-                      for value, have, want in zip(values, call.args, signature.args)]
+            values = [
+                context.cast(builder, value, have, want) for value, have, want in zip(values, call.args, signature.args)
+            ]
             function_type = context.call_conv.get_function_type(signature.return_type, signature.args)
             function = cgutils.get_or_insert_function(builder.module, function_type, symbol)
             status, result = context.call_conv.call_function(
@@ -308,15 +311,19 @@ def _symbol_call(symbol: str, signature: Any) -> Callable[..., Any]:
 
     arity = len(signature.args)
     if arity == 2:
+
         def rule(typing_context: Any, a: Any, b: Any) -> Any:
             return typer(typing_context, (a, b))
     elif arity == 3:
+
         def rule(typing_context: Any, a: Any, b: Any, c: Any) -> Any:
             return typer(typing_context, (a, b, c))
     elif arity == 4:
+
         def rule(typing_context: Any, a: Any, b: Any, c: Any, d: Any) -> Any:
             return typer(typing_context, (a, b, c, d))
     elif arity == 5:
+
         def rule(typing_context: Any, a: Any, b: Any, c: Any, d: Any, e: Any) -> Any:
             return typer(typing_context, (a, b, c, d, e))
     else:

@@ -144,23 +144,33 @@ class Layout:
         self.params = tuple(params)
         self.observation = tuple(observation)
         self.symbols = dict(symbols or {})
-        used = {size for feature in observation for size in (feature.high, feature.count, feature.when)
-                if isinstance(size, str)}
+        used = {
+            size
+            for feature in observation
+            for size in (feature.high, feature.count, feature.when)
+            if isinstance(size, str)
+        }
         if used - set(self.symbols):
-            raise ValueError(f"the layout uses symbols {sorted(used - set(self.symbols))} without saying what they "
-                             "stand for; add them to symbols.")
+            raise ValueError(
+                f"the layout uses symbols {sorted(used - set(self.symbols))} without saying what they "
+                "stand for; add them to symbols."
+            )
         self._slot_index = self._number(slots, slots_start, "slot")
         self._param_index = self._number(params, 0, "param")
         self.slots_end = slots_start + sum(field.size for field in slots)
         if slots_start == GAME_SLOTS and self.slots_end > HEADER_SIZE:
-            raise ValueError(f"the own slots take {self.slots_end - GAME_SLOTS} slots; the header has "
-                             f"{HEADER_SIZE - GAME_SLOTS} free (put them after the board with slots_start).")
+            raise ValueError(
+                f"the own slots take {self.slots_end - GAME_SLOTS} slots; the header has "
+                f"{HEADER_SIZE - GAME_SLOTS} free (put them after the board with slots_start)."
+            )
         self.n_params = sum(field.size for field in params)
         seen_conditional = False
         for feature in observation:
             if feature.when is None and seen_conditional:
-                raise ValueError(f"observation entry {feature.name!r} follows a conditional one; put conditional "
-                                 "entries last, so that every index before them stays fixed.")
+                raise ValueError(
+                    f"observation entry {feature.name!r} follows a conditional one; put conditional "
+                    "entries last, so that every index before them stays fixed."
+                )
             seen_conditional = seen_conditional or feature.when is not None
 
     @staticmethod

@@ -246,8 +246,18 @@ def relay_lap(
     seeds = state[origin]
     state[origin] = 0
     return sow_from(
-        state, board_start, origin, seeds, direction, ring_start, ring_size, closed, group_size, group_timing,
-        row_size, trace,
+        state,
+        board_start,
+        origin,
+        seeds,
+        direction,
+        ring_start,
+        ring_size,
+        closed,
+        group_size,
+        group_timing,
+        row_size,
+        trace,
     )
 
 
@@ -337,14 +347,39 @@ def relay_turn(
     direction_flag = 1 if direction == CW else 0
     first_key = (position_key_at(state, ring_start, ring_size, 0), (origin - board_start) * 2 + direction_flag)
     pit, outcome, groups_taken = _relay_lap_and_land(
-        state, board_start, origin, direction, ring_start, ring_size, closed, group_size, group_timing, row_size,
-        mover, binikh, trace,
+        state,
+        board_start,
+        origin,
+        direction,
+        ring_start,
+        ring_size,
+        closed,
+        group_size,
+        group_timing,
+        row_size,
+        mover,
+        binikh,
+        trace,
     )
     if outcome != _RELAYS:
         return 1, outcome
     return _relay_turn_on(
-        state, board_start, pit, direction, ring_start, ring_size, closed, group_size, group_timing, row_size,
-        mover, binikh, max_laps, trace, first_key, groups_taken,
+        state,
+        board_start,
+        pit,
+        direction,
+        ring_start,
+        ring_size,
+        closed,
+        group_size,
+        group_timing,
+        row_size,
+        mover,
+        binikh,
+        max_laps,
+        trace,
+        first_key,
+        groups_taken,
     )
 
 
@@ -380,8 +415,19 @@ def _relay_turn_on(
         if laps >= max_laps or turn_memory_repeats(memory, key):
             return laps, TURN_ENDLESS
         pit, outcome, groups_taken = _relay_lap_and_land(
-            state, board_start, pit, direction, ring_start, ring_size, closed, group_size, group_timing, row_size,
-            mover, binikh, trace,
+            state,
+            board_start,
+            pit,
+            direction,
+            ring_start,
+            ring_size,
+            closed,
+            group_size,
+            group_timing,
+            row_size,
+            mover,
+            binikh,
+            trace,
         )
         laps += 1
         if groups_taken:

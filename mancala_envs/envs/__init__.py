@@ -68,7 +68,9 @@ def public_modules() -> dict[str, types.ModuleType]:
     return {module.__name__.rsplit(".", 1)[1]: module for module in _MODULES}
 
 
-_MODULES = [sys.modules.setdefault(f"{__name__}.{cls.name}_v{cls.version}", _public_module(cls)) for cls in game_classes()]
+_MODULES = [
+    sys.modules.setdefault(f"{__name__}.{cls.name}_v{cls.version}", _public_module(cls)) for cls in game_classes()
+]
 for _module in _MODULES:
     globals()[_module.__name__.rsplit(".", 1)[1]] = _module
     __all__.append(_module.__name__.rsplit(".", 1)[1])

@@ -19,6 +19,8 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
+from mancala_envs.common.errors import GameOverError, IllegalActionError
+from mancala_envs.common.validation import check_action, check_seed
 from mancala_envs.engine.state import (
     END_ILLEGAL_ACTION,
     END_REASON,
@@ -43,9 +45,7 @@ from mancala_envs.engine.state import (
 from mancala_envs.engine.trace import CAPTURE_CAPACITY as TRACE_CAPTURES
 from mancala_envs.engine.trace import SOWN_CAPACITY as TRACE_SOWN
 from mancala_envs.engine.trace import new_trace, read_trace
-from mancala_envs.common.errors import GameOverError, IllegalActionError
 from mancala_envs.games.game import Game, check_choice, compiled_entry
-from mancala_envs.common.validation import check_action, check_seed
 
 __all__ = [
     "AGENTS",
@@ -108,8 +108,20 @@ _STATE_DTYPE = np.dtype(np.int64)
 #: the type of the actions that ``np.flatnonzero`` of a mask gives, which ``step`` takes without the general checks
 _ACTION_INT64 = np.int64
 SNAPSHOT_KEYS = frozenset(
-    {"format", "env", "config", "state", "rng", "agents", "agent_selection", "rewards", "cumulative_rewards",
-     "terminations", "truncations", "last_move"}
+    {
+        "format",
+        "env",
+        "config",
+        "state",
+        "rng",
+        "agents",
+        "agent_selection",
+        "rewards",
+        "cumulative_rewards",
+        "terminations",
+        "truncations",
+        "last_move",
+    }
 )
 
 
@@ -155,11 +167,14 @@ _PCG64_HEADER = {"has_uint32": 2, "uinteger": 2**32}
 
 def _check_rng(state: Any) -> None:
     """Raises ``ValueError`` unless ``state`` is a PCG64 state that numpy's own generator can hold."""
+
     def malformed(why: str) -> ValueError:
         return ValueError(f"the snapshot's rng state is malformed ({why}); take it with env.state_dict().")
 
     if not isinstance(state, dict) or set(state) != {"bit_generator", "state", *_PCG64_HEADER}:
-        raise malformed("it must be the dict of a PCG64 bit_generator.state: bit_generator, state, has_uint32, uinteger")
+        raise malformed(
+            "it must be the dict of a PCG64 bit_generator.state: bit_generator, state, has_uint32, uinteger"
+        )
     if state["bit_generator"] != "PCG64":
         raise malformed(f"bit_generator {state['bit_generator']!r} is not 'PCG64'")
     inner = state["state"]
@@ -181,11 +196,15 @@ def _check_last_move(move: Any, game: Game) -> None:
         return
     pits = range(game.n_pits + (2 if game.has_stores else 0))  # a store is recorded as n_pits + player
     if not isinstance(move, dict) or set(move) != {"player", "action", "sown", "captures"}:
-        raise ValueError("the snapshot's last_move is malformed: it must be None or a dict of player, action, sown, captures.")
+        raise ValueError(
+            "the snapshot's last_move is malformed: it must be None or a dict of player, action, sown, captures."
+        )
     if not _is_int(move["player"]) or move["player"] not in (0, 1):
         raise ValueError(f"the snapshot's last_move player {move['player']!r} must be 0 or 1.")
     if not _is_int(move["action"]) or not 0 <= move["action"] < game.n_actions:
-        raise ValueError(f"the snapshot's last_move action {move['action']!r} must be an integer in 0..{game.n_actions - 1}.")
+        raise ValueError(
+            f"the snapshot's last_move action {move['action']!r} must be an integer in 0..{game.n_actions - 1}."
+        )
     sown = move["sown"]
     if not isinstance(sown, list) or len(sown) > TRACE_SOWN or any(not _is_int(pit) or pit not in pits for pit in sown):
         raise ValueError(
@@ -193,10 +212,17 @@ def _check_last_move(move: Any, game: Game) -> None:
             f"(got {sown!r})."
         )
     captures = move["captures"]
-    if not isinstance(captures, list) or len(captures) > TRACE_CAPTURES or any(
-        not isinstance(c, list) or len(c) != 2 or not all(_is_int(v) for v in c)
-        or not 0 <= c[0] < game.n_pits or not 1 <= c[1] <= game.total_seeds
-        for c in captures
+    if (
+        not isinstance(captures, list)
+        or len(captures) > TRACE_CAPTURES
+        or any(
+            not isinstance(c, list)
+            or len(c) != 2
+            or not all(_is_int(v) for v in c)
+            or not 0 <= c[0] < game.n_pits
+            or not 1 <= c[1] <= game.total_seeds
+            for c in captures
+        )
     ):
         raise ValueError(
             f"the snapshot's last_move captures must be a list of [pit, seeds] pairs, pits in 0..{game.n_pits - 1} "
@@ -922,7 +948,7 @@ class MancalaEnv(AECEnv):
         self._state[END_REASON] = END_ILLEGAL_ACTION
         self._state[WINNER] = 1 - self._player_index(agent)
         self._state[SCORE : SCORE + 2] = self._state[STORE : STORE + 2]
-        self.rewards = {a: 0 for a in AGENTS}
+        self.rewards = dict.fromkeys(AGENTS, 0)
         self.rewards[agent] = -1
         self._finish()
 
@@ -943,7 +969,7 @@ class MancalaEnv(AECEnv):
             return {AGENTS[p]: points[p] - points[1 - p] for p in range(2)}
         winner = int(state[WINNER])
         if winner < 0:
-            return {a: 0 for a in AGENTS}
+            return dict.fromkeys(AGENTS, 0)
         return {AGENTS[winner]: 1, AGENTS[1 - winner]: -1}
 
     def _write_infos(self) -> None:

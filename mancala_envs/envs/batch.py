@@ -50,7 +50,12 @@ from typing import Any, NamedTuple, TypeVar
 
 import numpy as np
 
+from mancala_envs.algorithms.playouts import RolloutStats, legal_action_at
+from mancala_envs.algorithms.tree_search import ALPHABETA, MCTS, OPPONENT_KINDS, choose_move, opponent_kinds
+from mancala_envs.common.errors import IllegalActionError
+from mancala_envs.common.validation import check_action_array, check_integer, check_seed
 from mancala_envs.engine.arrays import copy_rows, copy_slots, fill_slots
+from mancala_envs.engine.board_views import borrowed_view
 from mancala_envs.engine.jit import njit
 from mancala_envs.engine.kernels import game_observe, game_reset, game_step, per_game
 from mancala_envs.engine.prng import new_words, uniform
@@ -69,12 +74,7 @@ from mancala_envs.engine.state import (
     TURN,
     WINNER,
 )
-from mancala_envs.engine.board_views import borrowed_view
-from mancala_envs.common.errors import IllegalActionError
 from mancala_envs.games.game import Game
-from mancala_envs.algorithms.playouts import RolloutStats, legal_action_at
-from mancala_envs.algorithms.tree_search import ALPHABETA, MCTS, OPPONENT_KINDS, choose_move, opponent_kinds
-from mancala_envs.common.validation import check_action_array, check_integer, check_seed
 
 __all__ = [
     "DEFAULT_HISTORY_CAPACITY",
@@ -269,8 +269,13 @@ def _ply(row: np.ndarray, params: np.ndarray, action: int, no_trace: np.ndarray)
 
 @per_game(inline="always")
 def _new_game(
-    params: np.ndarray, states: np.ndarray, pools: tuple, spilled: np.ndarray,
-    game: int, words: np.ndarray, first_player: int,
+    params: np.ndarray,
+    states: np.ndarray,
+    pools: tuple,
+    spilled: np.ndarray,
+    game: int,
+    words: np.ndarray,
+    first_player: int,
 ) -> None:
     """Starts game ``game`` afresh in its own row (giving back any other row); the first player is
     ``first_player``, or drawn from the game's generator when it is -1."""
@@ -308,10 +313,25 @@ def _keep_final(row: np.ndarray, game: int, points_slot: int, facts: np.ndarray)
 # --- both seats played by the caller ---------------------------------------------------------------------------
 @per_game(nogil=True)
 def _step_all(
-    reset: bool, params: np.ndarray, history_start: int, states: np.ndarray, pools: tuple,
-    spilled: np.ndarray, words: np.ndarray, first_player: int, reward_mode: int, points_slot: int,
-    actions: np.ndarray, observation: np.ndarray, mask: np.ndarray, player: np.ndarray, rewards: np.ndarray,
-    terminated: np.ndarray, truncated: np.ndarray, final_observation: np.ndarray, facts: np.ndarray,
+    reset: bool,
+    params: np.ndarray,
+    history_start: int,
+    states: np.ndarray,
+    pools: tuple,
+    spilled: np.ndarray,
+    words: np.ndarray,
+    first_player: int,
+    reward_mode: int,
+    points_slot: int,
+    actions: np.ndarray,
+    observation: np.ndarray,
+    mask: np.ndarray,
+    player: np.ndarray,
+    rewards: np.ndarray,
+    terminated: np.ndarray,
+    truncated: np.ndarray,
+    final_observation: np.ndarray,
+    facts: np.ndarray,
     no_trace: np.ndarray,
 ) -> tuple:
     """One ply in every game; the k-th game to end (in game order) leaves its final position and facts in
@@ -349,8 +369,7 @@ def _step_all(
 
 
 @per_game()
-def _play_out(row: np.ndarray, params: np.ndarray, generator: np.ndarray, room: int,
-              no_trace: np.ndarray) -> int:
+def _play_out(row: np.ndarray, params: np.ndarray, generator: np.ndarray, room: int, no_trace: np.ndarray) -> int:
     """Uniformly random legal plies in ``row`` until its game ends or, when ``room`` >= 0, its repetition
     memory holds more than ``room`` keys (the row must grow first). Returns the plies played.
 
@@ -373,8 +392,16 @@ def _play_out(row: np.ndarray, params: np.ndarray, generator: np.ndarray, room: 
 
 @per_game(nogil=True)
 def _play_random(
-    params: np.ndarray, history_start: int, states: np.ndarray, pools: tuple,
-    spilled: np.ndarray, words: np.ndarray, first_player: int, n_games: int, cursor: int, results: np.ndarray,
+    params: np.ndarray,
+    history_start: int,
+    states: np.ndarray,
+    pools: tuple,
+    spilled: np.ndarray,
+    words: np.ndarray,
+    first_player: int,
+    n_games: int,
+    cursor: int,
+    results: np.ndarray,
 ) -> tuple:
     """Plays uniformly random legal plies until ``n_games`` games have ended, one row at a time: the row
     at ``cursor`` plays its game to the end and starts a new one, then the next row (cyclically) does the
@@ -416,8 +443,17 @@ def _play_random(
 # --- one learner per game against a compiled opponent (the vector envs) ------------------------------------------
 @per_game(inline="always")
 def _start_episode(
-    params: np.ndarray, states: np.ndarray, pools: tuple, spilled: np.ndarray, words: np.ndarray, game: int,
-    first_player: int, learner_seat: int, seats: np.ndarray, members: int, drawn: np.ndarray,
+    params: np.ndarray,
+    states: np.ndarray,
+    pools: tuple,
+    spilled: np.ndarray,
+    words: np.ndarray,
+    game: int,
+    first_player: int,
+    learner_seat: int,
+    seats: np.ndarray,
+    members: int,
+    drawn: np.ndarray,
 ) -> int:
     """A new game in row ``game`` with the learner's seat drawn (or ``learner_seat``) and, from a pool of
     ``members`` opponents, the one it plays drawn into ``drawn`` (one opponent: no draw); returns the seat."""
@@ -433,12 +469,33 @@ def _start_episode(
 
 @per_game(nogil=True)
 def _step_learners(
-    params: np.ndarray, history_start: int, states: np.ndarray, pools: tuple,
-    spilled: np.ndarray, words: np.ndarray, first_player: int, learner_seat: int, seats: np.ndarray,
-    opponents: np.ndarray, drawn: np.ndarray, reward_mode: int, points_slot: int, same_step: bool, actions: np.ndarray,
-    observation: np.ndarray, mask: np.ndarray, rewards: np.ndarray, terminated: np.ndarray,
-    truncated: np.ndarray, final_observation: np.ndarray, facts: np.ndarray, waiting: np.ndarray,
-    lengths: np.ndarray, returns: np.ndarray, episode_lengths: np.ndarray, episode_returns: np.ndarray,
+    params: np.ndarray,
+    history_start: int,
+    states: np.ndarray,
+    pools: tuple,
+    spilled: np.ndarray,
+    words: np.ndarray,
+    first_player: int,
+    learner_seat: int,
+    seats: np.ndarray,
+    opponents: np.ndarray,
+    drawn: np.ndarray,
+    reward_mode: int,
+    points_slot: int,
+    same_step: bool,
+    actions: np.ndarray,
+    observation: np.ndarray,
+    mask: np.ndarray,
+    rewards: np.ndarray,
+    terminated: np.ndarray,
+    truncated: np.ndarray,
+    final_observation: np.ndarray,
+    facts: np.ndarray,
+    waiting: np.ndarray,
+    lengths: np.ndarray,
+    returns: np.ndarray,
+    episode_lengths: np.ndarray,
+    episode_returns: np.ndarray,
     no_trace: np.ndarray,
 ) -> tuple:
     """One learner step in every game: the learner's action, then the opponent's plies until the learner
@@ -473,8 +530,9 @@ def _step_learners(
             returns[game] = 0.0
         while True:
             if start:
-                seat = _start_episode(params, states, pools, spilled, words, game, first_player, learner_seat, seats,
-                                      members, drawn)
+                seat = _start_episode(
+                    params, states, pools, spilled, words, game, first_player, learner_seat, seats, members, drawn
+                )
                 start = False
             row = _row(states, pools, spilled, game)
             if not learner_to_play and (row[STATUS] != RUNNING or row[PLAYER] == seat):
@@ -516,7 +574,9 @@ def _step_learners(
                     width = row.shape[0]
                     copy_slots(trial, row, width)
                     fill_slots(trial, width, trial.shape[0], 0)
-                    action = choose_move(kind, history_start, trial, params, n_actions, strength, cap, words[game], trial)
+                    action = choose_move(
+                        kind, history_start, trial, params, n_actions, strength, cap, words[game], trial
+                    )
                 else:
                     action = choose_move(kind, history_start, row, params, n_actions, strength, cap, words[game], trial)
             _ply(row, params, action, no_trace)
@@ -596,8 +656,13 @@ class GameRows:
     """
 
     def __init__(
-        self, env_id: str | Game, n_games: int, history_capacity: int, options: dict[str, Any],
-        spill_capacity: int = _SPILL_KEYS, threads: int | None = None,
+        self,
+        env_id: str | Game,
+        n_games: int,
+        history_capacity: int,
+        options: dict[str, Any],
+        spill_capacity: int = _SPILL_KEYS,
+        threads: int | None = None,
     ) -> None:
         from mancala_envs.envs.registration import make_game  # a lower layer ([tool.importlinter] in pyproject.toml)
 
@@ -619,7 +684,9 @@ class GameRows:
             first_player = options.pop("first_player", None)
             reward_mode = options.pop("reward_mode", "win_loss")
             if options:
-                raise TypeError(f"unknown options {sorted(options)}; with a Game, pass only first_player and reward_mode.")
+                raise TypeError(
+                    f"unknown options {sorted(options)}; with a Game, pass only first_player and reward_mode."
+                )
         else:
             first_player = options.pop("first_player", None)
             reward_mode = options.pop("reward_mode", "win_loss")
@@ -757,8 +824,14 @@ class GameRows:
         return kernel
 
     def reset_learners(
-        self, seat_rule: int, seats: np.ndarray, opponents: np.ndarray, drawn: np.ndarray, waiting: np.ndarray,
-        lengths: np.ndarray, returns: np.ndarray,
+        self,
+        seat_rule: int,
+        seats: np.ndarray,
+        opponents: np.ndarray,
+        drawn: np.ndarray,
+        waiting: np.ndarray,
+        lengths: np.ndarray,
+        returns: np.ndarray,
     ) -> tuple[np.ndarray, np.ndarray]:
         """Starts an episode in every game, played by its opponent until its learner is to move.
 
@@ -778,17 +851,42 @@ class GameRows:
         waiting[:] = 1
         self._has_reset = True
         return self.step_learners(
-            np.zeros(n, np.int64), seat_rule, seats, opponents, drawn, False, np.zeros(n, np.float64), np.zeros(n, bool),
-            np.zeros(n, bool), np.zeros((n, self.observation_size), np.int32), np.zeros((n, FACT_COUNT), np.int64),
-            waiting, lengths, returns, np.zeros(n, np.int64), np.zeros(n, np.float64),
+            np.zeros(n, np.int64),
+            seat_rule,
+            seats,
+            opponents,
+            drawn,
+            False,
+            np.zeros(n, np.float64),
+            np.zeros(n, bool),
+            np.zeros(n, bool),
+            np.zeros((n, self.observation_size), np.int32),
+            np.zeros((n, FACT_COUNT), np.int64),
+            waiting,
+            lengths,
+            returns,
+            np.zeros(n, np.int64),
+            np.zeros(n, np.float64),
         )
 
     def step_learners(
-        self, actions: np.ndarray, seat_rule: int, seats: np.ndarray, opponents: np.ndarray, drawn: np.ndarray,
+        self,
+        actions: np.ndarray,
+        seat_rule: int,
+        seats: np.ndarray,
+        opponents: np.ndarray,
+        drawn: np.ndarray,
         same_step: bool,
-        rewards: np.ndarray, terminated: np.ndarray, truncated: np.ndarray, final_observation: np.ndarray,
-        facts: np.ndarray, waiting: np.ndarray, lengths: np.ndarray, returns: np.ndarray,
-        episode_lengths: np.ndarray, episode_returns: np.ndarray,
+        rewards: np.ndarray,
+        terminated: np.ndarray,
+        truncated: np.ndarray,
+        final_observation: np.ndarray,
+        facts: np.ndarray,
+        waiting: np.ndarray,
+        lengths: np.ndarray,
+        returns: np.ndarray,
+        episode_lengths: np.ndarray,
+        episode_returns: np.ndarray,
     ) -> tuple[np.ndarray, np.ndarray]:
         """Plays each learner's action (checked by :meth:`check_actions`), then the opponent's plies until
         the learner is to move again or the game ends; an ended game is reset at once (``same_step``) or
@@ -805,11 +903,34 @@ class GameRows:
 
         def play(part: int, rows: slice) -> None:
             self._pools[part] = step(
-                self._params, self._history_start, self._states[rows], self._pools[part], self._spilled[rows],
-                self._words[rows], self._first, seat_rule, seats[rows], opponents, drawn[rows], self._reward_mode,
-                self._points_slot, same_step, actions[rows], observation[rows], mask[rows], rewards[rows],
-                terminated[rows], truncated[rows], final_observation[rows], facts[rows], waiting[rows],
-                lengths[rows], returns[rows], episode_lengths[rows], episode_returns[rows], _NO_TRACE,
+                self._params,
+                self._history_start,
+                self._states[rows],
+                self._pools[part],
+                self._spilled[rows],
+                self._words[rows],
+                self._first,
+                seat_rule,
+                seats[rows],
+                opponents,
+                drawn[rows],
+                self._reward_mode,
+                self._points_slot,
+                same_step,
+                actions[rows],
+                observation[rows],
+                mask[rows],
+                rewards[rows],
+                terminated[rows],
+                truncated[rows],
+                final_observation[rows],
+                facts[rows],
+                waiting[rows],
+                lengths[rows],
+                returns[rows],
+                episode_lengths[rows],
+                episode_returns[rows],
+                _NO_TRACE,
             )
 
         self._in_parts(play)
@@ -836,7 +957,9 @@ class GameRows:
             seed = check_seed(seed)
             self._words = new_words(np.random.default_rng(int(seed)), self.n_games)
 
-    def check_actions(self, actions: Any, skip: np.ndarray | None = None, masks: np.ndarray | None = None) -> np.ndarray:
+    def check_actions(
+        self, actions: Any, skip: np.ndarray | None = None, masks: np.ndarray | None = None
+    ) -> np.ndarray:
         """The actions as an int64 array, after checking their form
         (:func:`~mancala_envs.common.validation.check_action_array`: exact shape, integer dtype, range, also in the games
         that ``skip`` marks) and legality (not in the games that ``skip`` marks, whose actions are ignored).
@@ -891,9 +1014,14 @@ class BatchedGames(GameRows):
     """
 
     def __init__(
-        self, env_id: str | Game = "ouril_v0", n_games: int = 1024, *,
-        history_capacity: int = DEFAULT_HISTORY_CAPACITY, spill_capacity: int = _SPILL_KEYS,
-        threads: int | None = None, **options: Any,
+        self,
+        env_id: str | Game = "ouril_v0",
+        n_games: int = 1024,
+        *,
+        history_capacity: int = DEFAULT_HISTORY_CAPACITY,
+        spill_capacity: int = _SPILL_KEYS,
+        threads: int | None = None,
+        **options: Any,
     ) -> None:
         super().__init__(env_id, n_games, history_capacity, options, spill_capacity, threads)
 
@@ -909,13 +1037,33 @@ class BatchedGames(GameRows):
         n = self.n_games
         player = np.empty(n, np.int8)
         zeros = np.zeros(n, bool)
-        self._run_step(True, np.zeros(n, np.int64), observation, mask, player, np.zeros((n, 2), np.float32),
-                       zeros, zeros.copy(), np.empty((0, 2, 0), np.int32), np.empty((0, FACT_COUNT), np.int64))
+        self._run_step(
+            True,
+            np.zeros(n, np.int64),
+            observation,
+            mask,
+            player,
+            np.zeros((n, 2), np.float32),
+            zeros,
+            zeros.copy(),
+            np.empty((0, 2, 0), np.int32),
+            np.empty((0, FACT_COUNT), np.int64),
+        )
         self._has_reset = True
         self._cursor = 0
-        return BatchStep(observation, mask.view(bool), player, np.zeros((n, 2), np.float32), zeros, zeros.copy(),
-                         self._final(np.empty(0, np.int64), np.empty((0, 2, self.observation_size), np.int32),
-                                     np.empty((0, FACT_COUNT), np.int64)))
+        return BatchStep(
+            observation,
+            mask.view(bool),
+            player,
+            np.zeros((n, 2), np.float32),
+            zeros,
+            zeros.copy(),
+            self._final(
+                np.empty(0, np.int64),
+                np.empty((0, 2, self.observation_size), np.int32),
+                np.empty((0, FACT_COUNT), np.int64),
+            ),
+        )
 
     def step(self, actions: Any, playing: Any = None) -> BatchStep:
         """Plays one action in every game (or in the games ``playing`` marks), for its player to move;
@@ -953,8 +1101,9 @@ class BatchedGames(GameRows):
         # Each part writes from its first row up, one row per ended game: untouched pages cost no memory.
         final_observation = np.empty((n, 2, self.observation_size), np.int32)
         facts = np.empty((n, FACT_COUNT), np.int64)
-        self._run_step(False, actions, observation, mask, player, rewards, terminated, truncated,
-                       final_observation, facts)
+        self._run_step(
+            False, actions, observation, mask, player, rewards, terminated, truncated, final_observation, facts
+        )
         ended = terminated | truncated
         # The ended games of each part, in game order: the first rows of the part's slice.
         kept = [slice(start, start + int(ended[start:stop].sum())) for start, stop in self._parts]
@@ -963,12 +1112,27 @@ class BatchedGames(GameRows):
         else:
             final_observation = np.concatenate([final_observation[rows] for rows in kept])
             facts = np.concatenate([facts[rows] for rows in kept])
-        return BatchStep(observation, mask.view(bool), player, rewards, terminated, truncated,
-                         self._final(np.flatnonzero(ended), final_observation, facts))
+        return BatchStep(
+            observation,
+            mask.view(bool),
+            player,
+            rewards,
+            terminated,
+            truncated,
+            self._final(np.flatnonzero(ended), final_observation, facts),
+        )
 
     def _run_step(
-        self, reset: bool, actions: np.ndarray, observation: np.ndarray, mask: np.ndarray, player: np.ndarray,
-        rewards: np.ndarray, terminated: np.ndarray, truncated: np.ndarray, final_observation: np.ndarray,
+        self,
+        reset: bool,
+        actions: np.ndarray,
+        observation: np.ndarray,
+        mask: np.ndarray,
+        player: np.ndarray,
+        rewards: np.ndarray,
+        terminated: np.ndarray,
+        truncated: np.ndarray,
+        final_observation: np.ndarray,
         facts: np.ndarray,
     ) -> None:
         """``_step_all`` on every part of the rows; a part's ended games fill the first rows of its slice of
@@ -978,10 +1142,25 @@ class BatchedGames(GameRows):
         def step(part: int, rows: slice) -> None:
             finals = (final_observation, facts) if reset_outputs else (final_observation[rows], facts[rows])
             self._pools[part] = self._step_all(
-                reset, self._params, self._history_start, self._states[rows], self._pools[part],
-                self._spilled[rows], self._words[rows], self._first, self._reward_mode, self._points_slot,
-                actions[rows], observation[rows], mask[rows], player[rows], rewards[rows], terminated[rows],
-                truncated[rows], *finals, _NO_TRACE,
+                reset,
+                self._params,
+                self._history_start,
+                self._states[rows],
+                self._pools[part],
+                self._spilled[rows],
+                self._words[rows],
+                self._first,
+                self._reward_mode,
+                self._points_slot,
+                actions[rows],
+                observation[rows],
+                mask[rows],
+                player[rows],
+                rewards[rows],
+                terminated[rows],
+                truncated[rows],
+                *finals,
+                _NO_TRACE,
             )
 
         self._in_parts(step)
@@ -1003,7 +1182,9 @@ class BatchedGames(GameRows):
         if not self._has_reset:
             raise RuntimeError("play_random() was called before reset(); call reset(seed) first.")
         cursor, n_rows = self._cursor, self.n_games
-        laps, rest = divmod(n_games, n_rows)  # every row plays ``laps`` games, the ``rest`` rows from the cursor one more
+        laps, rest = divmod(
+            n_games, n_rows
+        )  # every row plays ``laps`` games, the ``rest`` rows from the cursor one more
 
         def play(part: int, rows: slice) -> np.ndarray:
             results = np.zeros(6, np.int64)
@@ -1012,16 +1193,30 @@ class BatchedGames(GameRows):
                 # The part's rows take turns from the cursor if it is in the part, else from its first row.
                 start = cursor - rows.start if rows.start <= cursor < rows.stop else 0
                 self._pools[part], _end = self._play_random(
-                    self._params, self._history_start, self._states[rows], self._pools[part],
-                    self._spilled[rows], self._words[rows], self._first, games, start, results,
+                    self._params,
+                    self._history_start,
+                    self._states[rows],
+                    self._pools[part],
+                    self._spilled[rows],
+                    self._words[rows],
+                    self._first,
+                    games,
+                    start,
+                    results,
                 )
             return results
 
         parts = np.array(self._in_parts(play))
         self._cursor = (cursor + n_games) % n_rows
         total = parts.sum(axis=0)
-        return RolloutStats(games=n_games, plies=int(total[0]), wins=(int(total[1]), int(total[2])),
-                            draws=int(total[3]), truncated=int(total[4]), longest=int(parts[:, 5].max()))
+        return RolloutStats(
+            games=n_games,
+            plies=int(total[0]),
+            wins=(int(total[1]), int(total[2])),
+            draws=int(total[3]),
+            truncated=int(total[4]),
+            longest=int(parts[:, 5].max()),
+        )
 
     @staticmethod
     def _final(ended: np.ndarray, final_observation: np.ndarray, facts: np.ndarray) -> FinalInfo:
@@ -1043,8 +1238,13 @@ class BatchedGames(GameRows):
 
 
 def play_random(
-    env_id: str | Game = "ouril_v0", n_games: int = 10_000, *, batch_size: int = 256, seed: int = 0,
-    threads: int | None = None, **options: Any,
+    env_id: str | Game = "ouril_v0",
+    n_games: int = 10_000,
+    *,
+    batch_size: int = 256,
+    seed: int = 0,
+    threads: int | None = None,
+    **options: Any,
 ) -> RolloutStats:
     """Plays ``n_games`` games of uniformly random legal moves, ``batch_size`` at a time, in compiled code.
 

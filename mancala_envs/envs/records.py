@@ -38,12 +38,12 @@ from typing import Any
 
 import numpy as np
 
+from mancala_envs.common.files import atomic_write, check_destination, read_json_bounded
 from mancala_envs.engine.state import END_REASON_NAMES, OK
 from mancala_envs.envs.aec_env import MancalaEnv
-from mancala_envs.common.files import atomic_write, check_destination, read_json_bounded
+from mancala_envs.envs.registration import VARIANTS, make, make_game
 from mancala_envs.games import game_classes
 from mancala_envs.games.game import Game, config_from_kwargs
-from mancala_envs.envs.registration import VARIANTS, make, make_game
 
 __all__ = ["MAX_FPS", "MAX_RECORD_BYTES", "RECORD_FORMAT", "RESULT_KEYS", "GameRecord", "replay", "write_animation"]
 
@@ -153,24 +153,34 @@ class GameRecord:
         if not isinstance(self.env, str) or not self.env:
             raise _bad("env", "an environment id such as 'mancala/ouril-v0'", self.env)
         if not isinstance(self.options, Mapping) or not all(isinstance(key, str) for key in self.options):
-            raise _bad("options", "an object of game options such as {\"pits_per_row\": 6}", self.options)
+            raise _bad("options", 'an object of game options such as {"pits_per_row": 6}', self.options)
         for key, value in self.options.items():
             if isinstance(value, (list, tuple)) and any(isinstance(item, (list, tuple)) for item in value):
-                raise _bad(f"options.{key}", "a JSON value (a number, string, boolean, null or a flat list of them)",
-                           "a nested list")
+                raise _bad(
+                    f"options.{key}",
+                    "a JSON value (a number, string, boolean, null or a flat list of them)",
+                    "a nested list",
+                )
             if not _is_json_value(_plain(value)):
-                raise _bad(f"options.{key}", "a JSON value (a number, string, boolean, null or a flat list of them)",
-                           value)
+                raise _bad(
+                    f"options.{key}", "a JSON value (a number, string, boolean, null or a flat list of them)", value
+                )
         self.options = {key: _plain(value) for key, value in self.options.items()}
         if not isinstance(self.start, str):
-            raise _bad("start", "a position in the notation of env.position(), such as '4,4,4,4,4,4/4,4,4,4,4,4 0,0 0'",
-                       self.start)
+            raise _bad(
+                "start",
+                "a position in the notation of env.position(), such as '4,4,4,4,4,4/4,4,4,4,4,4 0,0 0'",
+                self.start,
+            )
         self._check_moves()
         self._check_result()
         if self.players is not None:
             names = self.players
-            if isinstance(names, str) or not isinstance(names, Sequence) or len(names) != 2 or not all(
-                isinstance(name, str) for name in names
+            if (
+                isinstance(names, str)
+                or not isinstance(names, Sequence)
+                or len(names) != 2
+                or not all(isinstance(name, str) for name in names)
             ):
                 raise _bad("players", "null or a list of two names, one per player", self.players)
             self.players = list(self.players)
@@ -179,7 +189,7 @@ class GameRecord:
 
     def _check_moves(self) -> None:
         if not isinstance(self.moves, list):
-            raise _bad("moves", "a list of moves such as [{\"player\": 0, \"action\": 3}]", self.moves)
+            raise _bad("moves", 'a list of moves such as [{"player": 0, "action": 3}]', self.moves)
         for number, move in enumerate(self.moves, start=1):
             field = f"moves[{number - 1}]"
             if not isinstance(move, Mapping) or not {"player", "action"} <= set(move) or not set(move) <= _MOVE_KEYS:
@@ -522,8 +532,10 @@ def _import_pillow() -> Any:
 
 def _check_timing(fps: Any, end_pause: Any) -> None:
     if not _is_int(fps) or not 1 <= fps <= MAX_FPS:
-        raise ValueError(f"fps must be an integer between 1 and {MAX_FPS} (got {fps!r}); {MAX_FPS} is MAX_FPS, the "
-                         "most positions per second.")
+        raise ValueError(
+            f"fps must be an integer between 1 and {MAX_FPS} (got {fps!r}); {MAX_FPS} is MAX_FPS, the "
+            "most positions per second."
+        )
     if isinstance(end_pause, bool) or not isinstance(end_pause, (int, float)) or not 0 <= end_pause <= 3600:
         raise ValueError(f"end_pause must be a number of seconds between 0 and 3600 (got {end_pause!r}).")
 

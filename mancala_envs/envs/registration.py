@@ -76,8 +76,11 @@ def _variants() -> tuple[EnvVariant, ...]:
     for cls in game_classes():
         module = f"mancala_envs.envs.{cls.name}_v{cls.version}"
         for variant in cls.variants:
-            variants.append(EnvVariant(f"{NAMESPACE}/{variant.name}-v{cls.version}", module, dict(variant.options),
-                                       variant.description))
+            variants.append(
+                EnvVariant(
+                    f"{NAMESPACE}/{variant.name}-v{cls.version}", module, dict(variant.options), variant.description
+                )
+            )
     return tuple(variants)
 
 

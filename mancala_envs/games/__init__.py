@@ -10,13 +10,12 @@ lists what that class declares.
 
 from __future__ import annotations
 
-import types
-
-from mancala_envs.common.moved import moved_attribute
-
 import importlib
+import types
 from functools import cache
 from typing import TYPE_CHECKING
+
+from mancala_envs.common.moved import moved_attribute
 
 if TYPE_CHECKING:
     from mancala_envs.games.game import Game

@@ -167,19 +167,15 @@ def check_counts(field: str, values: Any, length: int, high: int | None = None) 
     ``values`` is a list, a tuple or a 1-d numpy array of Python or numpy integers; a string, a dict, a
     set, floats (even whole ones) and bools are refused.
     """
-    if isinstance(values, np.ndarray) and values.ndim != 1 or not isinstance(values, (list, tuple, np.ndarray)):
-        raise ValueError(
-            f"{field} must be a list of {length} seed counts (got {type(values).__name__} {values!r})."
-        )
+    if (isinstance(values, np.ndarray) and values.ndim != 1) or not isinstance(values, (list, tuple, np.ndarray)):
+        raise ValueError(f"{field} must be a list of {length} seed counts (got {type(values).__name__} {values!r}).")
     if len(values) != length:
         raise ValueError(f"{field} must have {length} entries (got {len(values)}).")
     if any(not _is_int(v) or v < 0 for v in values):
         raise ValueError(f"{field} must hold non-negative whole seed counts (got {list(values)!r}).")
     counts = [int(v) for v in values]
     if high is not None and max(counts, default=0) > high:
-        raise ValueError(
-            f"{field} holds {max(counts)} seeds in one entry, more than the {high} seeds of this config."
-        )
+        raise ValueError(f"{field} holds {max(counts)} seeds in one entry, more than the {high} seeds of this config.")
     return counts
 
 
@@ -202,8 +198,7 @@ def config_from_kwargs(config_class: type, config: Any = None, **overrides: Any)
     unknown = sorted(set(overrides) - names)
     if unknown:
         raise TypeError(
-            f"{config_class.__name__} has no option {', '.join(map(repr, unknown))}; "
-            f"the options are {sorted(names)}."
+            f"{config_class.__name__} has no option {', '.join(map(repr, unknown))}; the options are {sorted(names)}."
         )
     return dataclasses.replace(config, **overrides)
 
@@ -269,9 +264,7 @@ class Game(ABC):
         if config is None:
             config = self.config_class()
         elif not isinstance(config, self.config_class):
-            raise TypeError(
-                f"config must be a {self.config_class.__name__} (got {type(config).__name__})."
-            )
+            raise TypeError(f"config must be a {self.config_class.__name__} (got {type(config).__name__}).")
         self.config = config
 
     @functools.cached_property
@@ -550,8 +543,12 @@ class Game(ABC):
 
     # The shared header slots (name -> index) and the pairs among them (one slot per player).
     _HEADER_NAMES: ClassVar[dict[str, int]] = {
-        name: index for name, index in vars(state_slots).items()
-        if name.isupper() and isinstance(index, int) and name in state_slots.__all__ and index < GAME_SLOTS
+        name: index
+        for name, index in vars(state_slots).items()
+        if name.isupper()
+        and isinstance(index, int)
+        and name in state_slots.__all__
+        and index < GAME_SLOTS
         and name not in ("BOARD", "HEADER_SIZE", "GAME_SLOTS")
         and (name == "END_REASON" or not name.startswith(("END_", "FIRST_GAME")))
         and name not in ("OK", "ILLEGAL", "GAME_OVER", "RUNNING", "TERMINATED", "TRUNCATED")
@@ -623,7 +620,9 @@ class Game(ABC):
         if running and state[WINNER] != -1:
             raise ValueError(f"the state's winner slot holds {int(state[WINNER])} while the game runs; it must be -1.")
         if (state[LAST_ACTION] == -1) != (state[PLY] == 0):
-            raise ValueError("the state's last action and ply counter disagree (a last action exactly when a ply was played).")
+            raise ValueError(
+                "the state's last action and ply counter disagree (a last action exactly when a ply was played)."
+            )
         if state[PLY] > 0 and state[FIRST_MOVE_DONE] != 1:
             raise ValueError("the state's first-move flag is 0 after plies were played.")
         for slot, name in ((STORE, "stores"), (SCORE, "scores"), (POINTS, "points"), (MATCH, "match points")):
@@ -690,7 +689,9 @@ class Game(ABC):
             raise ValueError("the state has a repetition history, which this game does not keep.")
 
     # --- positions ------------------------------------------------------------------------------
-    def load_position(self, state: np.ndarray, board: Sequence[int], stores: Sequence[int], player: int, **flags: Any) -> None:
+    def load_position(
+        self, state: np.ndarray, board: Sequence[int], stores: Sequence[int], player: int, **flags: Any
+    ) -> None:
         """Replaces the game in ``state`` by a position (see each game); raises ``ValueError`` if invalid."""
         raise NotImplementedError(f"{type(self).__name__} cannot load positions.")
 
@@ -721,8 +722,13 @@ class Game(ABC):
         board = fields.pop("board")
         half = len(board) // 2
         text = (
-            ",".join(map(str, board[:half])) + "/" + ",".join(map(str, board[half:]))
-            + " " + ",".join(map(str, fields.pop("stores"))) + " " + str(fields.pop("player"))
+            ",".join(map(str, board[:half]))
+            + "/"
+            + ",".join(map(str, board[half:]))
+            + " "
+            + ",".join(map(str, fields.pop("stores")))
+            + " "
+            + str(fields.pop("player"))
         )
         for key, value in fields.items():
             if isinstance(value, bool):

@@ -86,7 +86,9 @@ SEEDS_PER_PIT_RANGE = (3, 6)
 
 #: Kalah's layout: the two-row one, with one param of its own
 LAYOUT = TWO_ROW_LAYOUT.extended(
-    params=(Field("EMPTY_CAPTURE", "1: a last seed in an empty own pit opposite an empty pit is stored anyway (rule 3)"),),
+    params=(
+        Field("EMPTY_CAPTURE", "1: a last seed in an empty own pit opposite an empty pit is stored anyway (rule 3)"),
+    ),
 )
 EMPTY_CAPTURE = LAYOUT.param("EMPTY_CAPTURE")
 
@@ -293,8 +295,11 @@ class Kalah(KalahCompanion, TwoRowGame):
     variants = (
         Variant("kalah", {}, "Kalah, 2x6, 4 seeds per pit, stores in the lap, extra turns (OpenSpiel's mancala)"),
         Variant("kalah-6x6", {"seeds_per_pit": 6}, "Kalah(6,6): 2x6, 6 seeds per pit (T = 72)"),
-        Variant("kalah-empty-capture", {"empty_capture": True},
-                "Kalah where a last seed in an empty own pit is stored even opposite an empty pit"),
+        Variant(
+            "kalah-empty-capture",
+            {"empty_capture": True},
+            "Kalah where a last seed in an empty own pit is stored even opposite an empty pit",
+        ),
     )
 
     def __init__(self, config: KalahConfig | None = None) -> None:

@@ -73,7 +73,11 @@ CAPTURE_COUNTS = count_set(2, 4, 6)  # rule 3: both the trigger and the chain
 
 #: Modiar's layout: the two-row one, with a first-move flag in the observation (rule 4)
 LAYOUT = TWO_ROW_LAYOUT.extended(
-    observation=(Feature("first_move", 1, "1 if the game is running and its next ply is the first (rule 4: it captures nothing)"),),
+    observation=(
+        Feature(
+            "first_move", 1, "1 if the game is running and its next ply is the first (rule 4: it captures nothing)"
+        ),
+    ),
 )
 
 
@@ -246,9 +250,7 @@ class Modiar(ModiarCompanion, TwoRowGame):
     version = 0
     config_class = ModiarConfig
     tables = True  # mancala_envs.algorithms.retrograde can solve its positions
-    variants = (
-        Variant('modiar', {}, 'Modiar, 2x3, 7 stones per pit (T = 42)'),
-    )
+    variants = (Variant("modiar", {}, "Modiar, 2x3, 7 stones per pit (T = 42)"),)
 
     def __init__(self, config: ModiarConfig | None = None) -> None:
         super().__init__(config)

@@ -5,7 +5,7 @@ are in ``mancala_envs/games/modiar.py``; the rules page is ``docs/rules/modiar.m
 holds the mixin :class:`ModiarCompanion`, which ``Modiar`` inherits before
 :class:`~mancala_envs.games.two_row.TwoRowGame`: the spec table (``env_doc``) and the position flag
 ``first_move_done``. What every two-row game shares (position loading, state checks, the text
-picture) comes from :class:`~mancala_envs.games.two_row_companion.TwoRowCompanion`. """
+picture) comes from :class:`~mancala_envs.games.two_row_companion.TwoRowCompanion`."""
 
 from __future__ import annotations
 

@@ -241,8 +241,23 @@ SETUP_PLACEMENT = 2
 #: Omweso's layout. Its own slots do not fit the header's free part, so they follow the board.
 LAYOUT = Layout(
     header=(
-        "PLAYER", "PLY", "STATUS", "END_REASON", "WINNER", "LEGAL", "STORE", "SCORE", "POINTS", "MATCH",
-        "GAMES_PLAYED", "STARTER", "LAST_ACTION", "TURN", "FIRST_MOVE_DONE", "LAPS", "ENDLESS",
+        "PLAYER",
+        "PLY",
+        "STATUS",
+        "END_REASON",
+        "WINNER",
+        "LEGAL",
+        "STORE",
+        "SCORE",
+        "POINTS",
+        "MATCH",
+        "GAMES_PLAYED",
+        "STARTER",
+        "LAST_ACTION",
+        "TURN",
+        "FIRST_MOVE_DONE",
+        "LAPS",
+        "ENDLESS",
     ),
     slots_start=BOARD + N_PITS,
     slots=(
@@ -272,15 +287,22 @@ LAYOUT = Layout(
     ),
     observation=(
         Feature("own_pit_{k}", TOTAL_SEEDS, "seeds in the agent's own pit `k` (board `16·p + k`)", count=RING),
-        Feature("opponent_pit_{k}", TOTAL_SEEDS, "seeds in the opponent's pit `k`, opponent's frame (board `16·(1−p) + k`)",
-                count=RING),
+        Feature(
+            "opponent_pit_{k}",
+            TOTAL_SEEDS,
+            "seeds in the opponent's pit `k`, opponent's frame (board `16·(1−p) + k`)",
+            count=RING,
+        ),
         Feature("is_to_move", 1, "1 if the game is running and this agent acts next"),
         Feature("placement_phase", 1, "1 while the placement phase runs"),
         Feature("seeds_to_place", SEEDS_PER_PLAYER, "seeds this agent still has to place, when it is placing; else 0"),
         Feature("pending_choice", 1, "1 if this agent is at a decision point"),
         Feature("pending_pit", RING - 1, "the decision point's pit `k` (relay pit, or anchor of the re-sow)"),
-        Feature("pending_seeds", TOTAL_SEEDS,
-                "seeds that will be sown from it: the relay pit's contents, or the captured seeds in hand"),
+        Feature(
+            "pending_seeds",
+            TOTAL_SEEDS,
+            "seeds that will be sown from it: the relay pit's contents, or the captured seeds in hand",
+        ),
         Feature("pending_is_resow", 1, "1 if the decision is about re-sowing captured seeds"),
         Feature("anchor", RING - 1, "at a decision point, the anchor: the pit last lifted in this turn"),
         Feature("captures_enabled", 1, "1 once `no_capture_turns` turns have been completed (rule 6)"),
@@ -796,9 +818,7 @@ def game_over(state: np.ndarray, params: np.ndarray) -> None:
 
 # --- observation ----------------------------------------------------------------------------------------------
 @njit(cache=True, error_model="numpy")
-def observe(
-    state: np.ndarray, params: np.ndarray, player: int, observation: np.ndarray, mask: np.ndarray
-) -> None:
+def observe(state: np.ndarray, params: np.ndarray, player: int, observation: np.ndarray, mask: np.ndarray) -> None:
     """Writes ``player``'s egocentric observation (see ``Omweso.observation_names``) and mask."""
     board = state[BOARD : BOARD + N_PITS]
     own = RING * player
@@ -863,11 +883,23 @@ class Omweso(OmwesoCompanion, Game):
     config_class = OmwesoConfig
     end_reasons = END_REASONS
     variants = (
-        Variant('omweso', {}, 'Omweso, 4x8, 64 seeds, 4 in each outer pit, relay sowing, reverse captures'),
-        Variant('omweso-two-each', {'setup': 'two_each'}, 'Omweso starting with 2 seeds in every pit'),
-        Variant('omweso-placement', {'setup': 'placement'}, 'Omweso with a placement phase: each player arranges 32 seeds (at most 10 per pit)'),
-        Variant('omweso-no-midturn-reverse', {'midturn_reverse': False}, 'Omweso where only the opening lap may be clockwise (no mid-turn choices)'),
-        Variant('omweso-match', {'match_target': 12}, 'Omweso match: games until a player has 12 points (akawumbi wins at once)'),
+        Variant("omweso", {}, "Omweso, 4x8, 64 seeds, 4 in each outer pit, relay sowing, reverse captures"),
+        Variant("omweso-two-each", {"setup": "two_each"}, "Omweso starting with 2 seeds in every pit"),
+        Variant(
+            "omweso-placement",
+            {"setup": "placement"},
+            "Omweso with a placement phase: each player arranges 32 seeds (at most 10 per pit)",
+        ),
+        Variant(
+            "omweso-no-midturn-reverse",
+            {"midturn_reverse": False},
+            "Omweso where only the opening lap may be clockwise (no mid-turn choices)",
+        ),
+        Variant(
+            "omweso-match",
+            {"match_target": 12},
+            "Omweso match: games until a player has 12 points (akawumbi wins at once)",
+        ),
     )
     #: extra keys that ``reset(options=...)`` passes to :meth:`load_position`
     position_options: ClassVar[dict[str, str]] = {

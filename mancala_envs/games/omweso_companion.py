@@ -212,7 +212,9 @@ class OmwesoCompanion:
         check_int("turn_captures", turn_captures, 0, 15)
         if turn_captures & ~rules.CAPTURED and not turn_captures & rules.CAPTURED:
             raise ValueError(f"turn_captures={turn_captures} has column bits without the 'captured' bit 1.")
-        if turn_captures & rules.LAST_CAPTURE_AT_END and not turn_captures & (rules.CAPTURED_COLUMN_0 | rules.CAPTURED_COLUMN_7):
+        if turn_captures & rules.LAST_CAPTURE_AT_END and not turn_captures & (
+            rules.CAPTURED_COLUMN_0 | rules.CAPTURED_COLUMN_7
+        ):
             raise ValueError(
                 f"turn_captures={turn_captures} has bit 8 (latest capture at pit 15 or 8) without bit 2 or 4 "
                 "(a capture at pit 15 or pit 8)."
@@ -236,7 +238,9 @@ class OmwesoCompanion:
             raise ValueError(f"pending={pending!r}: re-sowing {number} seeds clockwise would not capture directly.")
         return rules.PENDING_RESOW, pit, pit, number
 
-    def _check_turn_fields(self, turn: Any, first_capture_done: Any, capturing_turns: Any, turn_limit: int) -> list[int]:
+    def _check_turn_fields(
+        self, turn: Any, first_capture_done: Any, capturing_turns: Any, turn_limit: int
+    ) -> list[int]:
         """The flags about the game's turns (positions and snapshots): ``turn`` in ``0..turn_limit``, the
         first-capture flag, and capturing turns that fit them. Returns the capturing turns as ints."""
         check_int("turn", turn, 0, turn_limit)
@@ -316,8 +320,15 @@ class OmwesoCompanion:
         seeds in hand, the endless flag, the last game's result outside a match; while placing, the
         starter; at a decision point, its pit, anchor and laps."""
         slots = [
-            rules.PHASE, rules.PENDING, rules.HAND, rules.TURN_FLAGS, rules.FIRST_CAPTURE,
-            rules.CAPTURE_TURNS, rules.CAPTURE_TURNS + 1, TURN, ENDLESS,
+            rules.PHASE,
+            rules.PENDING,
+            rules.HAND,
+            rules.TURN_FLAGS,
+            rules.FIRST_CAPTURE,
+            rules.CAPTURE_TURNS,
+            rules.CAPTURE_TURNS + 1,
+            TURN,
+            ENDLESS,
         ]
         if not self.is_match:
             slots.append(rules.GAME_RESULT)
@@ -335,7 +346,7 @@ class OmwesoCompanion:
         return sum(state[BOARD : BOARD + rules.N_PITS].tolist()) + int(state[rules.HAND])  # no int64 wrap-around
 
     def position_flags(self, state: np.ndarray) -> dict[str, Any]:
-        values = state[:rules.STATE_SIZE].tolist()
+        values = state[: rules.STATE_SIZE].tolist()
         flags: dict[str, Any] = {"turn": values[TURN], "first_capture_done": values[rules.FIRST_CAPTURE] == 1}
         turns = values[rules.CAPTURE_TURNS : rules.CAPTURE_TURNS + 2]
         if turns != [0, 0]:
@@ -370,7 +381,7 @@ class OmwesoCompanion:
         """Adds Omweso's facts: ``turn``, ``phase``, ``pending`` (the decision point, if any),
         ``laps`` (of the turn so far, or of the last turn), ``annulled``, ``win_type``,
         ``seeds_on_side``, ``captures_enabled`` and ``first_capture_done``."""
-        values = state[:rules.STATE_SIZE].tolist()  # one conversion: Python ints are cheap to read
+        values = state[: rules.STATE_SIZE].tolist()  # one conversion: Python ints are cheap to read
         info = self.header_info(values)
         running = values[STATUS] == RUNNING
         board = values[BOARD : BOARD + rules.N_PITS]
@@ -393,7 +404,7 @@ class OmwesoCompanion:
         info["annulled"] = result == END_ENDLESS_MOVE
         info["win_type"] = rules.WIN_TYPES.get(result)
         info["last_game_end"] = self.end_reason_names[result]
-        info["seeds_on_side"] = [sum(board[:rules.RING]), sum(board[rules.RING:])]
+        info["seeds_on_side"] = [sum(board[: rules.RING]), sum(board[rules.RING :])]
         info["seeds_in_hand"] = values[rules.HAND]
         info["captures_enabled"] = values[TURN] >= self.config.no_capture_turns
         info["first_capture_done"] = values[rules.FIRST_CAPTURE] == 1

@@ -207,8 +207,8 @@ class Ouril(OurilCompanion, TwoRowGame):
     config_class = OurilConfig
     tables = True  # mancala_envs.algorithms.retrograde can solve its positions
     variants = (
-        Variant('ouril', {}, 'Ouril, 2x6, 4 seeds per pit'),
-        Variant('ouril-mini', {'pits_per_row': 4}, 'Ouril on the 2x4 board for children and beginners'),
+        Variant("ouril", {}, "Ouril, 2x6, 4 seeds per pit"),
+        Variant("ouril-mini", {"pits_per_row": 4}, "Ouril on the 2x4 board for children and beginners"),
     )
 
     def __init__(self, config: OurilConfig | None = None) -> None:

@@ -262,8 +262,20 @@ def step(state: np.ndarray, params: np.ndarray, action: int, trace: np.ndarray) 
     # Rules 2-5: relay laps with en-passant fours and binikh (into the STORE slots), or an endless turn.
     taken_before = state[STORE] + state[STORE + 1]
     laps, outcome = relay_turn(
-        state, BOARD, BOARD + mover * row_size + action, direction, BOARD, n_pits, state[CLOSED], FOUR,
-        four_timing, row_size, mover, FOUR, max_laps, trace,
+        state,
+        BOARD,
+        BOARD + mover * row_size + action,
+        direction,
+        BOARD,
+        n_pits,
+        state[CLOSED],
+        FOUR,
+        four_timing,
+        row_size,
+        mover,
+        FOUR,
+        max_laps,
+        trace,
     )
     state[LAPS] = laps
     state[ENDLESS] = 1 if outcome == TURN_ENDLESS else 0
@@ -377,10 +389,14 @@ class RioKadalis(RioKadalisCompanion, TwoRowGame):
     config_class = RioKadalisConfig
     end_reasons: ClassVar[dict[int, str]] = {END_MAX_ROUNDS: "max_rounds", END_CANNOT_REFILL: "cannot_refill"}
     variants = (
-        Variant('rio-kadalis', {}, 'Rio Kadalis, 2x6, 4 seeds per pit, relay sowing, fours'),
-        Variant('rio-kadalis5', {'pits_per_row': 5}, 'Rio Kadalis on the 2x5 board (Habr Awal, T = 40)'),
-        Variant('rio-kadalis-cw', {'direction': 'cw'}, 'Rio Kadalis sown clockwise'),
-        Variant('rio-kadalis-match', {'match': True}, 'Rio Kadalis match: refill, closed pits, until a player cannot fill a pit'),
+        Variant("rio-kadalis", {}, "Rio Kadalis, 2x6, 4 seeds per pit, relay sowing, fours"),
+        Variant("rio-kadalis5", {"pits_per_row": 5}, "Rio Kadalis on the 2x5 board (Habr Awal, T = 40)"),
+        Variant("rio-kadalis-cw", {"direction": "cw"}, "Rio Kadalis sown clockwise"),
+        Variant(
+            "rio-kadalis-match",
+            {"match": True},
+            "Rio Kadalis match: refill, closed pits, until a player cannot fill a pit",
+        ),
     )
 
     def __init__(self, config: RioKadalisConfig | None = None) -> None:

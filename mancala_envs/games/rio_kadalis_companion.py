@@ -101,12 +101,16 @@ class RioKadalisCompanion(TwoRowCompanion):
         a quarter of the seeds in all."""
         closed = int(state[rules.CLOSED])
         if closed < 0 or closed >> self.n_pits or (not self.is_match and closed):
-            raise ValueError("the state's closed-pit mask names pits that do not exist (or closes pits outside a match).")
+            raise ValueError(
+                "the state's closed-pit mask names pits that do not exist (or closes pits outside a match)."
+            )
         if any(closed >> pit & 1 and state[BOARD + pit] != 0 for pit in range(self.n_pits)):
             raise ValueError("the state has a closed pit holding seeds.")
         if state[rules.FOURS : rules.FOURS + 2].sum() > self.total_seeds // 4:
-            raise ValueError(f"the state's fours {state[rules.FOURS : rules.FOURS + 2].tolist()} hold more than the "
-                             f"{self.total_seeds} seeds.")
+            raise ValueError(
+                f"the state's fours {state[rules.FOURS : rules.FOURS + 2].tolist()} hold more than the "
+                f"{self.total_seeds} seeds."
+            )
         super().check_reachable(state)
 
     def held_seeds(self, state: np.ndarray) -> int | None:

@@ -54,8 +54,22 @@ __all__ = [
 #: entries and the first observation entries; each game extends it (``TWO_ROW_LAYOUT.extended(...)``)
 TWO_ROW_LAYOUT = Layout(
     header=(
-        "PLAYER", "PLY", "STATUS", "END_REASON", "WINNER", "LEGAL", "STORE", "SCORE", "POINTS", "MATCH",
-        "GAMES_PLAYED", "STARTER", "LAST_ACTION", "HISTORY_LEN", "FIRST_MOVE_DONE", "HISTORY_FILTER",
+        "PLAYER",
+        "PLY",
+        "STATUS",
+        "END_REASON",
+        "WINNER",
+        "LEGAL",
+        "STORE",
+        "SCORE",
+        "POINTS",
+        "MATCH",
+        "GAMES_PLAYED",
+        "STARTER",
+        "LAST_ACTION",
+        "HISTORY_LEN",
+        "FIRST_MOVE_DONE",
+        "HISTORY_FILTER",
     ),
     params=(
         Field("ROW_SIZE", "pits per row, n"),

@@ -106,8 +106,12 @@ class TwoRowCompanion:
         if self.win_threshold > 0 and max(store_values) >= self.win_threshold:
             record_result(state, TERMINATED, END_THRESHOLD, self.total_seeds, self.three_quarter_points)
         check_end(
-            state, self.row_size, 0, int(self.params[MAX_PLIES]),
-            self.total_seeds, self.three_quarter_points,
+            state,
+            self.row_size,
+            0,
+            int(self.params[MAX_PLIES]),
+            self.total_seeds,
+            self.three_quarter_points,
         )
         if state[STATUS] != RUNNING and self.game_over_function is not None:
             self.game_over_function(state, self.params)

@@ -260,10 +260,10 @@ class Urim(UrimCompanion, TwoRowGame):
     config_class = UrimConfig
     tables = True  # mancala_envs.algorithms.retrograde can solve its positions
     variants = (
-        Variant('urim', {}, 'Urim, 2x6, 3 seeds per pit (T = 36)'),
-        Variant('urim7', {'pits_per_row': 7}, 'Urim on the 2x7 board, 3 seeds per pit (T = 42)'),
-        Variant('urim48', {'seeds_per_pit': 4}, 'Urim with 4 seeds per pit (T = 48, the Mancala World reading)'),
-        Variant('urim-match', {'match_target': 10}, 'Urim match: games until a player has 10 match points'),
+        Variant("urim", {}, "Urim, 2x6, 3 seeds per pit (T = 36)"),
+        Variant("urim7", {"pits_per_row": 7}, "Urim on the 2x7 board, 3 seeds per pit (T = 42)"),
+        Variant("urim48", {"seeds_per_pit": 4}, "Urim with 4 seeds per pit (T = 48, the Mancala World reading)"),
+        Variant("urim-match", {"match_target": 10}, "Urim match: games until a player has 10 match points"),
     )
 
     def __init__(self, config: UrimConfig | None = None) -> None:

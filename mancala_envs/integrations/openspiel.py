@@ -98,18 +98,18 @@ except ImportError as error:  # pragma: no cover - depends on the installed extr
 from open_spiel.python.observation import IIGObserverForPublicInfoGame
 
 from mancala_envs.agents import Agent, make_agent
-from mancala_envs.engine.state import OK, PLAYER, RUNNING, STATUS, WINNER
-from mancala_envs.games.game import Game, check_choice
-from mancala_envs.envs.registration import VARIANTS, EnvVariant, find_variant, gymnasium_id, make_game
 from mancala_envs.common.validation import check_action
+from mancala_envs.engine.state import OK, PLAYER, RUNNING, STATUS, WINNER
+from mancala_envs.envs.registration import VARIANTS, EnvVariant, find_variant, gymnasium_id, make_game
+from mancala_envs.games.game import Game, check_choice
 
 __all__ = [
     "NAME_PREFIX",
+    "STATE_FORMAT",
     "AgentBot",
     "MancalaGame",
     "MancalaObserver",
     "MancalaState",
-    "STATE_FORMAT",
     "deserialize_game_and_state",
     "load_game",
     "openspiel_name",
@@ -279,9 +279,7 @@ class MancalaGame(pyspiel.Game):
             )
         first_player = params["first_player"]
         check_choice("first_player", first_player, (0, 1))
-        options = {
-            name: _option(name, kind, params[name]) for name, kind in self.option_kinds.items()
-        }
+        options = {name: _option(name, kind, params[name]) for name, kind in self.option_kinds.items()}
         engine_game = make_game(self.variant.id, **options)
         info = pyspiel.GameInfo(
             num_distinct_actions=engine_game.n_actions,
@@ -729,8 +727,7 @@ def _replay(state: MancalaState, index: int, action: Any) -> None:
     where = f"the serialized state's history[{index}]"
     if state.is_terminal():
         raise ValueError(
-            f"{where} comes after the game ended (after {index} actions); no game reaches that state; "
-            f"{_SERIALIZE_FIX}."
+            f"{where} comes after the game ended (after {index} actions); no game reaches that state; {_SERIALIZE_FIX}."
         )
     try:
         action = check_action(action, state.num_distinct_actions())

@@ -145,7 +145,9 @@ class BoardPicture:
         )
         self.width = _even(board_width + 2 * self.margin)
         self.legend_band = int(cell * 0.3)
-        self.height = _even(self.board_rect[1] + self.board_rect[3] + self.name_band + self.legend_band + self.margin // 2)
+        self.height = _even(
+            self.board_rect[1] + self.board_rect[3] + self.name_band + self.legend_band + self.margin // 2
+        )
         # centre of every pit, global pit -> (x, y)
         self.centres: dict[int, tuple[int, int]] = {}
         x0 = self.margin + self.margin + self.store_width + (self.width - 2 * self.margin - board_width) // 2
@@ -265,7 +267,11 @@ class BoardPicture:
         centre_y = y + h + self.name_band + self.legend_band // 2
         x = self._board_x + w - self.margin
         dot = max(5, self.cell // 14)
-        for words, colour, kind in (("captured", CAPTURED, "ring"), ("seeds sown", PATH, "line"), ("played", PLAYED, "ring")):
+        for words, colour, kind in (
+            ("captured", CAPTURED, "ring"),
+            ("seeds sown", PATH, "line"),
+            ("played", PLAYED, "ring"),
+        ):
             text = font.render(words, True, FAINT_INK)
             x -= text.get_width()
             surface.blit(text, text.get_rect(midleft=(x, centre_y)))
@@ -331,7 +337,9 @@ class BoardPicture:
         pygame.draw.polygon(overlay, (*PATH, 220), head)
         surface.blit(overlay, (left, top))
 
-    def _badge(self, surface: Any, centre: tuple[int, int], text: str, colour: tuple[int, int, int], left: bool) -> None:
+    def _badge(
+        self, surface: Any, centre: tuple[int, int], text: str, colour: tuple[int, int, int], left: bool
+    ) -> None:
         pygame = import_pygame()
         label = _font(max(14, self.cell // 4)).render(text, True, (255, 255, 255))
         box = label.get_rect()
@@ -346,7 +354,10 @@ class BoardPicture:
             return
         _, y, _, h = self.board_rect
         big = _font(int(self.cell * 0.46))
-        for player, x in ((1, self._board_x + self.margin // 2), (0, self._board_x + self.board_rect[2] - self.margin // 2 - self.store_width)):
+        for player, x in (
+            (1, self._board_x + self.margin // 2),
+            (0, self._board_x + self.board_rect[2] - self.margin // 2 - self.store_width),
+        ):
             rect = pygame.Rect(x, y + self.margin // 2, self.store_width, h - self.margin)
             pygame.draw.rect(surface, BOWL_SHADE, rect, border_radius=self.store_width // 2)
             pygame.draw.rect(surface, PLAYER_COLOURS[player], rect, width=3, border_radius=self.store_width // 2)
@@ -392,7 +403,9 @@ class BoardPicture:
             winner = info["winner"]
             result = "a draw" if winner is None else f"player_{winner} wins"
             scores = info["scores"]
-            status = f"game over after {int(state[PLY])} plies ({info['end_reason']}): {result}, {scores[0]}-{scores[1]}"
+            status = (
+                f"game over after {int(state[PLY])} plies ({info['end_reason']}): {result}, {scores[0]}-{scores[1]}"
+            )
         room = self.width - 2 * self.margin
         line = _fitted(f"{title}   {status}", max(18, int(self.cell * 0.30)), room, INK)
         surface.blit(line, (self.margin, self.margin // 2))

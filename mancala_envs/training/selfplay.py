@@ -47,10 +47,10 @@ from stable_baselines3.common.vec_env.base_vec_env import VecEnv, VecEnvIndices,
 from mancala_envs.agents import make_agent
 from mancala_envs.agents.agent import Agent, masked_choice
 from mancala_envs.agents.sb3 import policy_encoder
-from mancala_envs.envs.batch import BatchedGames, BatchStep
 from mancala_envs.common.validation import check_integer, check_seed
-from mancala_envs.views.vector_env import encoded_space
+from mancala_envs.envs.batch import BatchedGames, BatchStep
 from mancala_envs.views.sb3_vec_env import vec_env_indices
+from mancala_envs.views.vector_env import encoded_space
 
 __all__ = [
     "SELF",
@@ -79,7 +79,11 @@ class BatchOpponent(Protocol):
     name: str
 
     def act_batch(
-        self, games: BatchedGames, index: np.ndarray, observations: np.ndarray, masks: np.ndarray,
+        self,
+        games: BatchedGames,
+        index: np.ndarray,
+        observations: np.ndarray,
+        masks: np.ndarray,
         rng: np.random.Generator,
     ) -> np.ndarray:
         """Legal actions ``(k,)`` for the movers of games ``index`` (``(k,)``) of ``games``, given their raw
@@ -93,7 +97,11 @@ class RandomBatchOpponent:
     name = "random"
 
     def act_batch(
-        self, games: BatchedGames, index: np.ndarray, observations: np.ndarray, masks: np.ndarray,
+        self,
+        games: BatchedGames,
+        index: np.ndarray,
+        observations: np.ndarray,
+        masks: np.ndarray,
         rng: np.random.Generator,
     ) -> np.ndarray:
         return masked_choice(np.zeros(masks.shape), masks, rng)
@@ -112,7 +120,11 @@ class AgentBatchOpponent:
         self.name = name or getattr(agent, "name", type(agent).__name__)
 
     def act_batch(
-        self, games: BatchedGames, index: np.ndarray, observations: np.ndarray, masks: np.ndarray,
+        self,
+        games: BatchedGames,
+        index: np.ndarray,
+        observations: np.ndarray,
+        masks: np.ndarray,
         rng: np.random.Generator,
     ) -> np.ndarray:
         # The batch's own running states: the agent's unchecked door (check_state would cost more than the move).
@@ -135,7 +147,11 @@ class PretrainedBatchOpponent:
         self._policy: Any = None
 
     def act_batch(
-        self, games: BatchedGames, index: np.ndarray, observations: np.ndarray, masks: np.ndarray,
+        self,
+        games: BatchedGames,
+        index: np.ndarray,
+        observations: np.ndarray,
+        masks: np.ndarray,
         rng: np.random.Generator,
     ) -> np.ndarray:
         if self._policy is None:
@@ -160,7 +176,10 @@ class TorchPolicyOpponent:
     """
 
     def __init__(
-        self, policy: Any, encoding: str | Mapping[str, Any] | None = None, deterministic: bool = False,
+        self,
+        policy: Any,
+        encoding: str | Mapping[str, Any] | None = None,
+        deterministic: bool = False,
         name: str = "policy",
     ) -> None:
         self.policy = getattr(policy, "policy", policy)
@@ -186,7 +205,11 @@ class TorchPolicyOpponent:
             return self.policy.get_distribution(tensor).distribution.logits.cpu().numpy()
 
     def act_batch(
-        self, games: BatchedGames, index: np.ndarray, observations: np.ndarray, masks: np.ndarray,
+        self,
+        games: BatchedGames,
+        index: np.ndarray,
+        observations: np.ndarray,
+        masks: np.ndarray,
         rng: np.random.Generator,
     ) -> np.ndarray:
         return masked_choice(self.logits(games.game, observations), masks, rng, self.deterministic)
@@ -216,7 +239,9 @@ def batch_opponent(spec: Any, seed: int | None = None, encoding: Any = None) -> 
     """
     if isinstance(spec, str):
         if spec == SELF:
-            raise ValueError(f"{SELF!r} is the learner itself; SelfPlayVecEnv resolves it once set_learner() is called.")
+            raise ValueError(
+                f"{SELF!r} is the learner itself; SelfPlayVecEnv resolves it once set_learner() is called."
+            )
         if spec == "random":
             return RandomBatchOpponent()
         if spec == "pretrained":
@@ -321,7 +346,9 @@ class SelfPlayVecEnv(VecEnv):
                 members.append(None)
             elif isinstance(spec, str):  # a name keeps its member (and its generator) across pool changes
                 if spec not in self._named:
-                    self._named[spec] = batch_opponent(spec, seed=int(self._rng.integers(2**31)), encoding=self.encoding)
+                    self._named[spec] = batch_opponent(
+                        spec, seed=int(self._rng.integers(2**31)), encoding=self.encoding
+                    )
                 members.append(self._named[spec])
             else:
                 members.append(batch_opponent(spec, encoding=self.encoding))
@@ -330,7 +357,9 @@ class SelfPlayVecEnv(VecEnv):
         else:
             chances = np.asarray(weights, np.float64)
             if chances.shape != (len(members),) or (chances < 0).any() or chances.sum() <= 0:
-                raise ValueError(f"weights must be {len(members)} non-negative numbers, not all zero (got {weights!r}).")
+                raise ValueError(
+                    f"weights must be {len(members)} non-negative numbers, not all zero (got {weights!r})."
+                )
         self.members = members
         self.weights = chances / chances.sum()
         if hasattr(self, "_member"):
@@ -435,7 +464,9 @@ class SelfPlayVecEnv(VecEnv):
             raise ValueError(f"{attr_name} is shared by every game of the batch; set it for all indices.")
         setattr(self, attr_name, value)
 
-    def env_method(self, method_name: str, *method_args: Any, indices: VecEnvIndices = None, **method_kwargs: Any) -> list:
+    def env_method(
+        self, method_name: str, *method_args: Any, indices: VecEnvIndices = None, **method_kwargs: Any
+    ) -> list:
         chosen = list(self._indices(indices))
         if method_name == "action_masks":
             masks = self.action_masks()

@@ -34,14 +34,14 @@ from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.vec_env import VecEnv, VecEnvWrapper
 
 from mancala_envs.agents.sb3 import save_model, saved_model_path
-from mancala_envs.envs.batch import MAX_THREADS
+from mancala_envs.algorithms.tree_search import parse_compiled_opponent
 from mancala_envs.common.errors import is_ctrl_c
 from mancala_envs.common.files import check_destination
-from mancala_envs.views.opponents import PolicyOpponent, make_opponent
-from mancala_envs.algorithms.tree_search import parse_compiled_opponent
-from mancala_envs.views.single_agent_env import SingleAgentEnv
 from mancala_envs.common.stats import Tally, wilson_interval
 from mancala_envs.common.validation import check_game_count, check_integer
+from mancala_envs.envs.batch import MAX_THREADS
+from mancala_envs.views.opponents import PolicyOpponent, make_opponent
+from mancala_envs.views.single_agent_env import SingleAgentEnv
 
 __all__ = [
     "MAX_LAYERS",
@@ -159,10 +159,17 @@ class TrainConfig:
         if isinstance(self.eval_games, bool) or not isinstance(self.eval_games, int) or self.eval_games < 0:
             raise ValueError(f"eval_games must be an integer >= 0 (got {self.eval_games!r}).")
         if not isinstance(self.eval_opponents, (tuple, list)):
-            raise TypeError(f"eval_opponents must be a list of agent names such as ('random', 'greedy') "
-                            f"(got {self.eval_opponents!r}).")
-        check_game_count("the evaluation", len(self.eval_opponents), "opponent", self.eval_games,
-                         "Play fewer games per opponent (--eval-games) or fewer opponents (--eval-opponents).")
+            raise TypeError(
+                f"eval_opponents must be a list of agent names such as ('random', 'greedy') "
+                f"(got {self.eval_opponents!r})."
+            )
+        check_game_count(
+            "the evaluation",
+            len(self.eval_opponents),
+            "opponent",
+            self.eval_games,
+            "Play fewer games per opponent (--eval-games) or fewer opponents (--eval-opponents).",
+        )
         if isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0:
             raise ValueError(f"seed must be an integer >= 0 (got {self.seed!r}).")
         if isinstance(self.snapshot_every, bool) or not isinstance(self.snapshot_every, int) or self.snapshot_every < 1:
@@ -257,8 +264,10 @@ class TrainConfig:
         """
         path = self.model_path
         if path.is_dir():
-            raise ValueError(f"cannot save the model to {str(path)!r}: it is a folder; pass the path of a file in it, "
-                             f"e.g. {str(path / 'model.zip')!r}.")
+            raise ValueError(
+                f"cannot save the model to {str(path)!r}: it is a folder; pass the path of a file in it, "
+                f"e.g. {str(path / 'model.zip')!r}."
+            )
         if self.save_path is not None:
             folder = path.parent
             if not folder.is_dir():
@@ -486,10 +495,17 @@ def make_training_env(config: TrainConfig, batched: bool | None = None) -> Any:
 
         # One thread: the env's call alternates with the learner's, and at this size handing half the games to
         # a second thread cost more than it saved (4.2-4.3% of training in the env with one, 5.7-6.0% with two).
-        return VecStepTimer(MancalaSB3VecEnv(
-            config.game, config.n_envs, opponent=opponents, seed=config.seed, encoding=config.encoding, threads=1,
-            **config.game_options,
-        ))
+        return VecStepTimer(
+            MancalaSB3VecEnv(
+                config.game,
+                config.n_envs,
+                opponent=opponents,
+                seed=config.seed,
+                encoding=config.encoding,
+                threads=1,
+                **config.game_options,
+            )
+        )
     from stable_baselines3.common.env_util import make_vec_env
 
     def build() -> gymnasium.Env:
@@ -581,7 +597,9 @@ def train(config: TrainConfig, callbacks: Sequence[Any] = ()) -> TrainResult:
 
         try:  # the model is saved: Ctrl-C here keeps it (the export writes atomically, so nothing half-written)
             export_pretrained(
-                model, config.export_pretrained, game=make_game(config.game, **config.game_options),
+                model,
+                config.export_pretrained,
+                game=make_game(config.game, **config.game_options),
                 encoding=config.encoding,
                 metadata={
                     "command": train_command(config),
@@ -625,11 +643,22 @@ def train_command(config: TrainConfig) -> str:
     """The ``mancala-envs train`` command line that reproduces ``config`` (its options that differ from the
     defaults), as the shipped agents' weights record it."""
     default = TrainConfig()
-    flags = {"n_envs": "--n-envs", "torch_threads": "--torch-threads", "snapshot_every": "--snapshot-every",
-             "pool_size": "--pool-size", "baseline_rate": "--baseline-rate", "timesteps": "--timesteps",
-             "seed": "--seed", "encoding": "--encoding", "n_steps": "--n-steps", "batch_size": "--batch-size",
-             "n_epochs": "--n-epochs", "learning_rate": "--learning-rate", "ent_coef": "--ent-coef",
-             "gamma": "--gamma"}
+    flags = {
+        "n_envs": "--n-envs",
+        "torch_threads": "--torch-threads",
+        "snapshot_every": "--snapshot-every",
+        "pool_size": "--pool-size",
+        "baseline_rate": "--baseline-rate",
+        "timesteps": "--timesteps",
+        "seed": "--seed",
+        "encoding": "--encoding",
+        "n_steps": "--n-steps",
+        "batch_size": "--batch-size",
+        "n_epochs": "--n-epochs",
+        "learning_rate": "--learning-rate",
+        "ent_coef": "--ent-coef",
+        "gamma": "--gamma",
+    }
     parts = ["mancala-envs train", f"--game {config.game}"]
     if config.self_play:
         parts.append("--self-play")
@@ -653,7 +682,12 @@ def make_self_play_env(config: TrainConfig) -> Any:
     baselines = config.opponents
     members, weights = [SELF, *baselines], pool_weights(0, len(baselines), config.baseline_rate)
     return SelfPlayVecEnv(
-        config.game, config.n_envs, opponents=members, weights=weights, encoding=config.encoding, seed=config.seed,
+        config.game,
+        config.n_envs,
+        opponents=members,
+        weights=weights,
+        encoding=config.encoding,
+        seed=config.seed,
         **config.game_options,
     )
 
@@ -707,8 +741,10 @@ class SelfPlayPool(BaseCallback):
         name = f"self@{self.num_timesteps}"
         self.snapshots = [*self.snapshots, env.snapshot(name)][-self.config.pool_size :]
         self.ratings.add_player(name, like=self.ratings.learner)
-        env.set_pool([SELF, *self.snapshots, *self.baselines],
-                     pool_weights(len(self.snapshots), len(self.baselines), self.config.baseline_rate))
+        env.set_pool(
+            [SELF, *self.snapshots, *self.baselines],
+            pool_weights(len(self.snapshots), len(self.baselines), self.config.baseline_rate),
+        )
         self.last_snapshot = self.num_timesteps
 
     def _on_rollout_end(self) -> None:
@@ -716,8 +752,11 @@ class SelfPlayPool(BaseCallback):
         for opponent, score in env.pop_results():
             self.ratings.record(opponent, score)
         elapsed = time.perf_counter() - self._start
-        point: dict[str, Any] = {"timesteps": int(self.num_timesteps), "seconds": round(elapsed, 1),
-                                 "env_share": env.seconds / elapsed if elapsed > 0 else float("nan")}
+        point: dict[str, Any] = {
+            "timesteps": int(self.num_timesteps),
+            "seconds": round(elapsed, 1),
+            "env_share": env.seconds / elapsed if elapsed > 0 else float("nan"),
+        }
         for name, (mu, sigma) in self.ratings.table().items():
             self.logger.record(f"selfplay/rating/{name}", mu)
             point[f"rating/{name}"] = [round(mu, 2), round(sigma, 2)]
@@ -749,8 +788,9 @@ def warm_up(config: TrainConfig, batched: bool | None = None) -> float:
     if config.self_play:  # the batched loop and the pool's agents
         from mancala_envs.training.selfplay import SelfPlayVecEnv
 
-        env = SelfPlayVecEnv(config.game, 2, opponents=opponents, encoding=config.encoding, seed=0,
-                             **config.game_options)
+        env = SelfPlayVecEnv(
+            config.game, 2, opponents=opponents, encoding=config.encoding, seed=0, **config.game_options
+        )
         env.reset()
         for _ in range(4):
             env.step(np.argmax(env.action_masks(), axis=1))
@@ -833,8 +873,13 @@ def evaluate(
             :data:`~mancala_envs.common.validation.MAX_GAMES` games in all.
     """
     check_integer("games", games, 0)
-    check_game_count("the evaluation", len(opponents), "opponent", games,
-                     "Play fewer games per opponent (--eval-games) or fewer opponents (--eval-opponents).")
+    check_game_count(
+        "the evaluation",
+        len(opponents),
+        "opponent",
+        games,
+        "Play fewer games per opponent (--eval-games) or fewer opponents (--eval-opponents).",
+    )
     learner = PolicyOpponent(policy, observation=encoding, deterministic=deterministic, name="learner")
     rows: list[EvalRow] = []
     for spec in opponents:

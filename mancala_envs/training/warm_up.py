@@ -28,10 +28,10 @@ from contextlib import contextmanager
 import numpy as np
 
 from mancala_envs.agents import make_agent
-from mancala_envs.envs.batch import BatchedGames, play_random
 from mancala_envs.engine.jit import compile_notice, notice_silenced, write_progress
-from mancala_envs.games import game_classes
+from mancala_envs.envs.batch import BatchedGames, play_random
 from mancala_envs.envs.registration import VARIANTS, find_variant, make, resolve_env_id
+from mancala_envs.games import game_classes
 from mancala_envs.views.single_agent_env import SingleAgentEnv
 from mancala_envs.views.vector_env import MancalaVectorEnv
 
@@ -117,8 +117,10 @@ def warm_up(
     seconds: dict[str, float] = {}
     write = _progress_writer(progress)
     items = 2 + len(opponents)
-    write(f"mancala-envs warm-up: {len(names)} game{'s' if len(names) != 1 else ''}, {items} entry points each "
-          "(a cold game takes 10-60 s; one already in numba's cache, about a second)\n")
+    write(
+        f"mancala-envs warm-up: {len(names)} game{'s' if len(names) != 1 else ''}, {items} entry points each "
+        "(a cold game takes 10-60 s; one already in numba's cache, about a second)\n"
+    )
     notice_was_on = compile_notice(False)  # this call is the compiling, and says so item by item
     try:
         for number, name in enumerate(names, 1):
@@ -149,4 +151,3 @@ def warm_up(
     finally:
         compile_notice(notice_was_on)
     return seconds
-

@@ -72,8 +72,14 @@ class MancalaSB3VecEnv(VecEnv):
     ) -> None:
         check_integer("n_envs", n_envs, 1)  # named as this class takes it
         self.venv = MancalaVectorEnv(
-            env_id, n_envs, opponent=opponent, learner_seat=learner_seat, autoreset_mode="same_step",
-            encoding=encoding, threads=threads, **options,
+            env_id,
+            n_envs,
+            opponent=opponent,
+            learner_seat=learner_seat,
+            autoreset_mode="same_step",
+            encoding=encoding,
+            threads=threads,
+            **options,
         )
         super().__init__(n_envs, self.venv.single_observation_space, self.venv.single_action_space)
         if seed is not None:
@@ -149,7 +155,9 @@ class MancalaSB3VecEnv(VecEnv):
             raise ValueError(f"{attr_name} is shared by every game of the batch; set it for all indices.")
         self.venv.set_attr(attr_name, [value] * self.num_envs)
 
-    def env_method(self, method_name: str, *method_args: Any, indices: VecEnvIndices = None, **method_kwargs: Any) -> list:
+    def env_method(
+        self, method_name: str, *method_args: Any, indices: VecEnvIndices = None, **method_kwargs: Any
+    ) -> list:
         """Calls the batch's method once: each game's row for ``action_masks``, the one result for each game
         otherwise (``env_method("set_opponent", "greedy")``, for all games only)."""
         if indices is None:  # every game (MaskablePPO's masks, every step)
@@ -174,7 +182,9 @@ class MancalaSB3VecEnv(VecEnv):
 
     def __repr__(self) -> str:
         encoding = "" if self.venv.encoder is None else f", encoding={self.venv.encoding!r}"
-        return f"MancalaSB3VecEnv({self.venv.env_id!r}, n_envs={self.num_envs}, opponent={self.venv.opponent!r}{encoding})"
+        return (
+            f"MancalaSB3VecEnv({self.venv.env_id!r}, n_envs={self.num_envs}, opponent={self.venv.opponent!r}{encoding})"
+        )
 
 
 def vec_env_indices(indices: VecEnvIndices, n_envs: int) -> Iterable[int]:

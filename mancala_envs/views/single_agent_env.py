@@ -65,12 +65,12 @@ from gymnasium import spaces
 from gymnasium.utils import seeding
 
 from mancala_envs.agents import AlphaBetaAgent, GreedyAgent, MCTSAgent, RandomAgent
-from mancala_envs.envs.aec_env import MancalaEnv
-from mancala_envs.common.errors import GameOverError, IllegalActionError
-from mancala_envs.views.opponents import AgentOpponent, Opponent, OpponentPool, make_opponent
-from mancala_envs.envs.registration import make
 from mancala_envs.algorithms.tree_search import ALPHABETA, GREEDY, MCTS, RANDOM, UCT_C, opponent_kinds, opponent_turn
+from mancala_envs.common.errors import GameOverError, IllegalActionError
 from mancala_envs.common.validation import check_action, check_seed
+from mancala_envs.envs.aec_env import MancalaEnv
+from mancala_envs.envs.registration import make
+from mancala_envs.views.opponents import AgentOpponent, Opponent, OpponentPool, make_opponent
 
 __all__ = ["ILLEGAL_ACTION_POLICIES", "SingleAgentEnv"]
 
@@ -126,7 +126,9 @@ class SingleAgentEnv(gymnasium.Env):
         if illegal_action not in ILLEGAL_ACTION_POLICIES:
             raise ValueError(f"illegal_action must be one of {list(ILLEGAL_ACTION_POLICIES)} (got {illegal_action!r}).")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be None or one of {self.metadata['render_modes']} (got {render_mode!r}).")
+            raise ValueError(
+                f"render_mode must be None or one of {self.metadata['render_modes']} (got {render_mode!r})."
+            )
         self.env_id = env_id
         self.aec_env: MancalaEnv = make(env_id, render_mode=render_mode, illegal_action="raise", **options)
         self.game = self.aec_env.game
@@ -135,7 +137,9 @@ class SingleAgentEnv(gymnasium.Env):
         self.render_mode = render_mode
         self._opponent_spec = opponent
         self._opponents = make_opponent(opponent)
-        self.opponent: Opponent = self._opponents.members[0] if isinstance(self._opponents, OpponentPool) else self._opponents
+        self.opponent: Opponent = (
+            self._opponents.members[0] if isinstance(self._opponents, OpponentPool) else self._opponents
+        )
         self.encoding: str | Mapping[str, Any] = "raw" if encoding is None else encoding
         from mancala_envs.wrappers.encodings import env_encoder  # the encoders load only when an env is built
 
@@ -167,7 +171,9 @@ class SingleAgentEnv(gymnasium.Env):
         self._opponents = built
 
     # --- Gymnasium API ----------------------------------------------------------------
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
         """Starts an episode: draws the seat and the opponent, then lets the opponent move first if it starts.
 
         Args:

@@ -62,8 +62,8 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
-from mancala_envs.envs.batch import DEFAULT_HISTORY_CAPACITY, BatchedGames, FinalInfo
 from mancala_envs.common.validation import check_integer
+from mancala_envs.envs.batch import DEFAULT_HISTORY_CAPACITY, BatchedGames, FinalInfo
 from mancala_envs.views.vector_env import AUTORESET_MODES, RAW, encoded_space, parse_autoreset_mode
 
 __all__ = ["AUTORESET_MODES", "PER_GAME", "RAW", "TwoSeatVectorEnv"]
@@ -165,8 +165,12 @@ class TwoSeatVectorEnv(gymnasium.vector.VectorEnv):
         self._mask = step.action_mask.copy()
         self._to_play = step.current_player.copy()
         ones = np.ones(n, bool)
-        infos = {"action_mask": self._mask.copy(), "_action_mask": ones, "to_play": self._to_play.copy(),
-                 "_to_play": ones.copy()}
+        infos = {
+            "action_mask": self._mask.copy(),
+            "_action_mask": ones,
+            "to_play": self._to_play.copy(),
+            "_to_play": ones.copy(),
+        }
         return self._encode(step.observation), infos
 
     def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
@@ -223,10 +227,14 @@ class TwoSeatVectorEnv(gymnasium.vector.VectorEnv):
         self._final = final
         ones = np.ones(n, bool)
         infos: dict[str, Any] = {
-            "action_mask": mask.copy(), "_action_mask": ones,
-            "to_play": to_play.copy(), "_to_play": ones.copy(),
-            "acted": acted.copy(), "_acted": playing.copy(),
-            "seat_rewards": seat_rewards, "_seat_rewards": ones.copy(),
+            "action_mask": mask.copy(),
+            "_action_mask": ones,
+            "to_play": to_play.copy(),
+            "_to_play": ones.copy(),
+            "acted": acted.copy(),
+            "_acted": playing.copy(),
+            "seat_rewards": seat_rewards,
+            "_seat_rewards": ones.copy(),
         }
         if self.autoreset_mode == AutoresetMode.SAME_STEP and final.index.size:
             final_obs = np.empty(n, dtype=object)
@@ -276,8 +284,12 @@ class TwoSeatVectorEnv(gymnasium.vector.VectorEnv):
         seat_observations[index] = views
         info: dict[str, Any] = {}
         for key, values in (
-            ("winner", final.winner), ("end_reason", final.end_reason), ("scores", final.scores),
-            ("points", final.points), ("plies", final.plies), ("turns", final.turns),
+            ("winner", final.winner),
+            ("end_reason", final.end_reason),
+            ("scores", final.scores),
+            ("points", final.points),
+            ("plies", final.plies),
+            ("turns", final.turns),
         ):
             column = np.zeros((n, *values.shape[1:]), values.dtype)
             column[index] = values
@@ -357,6 +369,13 @@ def _no_final(observation_size: int) -> FinalInfo:
     """The :class:`~mancala_envs.envs.batch.FinalInfo` of a step in which no game ended."""
     none = np.empty(0, np.int32)
     pairs = np.empty((0, 2), np.int32)
-    return FinalInfo(index=np.empty(0, np.int64), observation=np.empty((0, 2, observation_size), np.int32),
-                     winner=np.empty(0, np.int8), end_reason=np.empty(0, np.int8), scores=pairs, points=pairs.copy(),
-                     plies=none, turns=none.copy())
+    return FinalInfo(
+        index=np.empty(0, np.int64),
+        observation=np.empty((0, 2, observation_size), np.int32),
+        winner=np.empty(0, np.int8),
+        end_reason=np.empty(0, np.int8),
+        scores=pairs,
+        points=pairs.copy(),
+        plies=none,
+        turns=none.copy(),
+    )

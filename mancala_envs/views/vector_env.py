@@ -64,11 +64,19 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
-from mancala_envs.envs.batch import FACT_COUNT, GameRows
 from mancala_envs.algorithms.tree_search import parse_compiled_opponent
 from mancala_envs.common.validation import check_integer
+from mancala_envs.envs.batch import FACT_COUNT, GameRows
 
-__all__ = ["AUTORESET_MODES", "PER_GAME", "RAW", "SETTABLE", "MancalaVectorEnv", "encoded_space", "parse_autoreset_mode"]
+__all__ = [
+    "AUTORESET_MODES",
+    "PER_GAME",
+    "RAW",
+    "SETTABLE",
+    "MancalaVectorEnv",
+    "encoded_space",
+    "parse_autoreset_mode",
+]
 
 #: columns of the final facts (:data:`mancala_envs.envs.batch.FACT_COUNT`) that the infos read by name
 _WINNER, _SEAT, _OPPONENT = 0, 8, 9
@@ -228,10 +236,22 @@ class MancalaVectorEnv(gymnasium.vector.VectorEnv):
         terminated = np.zeros(n, bool)
         truncated = np.zeros(n, bool)
         observation, mask = rows.step_learners(
-            actions, self._seat_rule, self._seats, self._opponents, self._drawn,
+            actions,
+            self._seat_rule,
+            self._seats,
+            self._opponents,
+            self._drawn,
             self.autoreset_mode == AutoresetMode.SAME_STEP,
-            rewards, terminated, truncated, self._final_observation, self._facts, self._waiting, self._lengths,
-            self._returns, self._episode_lengths, self._episode_returns,
+            rewards,
+            terminated,
+            truncated,
+            self._final_observation,
+            self._facts,
+            self._waiting,
+            self._lengths,
+            self._returns,
+            self._episode_lengths,
+            self._episode_returns,
         )
         if waiting.any():  # any action is accepted (and ignored) by a game waiting for its reset
             mask[waiting] = 1
@@ -290,8 +310,13 @@ class MancalaVectorEnv(gymnasium.vector.VectorEnv):
         facts = self._facts[games][:, [_WINNER, _SEAT, _OPPONENT]].tolist()
         returns, lengths = self._episode_returns[games].tolist(), self._episode_lengths[games].tolist()
         return [
-            {"winner": winner, "learner_seat": seat, "opponent": names[opponent], "episode_return": episode_return,
-             "episode_length": episode_length}
+            {
+                "winner": winner,
+                "learner_seat": seat,
+                "opponent": names[opponent],
+                "episode_return": episode_return,
+                "episode_length": episode_length,
+            }
             for (winner, seat, opponent), episode_return, episode_length in zip(facts, returns, lengths)
         ]
 
@@ -429,8 +454,12 @@ class MancalaVectorEnv(gymnasium.vector.VectorEnv):
         """The step's infos; every array is the caller's own (the mask a copy of the one that checks the next
         actions: writing into it cannot make an illegal action pass)."""
         ones = np.ones(self.num_envs, bool)
-        return {"action_mask": mask.copy(), "_action_mask": ones, "learner_seat": self._seats.copy(),
-                "_learner_seat": ones.copy()}
+        return {
+            "action_mask": mask.copy(),
+            "_action_mask": ones,
+            "learner_seat": self._seats.copy(),
+            "_learner_seat": ones.copy(),
+        }
 
     def __repr__(self) -> str:
         encoding = "" if self.encoder is None else f", encoding={self.encoding!r}"

@@ -18,8 +18,12 @@ from mancala_envs import SingleAgentEnv
 ROW = Row("Building an environment", '`render_mode="human"` on a machine without a display')
 #: what tells SDL where to show a window; all unset is a machine without a display
 DISPLAY_VARIABLES = ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER")
-WORDS = ('render_mode="human" needs a display to show its window', "xvfb-run", "SDL_VIDEODRIVER=dummy",
-         'render_mode="rgb_array"')
+WORDS = (
+    'render_mode="human" needs a display to show its window',
+    "xvfb-run",
+    "SDL_VIDEODRIVER=dummy",
+    'render_mode="rgb_array"',
+)
 
 
 @contextmanager
@@ -47,13 +51,32 @@ def pygame_untouched() -> bool:
 
 
 CASES: list[Case] = [
-    Case("human window", ROW, "make(render_mode='human') without a display",
-         without_a_display(lambda: mancala_envs.make("ouril_v0", render_mode="human")), RuntimeError, WORDS,
-         frozen=lambda _: pygame_untouched(), exact=True),
-    Case("human window", ROW, "SingleAgentEnv(render_mode='human') without a display",
-         without_a_display(lambda: SingleAgentEnv("omweso_v0", opponent="random", render_mode="human")),
-         RuntimeError, WORDS, exact=True),
-    Case("human window", ROW, "gymnasium.make(render_mode='human') without a display",
-         without_a_display(lambda: gymnasium.make("mancala/Kalah-v0", render_mode="human")), RuntimeError,
-         ("needs a display", "SDL_VIDEODRIVER=dummy"), exact=True),
+    Case(
+        "human window",
+        ROW,
+        "make(render_mode='human') without a display",
+        without_a_display(lambda: mancala_envs.make("ouril_v0", render_mode="human")),
+        RuntimeError,
+        WORDS,
+        frozen=lambda _: pygame_untouched(),
+        exact=True,
+    ),
+    Case(
+        "human window",
+        ROW,
+        "SingleAgentEnv(render_mode='human') without a display",
+        without_a_display(lambda: SingleAgentEnv("omweso_v0", opponent="random", render_mode="human")),
+        RuntimeError,
+        WORDS,
+        exact=True,
+    ),
+    Case(
+        "human window",
+        ROW,
+        "gymnasium.make(render_mode='human') without a display",
+        without_a_display(lambda: gymnasium.make("mancala/Kalah-v0", render_mode="human")),
+        RuntimeError,
+        ("needs a display", "SDL_VIDEODRIVER=dummy"),
+        exact=True,
+    ),
 ]

@@ -11,13 +11,13 @@ from typing import Any
 
 import numpy as np
 from contract_support import Case, Row, plain
-from mancala_envs.wrappers import FlattenObservation, GymFlattenObservation, turn_based_parallel
 
 import mancala_envs
 from mancala_envs.envs.batch import BatchedGames
 from mancala_envs.views.single_agent_env import SingleAgentEnv
 from mancala_envs.views.two_seat_env import TwoSeatVectorEnv
 from mancala_envs.views.vector_env import MancalaVectorEnv
+from mancala_envs.wrappers import FlattenObservation, GymFlattenObservation, turn_based_parallel
 
 SECTION = "Types and shared arrays"
 N = 4
@@ -63,8 +63,12 @@ def single(reset: bool = True) -> SingleAgentEnv:
 def single_frozen(env: Any) -> Any:
     raw = env.unwrapped
     generator = raw._np_random  # the property would create one
-    return {"aec": aec_frozen(raw.aec_env), "seat": raw.seat, "over": raw._over,
-            "rng": None if generator is None else generator.bit_generator.state}
+    return {
+        "aec": aec_frozen(raw.aec_env),
+        "seat": raw.seat,
+        "over": raw._over,
+        "rng": None if generator is None else generator.bit_generator.state,
+    }
 
 
 def gym_flattened() -> Any:
@@ -95,8 +99,15 @@ def vector(autoreset_mode: str = "next_step", ended: bool = False) -> MancalaVec
 
 def vector_frozen(env: Any) -> Any:
     env = getattr(env, "venv", env)
-    return plain({"states": [env.state(game) for game in range(N)], "masks": env.action_masks(),
-                  "seats": env.learner_seats, "words": env._rows._words, "waiting": env._waiting})
+    return plain(
+        {
+            "states": [env.state(game) for game in range(N)],
+            "masks": env.action_masks(),
+            "seats": env.learner_seats,
+            "words": env._rows._words,
+            "waiting": env._waiting,
+        }
+    )
 
 
 def sb3(reset: bool = True) -> Any:
@@ -121,8 +132,14 @@ def two_seat(ended: bool = False) -> TwoSeatVectorEnv:
 
 
 def two_seat_frozen(env: TwoSeatVectorEnv) -> Any:
-    return plain({"states": [env.state(game) for game in range(N)], "masks": env.action_masks(),
-                  "to_play": env.to_play, "words": env._games._words})
+    return plain(
+        {
+            "states": [env.state(game) for game in range(N)],
+            "masks": env.action_masks(),
+            "to_play": env.to_play,
+            "words": env._games._words,
+        }
+    )
 
 
 def self_play(reset: bool = True) -> Any:
@@ -135,16 +152,29 @@ def self_play(reset: bool = True) -> Any:
 
 
 def self_play_frozen(env: Any) -> Any:
-    return plain({"states": [env.games.state(game) for game in range(N)],
-                  "masks": env.action_masks() if env._last is not None else None, "seeds": list(env._seeds),
-                  "rng": env._rng.bit_generator.state, "words": env.games._words})
+    return plain(
+        {
+            "states": [env.games.state(game) for game in range(N)],
+            "masks": env.action_masks() if env._last is not None else None,
+            "seeds": list(env._seeds),
+            "rng": env._rng.bit_generator.state,
+            "words": env.games._words,
+        }
+    )
 
 
 CASES: list[Case] = []
 
 
-def case(item: str, name: str, call: Callable[[Any], Any], error: type, words: tuple[str, ...],
-         subject: Callable[[], Any] = lambda: None, frozen: Callable[[Any], Any] | None = None) -> None:
+def case(
+    item: str,
+    name: str,
+    call: Callable[[Any], Any],
+    error: type,
+    words: tuple[str, ...],
+    subject: Callable[[], Any] = lambda: None,
+    frozen: Callable[[Any], Any] | None = None,
+) -> None:
     CASES.append(Case("types", Row(SECTION, item), name, call, error, words, subject, frozen, exact=True))
 
 
@@ -169,37 +199,66 @@ ONE_BAD: list[tuple[Any, tuple[str, ...]]] = [
 ]
 for door, build, frozen, play in ONE_ACTION_DOORS:
     for value, words in ONE_BAD:
-        case(ONE_ACTION, f"{door}({value!r}: {type(value).__name__})", lambda env, p=play, v=value: p(env, v),
-             TypeError, words, build, frozen)
+        case(
+            ONE_ACTION,
+            f"{door}({value!r}: {type(value).__name__})",
+            lambda env, p=play, v=value: p(env, v),
+            TypeError,
+            words,
+            build,
+            frozen,
+        )
 
 
 # --- a batch's actions ------------------------------------------------------------------------------------------------
 BATCH_DOORS: list[tuple[str, Callable[[], Any], Callable[[Any], Any], Callable[[Any, Any], Any]]] = [
     ("BatchedGames.step", batch, batch_frozen, lambda games, a: games.step(a)),
-    ("BatchedGames.step(playing=...)", batch, batch_frozen,
-     lambda games, a: games.step(a, playing=np.array([True, False] * (N // 2)))),
+    (
+        "BatchedGames.step(playing=...)",
+        batch,
+        batch_frozen,
+        lambda games, a: games.step(a, playing=np.array([True, False] * (N // 2))),
+    ),
     ("MancalaVectorEnv.step", vector, vector_frozen, lambda env, a: env.step(a)),
-    ("MancalaVectorEnv.step after an auto-reset", lambda: vector(ended=True), vector_frozen,
-     lambda env, a: env.step(a)),
+    (
+        "MancalaVectorEnv.step after an auto-reset",
+        lambda: vector(ended=True),
+        vector_frozen,
+        lambda env, a: env.step(a),
+    ),
     ("MancalaVectorEnv.step(same_step)", lambda: vector("same_step"), vector_frozen, lambda env, a: env.step(a)),
     ("MancalaSB3VecEnv.step", sb3, sb3_frozen, lambda env, a: env.step(a)),
     ("TwoSeatVectorEnv.step", two_seat, two_seat_frozen, lambda env, a: env.step(a)),
-    ("TwoSeatVectorEnv.step after an auto-reset", lambda: two_seat(ended=True), two_seat_frozen,
-     lambda env, a: env.step(a)),
+    (
+        "TwoSeatVectorEnv.step after an auto-reset",
+        lambda: two_seat(ended=True),
+        two_seat_frozen,
+        lambda env, a: env.step(a),
+    ),
     ("SelfPlayVecEnv.step", self_play, self_play_frozen, lambda env, a: env.step(a)),
 ]
 BATCH_TYPES = "a batch's actions of bools or floats"
 BATCH_SHAPES = "a batch's actions of another shape"
 BATCH_BAD: list[tuple[str, str, Any, type, tuple[str, ...]]] = [
-    (BATCH_TYPES, "bools", np.ones(N, bool), TypeError, ("actions must be integers (got dtype bool)",
-                                                         "np.zeros(4, dtype=np.int64)")),
+    (
+        BATCH_TYPES,
+        "bools",
+        np.ones(N, bool),
+        TypeError,
+        ("actions must be integers (got dtype bool)", "np.zeros(4, dtype=np.int64)"),
+    ),
     (BATCH_TYPES, "a list of bools", [True] * N, TypeError, ("(got dtype bool)",)),
     (BATCH_TYPES, "whole floats", np.zeros(N), TypeError, ("actions must be integers (got dtype float64)",)),
     (BATCH_TYPES, "float32", np.ones(N, np.float32), TypeError, ("(got dtype float32)",)),
     (BATCH_TYPES, "strings", np.array(["1"] * N), TypeError, ("actions must be integers (got dtype <U1)",)),
     (BATCH_TYPES, "objects", np.array([1] * N, dtype=object), TypeError, ("(got dtype object)",)),
-    (BATCH_SHAPES, "shape (4, 1)", np.zeros((N, 1), np.int64), ValueError,
-     ("actions must have shape (4,), one per game (got (4, 1))",)),
+    (
+        BATCH_SHAPES,
+        "shape (4, 1)",
+        np.zeros((N, 1), np.int64),
+        ValueError,
+        ("actions must have shape (4,), one per game (got (4, 1))",),
+    ),
     (BATCH_SHAPES, "shape (1, 4)", np.zeros((1, N), np.int64), ValueError, ("(got (1, 4))",)),
     (BATCH_SHAPES, "shape (5,)", np.zeros(N + 1, np.int64), ValueError, ("(got (5,))",)),
     (BATCH_SHAPES, "a scalar", np.int64(0), ValueError, ("(got ())",)),
@@ -209,14 +268,28 @@ for door, build, frozen, play in BATCH_DOORS:
         case(item, f"{door}: {what}", lambda env, p=play, v=value: p(env, v), error, words, build, frozen)
 
 SITS_OUT = "a batch's action out of range in a game that sits the step out"
-case(SITS_OUT, "BatchedGames.step(playing=...) with 99 where playing is False",
-     lambda games: games.step(np.array([0, 99, 0, 0]), playing=np.array([True, False, True, True])), ValueError,
-     ("actions out of range in games [1] (e.g. 99); actions are 0..5",), batch, batch_frozen)
-for door, build, frozen in (("MancalaVectorEnv", lambda: vector(ended=True), vector_frozen),
-                            ("TwoSeatVectorEnv", lambda: two_seat(ended=True), two_seat_frozen)):
-    case(SITS_OUT, f"{door}.step with 99 in a game waiting for its reset",
-         lambda env: env.step(np.where(env._waiting.astype(bool), 99, legal(env.action_masks()))), ValueError,
-         ("actions out of range in games", "(e.g. 99); actions are 0..5"), build, frozen)
+case(
+    SITS_OUT,
+    "BatchedGames.step(playing=...) with 99 where playing is False",
+    lambda games: games.step(np.array([0, 99, 0, 0]), playing=np.array([True, False, True, True])),
+    ValueError,
+    ("actions out of range in games [1] (e.g. 99); actions are 0..5",),
+    batch,
+    batch_frozen,
+)
+for door, build, frozen in (
+    ("MancalaVectorEnv", lambda: vector(ended=True), vector_frozen),
+    ("TwoSeatVectorEnv", lambda: two_seat(ended=True), two_seat_frozen),
+):
+    case(
+        SITS_OUT,
+        f"{door}.step with 99 in a game waiting for its reset",
+        lambda env: env.step(np.where(env._waiting.astype(bool), 99, legal(env.action_masks()))),
+        ValueError,
+        ("actions out of range in games", "(e.g. 99); actions are 0..5"),
+        build,
+        frozen,
+    )
 
 
 # --- seeds ------------------------------------------------------------------------------------------------------------
@@ -262,8 +335,15 @@ SEED_BAD: list[tuple[str, Any, type, str]] = [
 ]
 for door, build, frozen, reseed in SEED_DOORS:
     for item, value, error, words in SEED_BAD:
-        case(item, f"{door}(seed={value!r}: {type(value).__name__})", lambda env, r=reseed, v=value: r(env, v), error,
-             (words,), build, frozen)
+        case(
+            item,
+            f"{door}(seed={value!r}: {type(value).__name__})",
+            lambda env, r=reseed, v=value: r(env, v),
+            error,
+            (words,),
+            build,
+            frozen,
+        )
 
 #: the doors of the table, for tests/test_door_types.py (which checks that each meets every bad kind)
 DOORS = {
