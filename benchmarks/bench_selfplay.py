@@ -32,7 +32,7 @@ Two measures:
    opponents' share (``opponent_seconds / seconds``).
 
 Speed is never asserted in the tests; this script is where it is measured
-(``tests/test_bench_selfplay_smoke.py`` runs it with tiny sizes and checks the fields).
+(``tests/benchmarks/test_bench_selfplay_smoke.py`` runs it with tiny sizes and checks the fields).
 
 Usage::
 

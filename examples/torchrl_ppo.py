@@ -55,7 +55,7 @@ MAX_PLIES = 100_000
 player end far sooner)."""
 
 # mancala-envs needs PettingZoo >= 1.27; TorchRL's wrapper, tested on 1.24.3, warns about any other version.
-# tests/test_torchrl.py checks the wrapper on this package's games with the PettingZoo it installs.
+# tests/integrations/test_torchrl.py checks the wrapper on this package's games with the PettingZoo it installs.
 warnings.filterwarnings("ignore", message="PettingZoo in TorchRL is tested", category=UserWarning)
 
 

@@ -7,7 +7,7 @@ of the PettingZoo environment: the compiled ``reset_state``, ``step`` and
 ``observe`` of its rules module. The loops here are per-game templates
 (:mod:`mancala_envs.engine.kernels`), compiled for the batch's game alone, so a
 batched game and a :class:`~mancala_envs.envs.aec_env.MancalaEnv` given the same actions
-go through the same positions (``tests/test_batch.py`` checks it move by move
+go through the same positions (``tests/envs/test_batch.py`` checks it move by move
 for every registered id).
 
 A game that ends is started again in the same call (*auto-reset*); the step
