@@ -42,7 +42,9 @@ Planes geometry (the learner's pits at the bottom, as the learner sees the board
                                              row 3: own 0  ... own 7     (own outer row)
 
 So a column holds pits that face each other, and sowing runs counter-clockwise on screen.
-A game with 16 pits per player is laid out as Omweso's 4 x 8; any other count as 2 rows.
+The geometry is the game's declaration, :meth:`~mancala_envs.games.game.Game.board_rows` (the rows the
+picture and the text board draw): the learner's pit ``k`` sits where player 0's pit ``k`` (global pit
+``k``) is drawn, the opponent's where player 1's (global pit ``n + k``, ``n`` pits a player) is.
 
 Planes channels, in order (``PlanesEncoder.channel_names``):
 
@@ -90,6 +92,7 @@ __all__ = [
     "OneHotEncoder",
     "PlanesEncoder",
     "ThermometerEncoder",
+    "board_cells",
     "check_stack_size",
     "encoder_class",
     "encoder_from_spec",
@@ -109,8 +112,6 @@ DEFAULT_STACK = 4
 #: The most observations a stack holds (``"stack"``'s ``k``): more than a game's default ply cap (1000), so
 #: a stack this long already reaches back to the start of any episode.
 MAX_STACK = 1024
-#: Omweso's board: 16 pits per player make a 4 x 8 board (two rows each).
-OMWESO_PITS_PER_PLAYER = 16
 #: The ``encoding=`` of the envs that leaves the observation as the game's raw int32 vector (as ``None`` does).
 RAW = "raw"
 
@@ -239,18 +240,40 @@ class _Layout:
         reading row ``cap``: looking a count up replaces clipping it."""
         return rows[np.minimum(np.arange(self.max_count + 1), cap)].astype(np.float32)
 
-    def cell(self, side: str, k: int) -> tuple[int, int]:
-        """The (row, column) of pit ``k`` of ``side`` on the learner-at-the-bottom board."""
-        n = self.n
-        if n == OMWESO_PITS_PER_PLAYER:
-            if side == "own":
-                return (3, k) if k < 8 else (2, 15 - k)
-            return (0, 7 - k) if k < 8 else (1, k - 8)
-        return (1, k) if side == "own" else (0, n - 1 - k)
 
-    @property
-    def board_shape(self) -> tuple[int, int]:
-        return (4, 8) if self.n == OMWESO_PITS_PER_PLAYER else (2, self.n)
+def board_cells(game: Any, pits_per_player: int) -> tuple[tuple[int, int], dict[tuple[str, int], tuple[int, int]]]:
+    """The board of the ``planes`` encoding: its ``(rows, columns)`` and the ``(row, column)`` of each pit
+    ``("own" | "opponent", k)`` as the learner sees it (its own pits at the bottom).
+
+    Both come from the game's declared rows, ``game.board_rows()`` (player 0's view, the far row first; the
+    picture and the text board draw the same rows): the observation is egocentric, so the learner's pit ``k``
+    is drawn where player 0's pit ``k`` (global pit ``k``) is, and the opponent's pit ``k`` where player 1's
+    (global pit ``pits_per_player + k``) is.
+
+    Raises:
+        ValueError: the rows are not a full grid holding each of the ``2 * pits_per_player`` pits once.
+
+    Example:
+        >>> import mancala_envs
+        >>> shape, cells = board_cells(mancala_envs.make("omweso_v0").game, 16)
+        >>> shape, cells["own", 0], cells["own", 8], cells["opponent", 0]
+        ((4, 8), (3, 0), (2, 7), (0, 7))
+    """
+    rows = [list(row) for row in game.board_rows()]
+    columns = max((len(row) for row in rows), default=0)
+    where = {int(pit): (r, c) for r, row in enumerate(rows) for c, pit in enumerate(row)}
+    if sorted(where) != list(range(2 * pits_per_player)) or any(len(row) != columns for row in rows):
+        raise ValueError(
+            f"{type(game).__name__}.board_rows() must give rows of equal length that hold each of the "
+            f"{2 * pits_per_player} pits 0..{2 * pits_per_player - 1} once (got {rows}); declare the rows as the "
+            "picture draws them, player 0's pits 0..n-1 and player 1's n..2n-1."
+        )
+    cells = {
+        (side, k): where[k + offset]
+        for side, offset in (("own", 0), ("opponent", pits_per_player))
+        for k in range(pits_per_player)
+    }
+    return (len(rows), columns), cells
 
 
 class ObservationEncoder:
@@ -448,7 +471,7 @@ class _PerPitEncoder(ObservationEncoder):
         batch = observation.shape[:-1]
         counts = observation[..., self._layout.pit_index]
         out = np.empty(batch + self.space.shape, dtype=np.float32)
-        out[..., : self._pit_width] = self._table[counts].reshape(batch + (self._pit_width,))
+        out[..., : self._pit_width] = self._table[counts].reshape((*batch, self._pit_width))
         others = observation[..., self._others_index].astype(np.float32)
         out[..., self._pit_width :] = (others - self._others_low) / self._others_span
         return out
@@ -520,8 +543,8 @@ class ThermometerEncoder(_PerPitEncoder):
 class PlanesEncoder(ObservationEncoder):
     """Egocentric ``(C, rows, cols)`` float32 planes for convolutional networks.
 
-    The learner's pits are at the bottom (see the module docstring for the geometry of the
-    two-row games and Omweso's 4 x 8). ``channel_names`` lists the ``C`` channels in order:
+    The learner's pits are at the bottom, on the board the game declares (:func:`board_cells`; the module
+    docstring draws the two-row games' and Omweso's 4 x 8). ``channel_names`` lists the ``C`` channels in order:
     ``seeds>0`` .. ``seeds>{cap-1}`` (thermometer of the counts), ``seeds`` (the count over
     its upper bound), ``own_pits`` (1 on the learner's pits), one plane per per-pit flag
     (``closed`` in a Rio Kadalis match), then one constant plane per scalar entry, in the
@@ -549,7 +572,7 @@ class PlanesEncoder(ObservationEncoder):
         self.cap = cap = _check_cap_for(game, cap)
         super().__init__(game)
         layout = self._layout
-        rows, cols = layout.board_shape
+        (rows, cols), board = board_cells(game, layout.n)
         cells = rows * cols
         n_pits = len(layout.pits)
         # The source vector that every output cell is read from:
@@ -563,7 +586,7 @@ class PlanesEncoder(ObservationEncoder):
         self.channel_names += flag_names + [layout.names[index] for index in layout.scalars]
         gather = np.full((len(self.channel_names), cells), zero, dtype=np.intp)
         for position, (side, k) in enumerate(layout.pit_keys):
-            row, col = layout.cell(side, k)
+            row, col = board[side, k]
             cell = row * cols + col
             gather[:cap, cell] = position * cap + np.arange(cap)
             gather[cap, cell] = normalized + layout.pits[position]
@@ -584,9 +607,9 @@ class PlanesEncoder(ObservationEncoder):
         observation = self._raw(observation)
         batch = observation.shape[:-1]
         layout = self._layout
-        source = np.empty(batch + (self._source_size,), dtype=np.float32)
+        source = np.empty((*batch, self._source_size), dtype=np.float32)
         counts = observation[..., layout.pit_index]
-        source[..., : self._therm_width] = self._therm_table[counts].reshape(batch + (self._therm_width,))
+        source[..., : self._therm_width] = self._therm_table[counts].reshape((*batch, self._therm_width))
         source[..., self._therm_width : self._therm_width + self.raw_size] = (
             observation.astype(np.float32) - layout.low
         ) / layout.span
@@ -646,8 +669,9 @@ def parse_encoding(spec: str | Mapping[str, Any], kind: str = "encoding") -> tup
         if "name" not in spec:
             raise TypeError(f"{kind} spec {dict(spec)!r} has no 'name'; write it as {{'name': 'one_hot', 'cap': 8}}.")
         return spec["name"], {key: value for key, value in spec.items() if key != "name"}
+    what = "an encoding" if kind == "encoding" else f"a {kind} spec"
     raise TypeError(
-        f"{'an encoding' if kind == 'encoding' else f'a {kind} spec'} must be a name such as 'one_hot' or a dict such as "
+        f"{what} must be a name such as 'one_hot' or a dict such as "
         f"{{'name': 'one_hot', 'cap': 8}} (got {type(spec).__name__})."
     )
 
@@ -764,7 +788,7 @@ class ObservationStack:
         tiled_high = np.concatenate([np.maximum(space.high, 0)] * self.k, axis=0)
         #: the space of a stacked observation (zeros before the first observation included)
         self.space = spaces.Box(tiled_low, tiled_high, dtype=space.dtype)
-        self._frames = np.zeros((self.k,) + space.shape, dtype=space.dtype)
+        self._frames = np.zeros((self.k, *space.shape), dtype=space.dtype)
 
     def clear(self) -> None:
         """Forgets every committed observation (a new episode)."""
