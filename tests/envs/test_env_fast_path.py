@@ -15,9 +15,11 @@ import numpy as np
 import pytest
 
 import mancala_envs
+from mancala_envs.envs.registration import game_names
 from mancala_envs.games.game import compiled_entry
 
-GAMES = ("ouril_v0", "urim_v0", "modiar_v0", "rio_kadalis_v0", "omweso_v0", "kalah_v0")
+#: every game of the list (mancala_envs.games.GAME_MODULES), by its plain name
+GAMES = tuple(game_names())
 
 
 def _first_legal(observation: dict[str, np.ndarray]) -> np.int64:

@@ -110,17 +110,12 @@ def test_draw_boards_writes_one_picture_per_game_after_a_capture(tmp_path: Path)
     import numpy as np
     from PIL import Image
 
+    from mancala_envs.games import game_classes
+
     example = load("draw_boards")
     paths = example.draw_boards(tmp_path)
-    assert [p.name for p in paths] == [
-        "ouril.png",
-        "urim.png",
-        "modiar.png",
-        "rio_kadalis.png",
-        "omweso.png",
-        "kalah.png",
-    ]
-    for env_id, path in zip(example.GAMES, paths):
+    assert [p.name for p in paths] == [f"{game_class.name}.png" for game_class in game_classes()]  # every game
+    for env_id, path in zip(example.GAMES, paths, strict=True):
         env = example.play_pictured_moves(env_id)
         move = env.infos[env.agent_selection]["last_move"]
         assert move["captures"], f"{env_id}: the pictured move captured nothing"

@@ -20,6 +20,7 @@ from mancala_envs.agents import make_agent
 from mancala_envs.agents.agent import masked_choice
 from mancala_envs.engine.state import PLAYER, RUNNING, STATUS
 from mancala_envs.envs.batch import BatchedGames
+from mancala_envs.envs.registration import game_names
 from mancala_envs.training.selfplay import (
     SELF,
     AgentBatchOpponent,
@@ -35,7 +36,8 @@ from mancala_envs.wrappers.encodings import env_encoder
 
 from support.batch_reference import new_env
 
-GAMES = ["ouril_v0", "urim_v0", "modiar_v0", "rio_kadalis_v0", "omweso_v0", "kalah_v0"]
+#: every game of the list (mancala_envs.games.GAME_MODULES), by its plain name
+GAMES = game_names()
 AGENTS = ("player_0", "player_1")
 
 
@@ -74,7 +76,7 @@ class Replay:
 
     def opponent_plies(self, recorder: Recorder) -> None:
         for index, actions in recorder.calls:
-            for game, action in zip(index, actions):
+            for game, action in zip(index, actions, strict=True):
                 self.ply(int(game), int(action))
         recorder.calls.clear()
 
@@ -178,7 +180,7 @@ def test_snapshots_are_frozen() -> None:
     with torch.no_grad():
         for parameter in model.policy.parameters():
             parameter.add_(1.0)
-    for old, new in zip(before, snapshot.policy.parameters()):
+    for old, new in zip(before, snapshot.policy.parameters(), strict=True):
         assert torch.equal(old, new)
     assert snapshot.name == "self@0"
 
@@ -277,13 +279,14 @@ def test_a_short_self_play_run_is_reproducible(tmp_path: Any) -> None:
     config, result = run("a")
     _, again = run("b")
     assert result.timesteps == again.timesteps == 1024
-    for first, second in zip(result.model.policy.parameters(), again.model.policy.parameters()):
+    for first, second in zip(result.model.policy.parameters(), again.model.policy.parameters(), strict=True):
         assert torch.equal(first, second)
     assert [point["timesteps"] for point in result.curve] == [512, 1024]
     last = result.curve[-1]
     assert {"rating/learner", "rating/greedy", "rating/self@512", "score/greedy", "env_share"} <= set(last)
-    assert [p for p in result.curve] == [
-        p | {"seconds": q["seconds"], "env_share": q["env_share"]} for p, q in zip(again.curve, result.curve)
+    assert list(result.curve) == [
+        p | {"seconds": q["seconds"], "env_share": q["env_share"]}
+        for p, q in zip(again.curve, result.curve, strict=True)
     ]
     assert 0 < result.opponent_seconds < result.env_seconds < result.seconds
     assert (tmp_path / "a.zip").is_file()

@@ -1,5 +1,6 @@
-"""The two-seat vector env (``mancala_envs.views.two_seat_env``): move-by-move equivalence with one ``MancalaEnv`` per game
-for every registered id in both auto-reset modes, encodings, Kalah's extra turn, input checks, threads."""
+"""The two-seat vector env (``mancala_envs.views.two_seat_env``): move-by-move equivalence with one
+``MancalaEnv`` per game for every registered id in both auto-reset modes, encodings, Kalah's extra turn, input
+checks, threads."""
 
 from __future__ import annotations
 
@@ -11,15 +12,17 @@ from gymnasium import spaces
 
 from mancala_envs.common.errors import IllegalActionError
 from mancala_envs.engine.state import RUNNING, STATUS
-from mancala_envs.envs.registration import VARIANTS, game_names
+from mancala_envs.envs.registration import VARIANTS, game_names, make_game
 from mancala_envs.views.two_seat_env import TwoSeatVectorEnv
 from mancala_envs.wrappers.encodings import make_encoder
 
 from support.batch_reference import new_env
 
 VARIANT_IDS = [variant.id for variant in VARIANTS]
-MATCH_IDS = {"mancala/urim-match-v0", "mancala/rio-kadalis-match-v0", "mancala/omweso-match-v0"}
-BASE_IDS = ["ouril_v0", "urim_v0", "omweso_v0", "rio_kadalis_v0", "modiar_v0", "kalah_v0"]
+#: the variants that play a match (a game's end is not an episode's end): those whose game says so
+MATCH_IDS = {variant.id for variant in VARIANTS if make_game(variant.id).is_match}
+#: every game of the list (mancala_envs.games.GAME_MODULES), by its plain name
+BASE_IDS = game_names()
 AGENTS = ("player_0", "player_1")
 MODES = ("next_step", "same_step")
 
@@ -185,7 +188,9 @@ def test_options_move_as_single_envs(env_id: str, options: dict[str, Any], autor
 
 
 def test_base_games_are_registered() -> None:
-    assert set(BASE_IDS) <= set(game_names())
+    shipped = {"ouril_v0", "urim_v0", "omweso_v0", "rio_kadalis_v0", "modiar_v0", "kalah_v0"}
+    assert shipped <= set(BASE_IDS)
+    assert {"mancala/urim-match-v0", "mancala/rio-kadalis-match-v0", "mancala/omweso-match-v0"} == MATCH_IDS
 
 
 @pytest.mark.parametrize("autoreset_mode", MODES)
@@ -263,7 +268,7 @@ def _assert_unchanged(envs: TwoSeatVectorEnv, before: tuple[np.ndarray, np.ndarr
     masks, to_play, states = _snapshot(envs)
     _equal(masks, before[0], "masks")
     _equal(to_play, before[1], "to_play")
-    for game, (state, old) in enumerate(zip(states, before[2])):
+    for game, (state, old) in enumerate(zip(states, before[2], strict=True)):
         _equal(state, old, f"state of game {game}")
 
 
@@ -339,7 +344,7 @@ def test_next_step_ignores_any_action_of_an_ended_game() -> None:
                 envs.step(actions)
     actions = _random_actions(envs.action_masks(), rng)
     actions[game] = 99  # out of range: refused there too (the one rule of every door), and nothing is played
-    with pytest.raises(ValueError, match=r"out of range in games \[%d\]" % game):
+    with pytest.raises(ValueError, match=rf"out of range in games \[{game}\]"):
         envs.step(actions)
     actions[game] = envs.single_action_space.n - 1  # any action in range: ignored
     observation, rewards, terminated, truncated, infos = envs.step(actions)
@@ -425,7 +430,7 @@ def _trajectory(threads: int, autoreset_mode: str) -> list[Any]:
 def test_results_do_not_depend_on_threads(autoreset_mode: str) -> None:
     one, two = _trajectory(1, autoreset_mode), _trajectory(2, autoreset_mode)
     assert len(one) == len(two)
-    for index, (a, b) in enumerate(zip(one, two)):
+    for index, (a, b) in enumerate(zip(one, two, strict=True)):
         if isinstance(a, dict):
             assert a.keys() == b.keys()
             for key in a:
