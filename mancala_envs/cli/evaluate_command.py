@@ -1,4 +1,5 @@
-"""``mancala-envs evaluate``: an agent measured against perfect play (:func:`mancala_envs.analysis.oracle.oracle_evaluate`).
+"""``mancala-envs evaluate``: an agent measured against perfect play
+(:func:`mancala_envs.analysis.oracle.oracle_evaluate`).
 
 ``mancala-envs evaluate greedy --game modiar --oracle`` plays ``greedy`` against each opponent in both
 seats and values every move it chose with the game's perfect-play table (built once with
@@ -99,8 +100,8 @@ def evaluate_main(argv: Sequence[str] | None = None, out: TextIO | None = None) 
     Bad input (no ``--oracle``, an unknown game, agent or option, a missing table, a folder for ``--json``
     that does not exist) prints one line ``mancala-envs: error: ...`` on stderr and returns 2; a missing
     table's line names the ``mancala-envs solve`` command that builds it; ``--games`` above
-    :data:`~mancala_envs.common.validation.MAX_GAMES` games in all is refused. ``--help`` exits with 0. Ctrl-C returns 130
-    after one line: nothing was written.
+    :data:`~mancala_envs.common.validation.MAX_GAMES` games in all is refused. ``--help`` exits with 0. Ctrl-C
+    returns 130 after one line: nothing was written.
     """
     out = sys.stdout if out is None else out
     try:

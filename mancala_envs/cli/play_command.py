@@ -37,7 +37,8 @@ def add_play_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--opponent",
         default="greedy",
-        help="the agent you play against: random, greedy, alphabeta:3, perfect (needs a table), pretrained (the shipped policy) ... (default: greedy)",
+        help="the agent you play against: random, greedy, alphabeta:3, perfect (needs a table), pretrained "
+        "(the shipped policy) ... (default: greedy)",
     )
     parser.add_argument(
         "--seat",

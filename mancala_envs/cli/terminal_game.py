@@ -347,7 +347,8 @@ def play_human(
         raise ValueError(f"the terminal game sets {', '.join(reserved)} itself; leave it out of the options.")
     if start_position is not None and not isinstance(start_position, (str, dict)):
         raise TypeError(
-            f"start_position must be a position string or a dict of reset options (got {type(start_position).__name__})."
+            "start_position must be a position string or a dict of reset options "
+            f"(got {type(start_position).__name__})."
         )
     env_id = resolve_env_id(game)
     env = make(env_id, render_mode="ansi", illegal_action="raise", **game_options)

@@ -1,4 +1,5 @@
-"""``mancala-envs tournament``: the arguments of the round robin (:func:`mancala_envs.analysis.tournament.run_tournament`)."""
+"""``mancala-envs tournament``: the arguments of the round robin
+(:func:`mancala_envs.analysis.tournament.run_tournament`)."""
 
 from __future__ import annotations
 

@@ -486,7 +486,11 @@ CTRL_C = [
         "Interrupted: the game was not recorded",
     ),
     (["demo", "--game", "modiar"], ("mancala_envs", "make"), "Interrupted: nothing was written"),
-    (["replay", "{folder}/game.json"], ("mancala_envs.cli", "print_replay"), "Interrupted: nothing was written"),
+    (
+        ["replay", "{folder}/game.json"],
+        ("mancala_envs.cli.replay_command", "print_replay"),
+        "Interrupted: nothing was written",
+    ),
     (
         ["replay", "{folder}/game.json", "--out", "{folder}/game.gif"],
         ("mancala_envs.envs.records", "write_animation"),
