@@ -42,6 +42,7 @@ from pettingzoo import AECEnv, ParallelEnv
 import mancala_envs
 from mancala_envs import GameOverError, IllegalActionError, MancalaEnv, SingleAgentEnv, make_from_config
 from mancala_envs.agents import GreedyAgent, RandomAgent, make_agent
+from mancala_envs.algorithms import retrograde
 from mancala_envs.cli import main, play_demo
 from mancala_envs.engine.state import (
     BOARD,
@@ -64,6 +65,7 @@ from mancala_envs.views.sb3_vec_env import MancalaSB3VecEnv
 from mancala_envs.views.vector_env import MancalaVectorEnv
 from mancala_envs.wrappers import FlattenObservation, GymFlattenObservation, apply_wrappers
 
+from support.actions import mid_game
 from support.contract import EXIT_2, Case, Row, door_cases, plain
 
 CONTRACT = Path(__file__).resolve().parents[2] / "docs" / "contract.md"
@@ -92,17 +94,6 @@ CLI = "The command line"
 def fresh(env_id: str = "kalah_v0", **options: Any) -> MancalaEnv:
     """An env that was never reset."""
     return mancala_envs.make(env_id, **options)
-
-
-def mid_game(env_id: str = "kalah_v0", plies: int = 3, **options: Any) -> MancalaEnv:
-    """An env a few plies into a seeded game."""
-    env = mancala_envs.make(env_id, **options)
-    env.reset(seed=11)
-    rng = np.random.default_rng(11)
-    for _ in range(plies):
-        env.step(int(rng.choice(np.flatnonzero(env.observe(env.agent_selection)["action_mask"]))))
-    assert env.agents and not any(env.terminations.values())
-    return env
 
 
 def kalah_pit_2_emptied(**options: Any) -> MancalaEnv:
@@ -1614,7 +1605,9 @@ def next_step_accepts_any_action(env: MancalaVectorEnv) -> None:
         if ended.any():
             break
     assert ended.any(), "no game ended"
-    actions = np.array([0 if done else int(np.flatnonzero(m)[0]) for done, m in zip(ended, env.action_masks())])
+    actions = np.array(
+        [0 if done else int(np.flatnonzero(m)[0]) for done, m in zip(ended, env.action_masks(), strict=True)]
+    )
     env.step(actions)  # the ended games' actions are ignored
 
 
@@ -2965,9 +2958,7 @@ case(
     TABLES,
     row,
     "load_table of a Kalah table never built",
-    lambda path: __import__("mancala_envs.algorithms.retrograde").solver.load_table(
-        mancala_envs.envs.registration.make_game("kalah_v0"), 3, path
-    ),
+    lambda path: retrograde.load_table(mancala_envs.envs.registration.make_game("kalah_v0"), 3, path),
     table_error(),
     "no kalah table in ",
     "build it with `mancala-envs solve kalah --max-seeds 3 --dir ",
@@ -3018,9 +3009,7 @@ for name, game_id, size, words in (
         TABLES,
         row,
         name,
-        lambda _, g=game_id, k=size: __import__("mancala_envs.algorithms.retrograde").solver.build_table(
-            mancala_envs.envs.registration.make_game(g), k
-        ),
+        lambda _, g=game_id, k=size: retrograde.build_table(mancala_envs.envs.registration.make_game(g), k),
         table_error(),
         *words,
     )
@@ -3084,7 +3073,8 @@ for example, argv, words in (
         "$ mancala-envs demo --seed x",
         ["demo", "--seed", "x"],
         (
-            "mancala-envs: error: argument --seed: invalid seed 'x' (use an integer >= 0); see 'mancala-envs demo --help'.",
+            "mancala-envs: error: argument --seed: invalid seed 'x' (use an integer >= 0); "
+            "see 'mancala-envs demo --help'.",
         ),
     ),
     (
@@ -3185,7 +3175,7 @@ for name, arguments, error, words in (
     case(door, CLI, row, f"play_demo {name}", demo, error, *words)
 
 
-# --- the doors with a module of their own (tests/support/contract_doors/) --------------------------------------------------
+# --- the doors with a module of their own (tests/support/contract_doors/) -----------------------------------------
 CASES.extend(door_cases())
 
 

@@ -1,4 +1,5 @@
-"""Malformed game records and replay arguments: one clear ValueError (one line and exit 2 in the CLI)."""
+"""The game-record door: malformed records and replay arguments raise one clear ``ValueError`` (one line
+and exit status 2 on the command line)."""
 
 from __future__ import annotations
 
@@ -7,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from mancala_envs.cli import main
 from mancala_envs.envs.records import RECORD_FORMAT, GameRecord, write_animation
+
+from support.command_line import run_cli
 
 OURIL_START = "4,4,4,4,4,4/4,4,4,4,4,4 0,0 0"
 
@@ -77,16 +79,10 @@ def test_empty_output_path_is_refused(tmp_path: Path, monkeypatch: pytest.Monkey
     assert list(tmp_path.iterdir()) == []
 
 
-def _cli(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
-    status = main(argv)
-    captured = capsys.readouterr()
-    return status, captured.err
-
-
 def test_cli_replay_of_deep_json_is_one_line_and_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "deep.json"
     path.write_text('{"a": ' * 50_000 + "1" + "}" * 50_000, encoding="utf-8")
-    status, err = _cli(["replay", str(path)], capsys)
+    status, err = run_cli(["replay", str(path)], capsys)
     assert status == 2
     assert err.count("\n") == 1 and "nested too deeply" in err and "Traceback" not in err
 
@@ -95,35 +91,8 @@ def test_cli_replay_bad_fps_and_empty_out(tmp_path: Path, capsys: pytest.Capture
     path = tmp_path / "game.json"
     path.write_text(json.dumps(_record()), encoding="utf-8")
     monkeypatch.chdir(tmp_path)
-    status, err = _cli(["replay", str(path), "--out", "game.gif", "--fps", "30000"], capsys)
+    status, err = run_cli(["replay", str(path), "--out", "game.gif", "--fps", "30000"], capsys)
     assert status == 2 and "fps must be an integer between 1 and 60" in err
-    status, err = _cli(["replay", str(path), "--out", ""], capsys)
+    status, err = run_cli(["replay", str(path), "--out", ""], capsys)
     assert status == 2 and "the output path is empty" in err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["game.json"]
-
-
-@pytest.mark.parametrize(
-    ("argv", "prog"),
-    [
-        (["demo", "--agents", "sb3:{dir}/missing.zip", "random"], "mancala-envs"),
-        (
-            ["tournament", "--game", "ouril", "--agents", "sb3:{dir}/missing.zip", "random", "--games", "2"],
-            "mancala-envs tournament",
-        ),
-        (["play", "ouril", "--opponent", "sb3:{dir}/missing.zip"], "mancala-envs play"),
-    ],
-)
-def test_a_missing_model_is_named_not_reported_as_a_write(tmp_path: Path, capsys, argv, prog) -> None:
-    status, err = _cli([part.format(dir=tmp_path) for part in argv], capsys)
-    assert status == 2
-    assert err == f"{prog}: error: no saved model at '{tmp_path}/missing.zip'; pass the .zip that model.save() wrote.\n"
-
-
-@pytest.mark.parametrize("seed", ["٣", "３", "+3", "1_000", "1.5", " 3"])
-def test_cli_integers_are_ascii_digits(capsys: pytest.CaptureFixture[str], seed: str) -> None:
-    status, err = _cli(["demo", "--seed", seed], capsys)
-    assert status == 2
-    assert (
-        err
-        == f"mancala-envs: error: argument --seed: invalid seed {seed!r} (use an integer >= 0); see 'mancala-envs demo --help'.\n"
-    )

@@ -1,16 +1,16 @@
-"""Snapshots accept only states a game reaches (issue "Untrusted files", item 2).
+"""The ``load_state_dict(snapshot)`` door: snapshots accept only states a game reaches.
 
 ``load_state_dict`` and ``reset(options=...)`` share one validation: a snapshot's position must be one
 ``reset`` accepts, and its header one the game can reach (the slots its layout does not use are 0, the
-counters within their caps). The named cases below each used to load; now each is refused with a
-``ValueError`` that names the field, and the env is left exactly as it was. The property test mutates
-real snapshots at random: every mutated snapshot is either refused with a ``ValueError`` or plays to a
-normal end with every invariant holding.
-"""
+counters within their caps). Each bad snapshot (another game's, another config's, a changed field, a
+named case that used to load) is refused with a ``ValueError`` that names the field, and the env is left
+exactly as it was. The property test mutates real snapshots at random: every mutated snapshot is either
+refused with a ``ValueError`` or plays to a normal end with every invariant holding."""
 
 from __future__ import annotations
 
 import copy
+import json
 import math
 from collections.abc import Callable
 from typing import Any
@@ -19,8 +19,6 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
-from test_bad_input import mid_game
-from test_contract import assert_rejected
 
 import mancala_envs
 from mancala_envs.engine.state import (
@@ -33,6 +31,7 @@ from mancala_envs.engine.state import (
     LEGAL,
     MATCH,
     PASSES,
+    PLAYER,
     PLY,
     RUNNING,
     SCORE,
@@ -45,8 +44,173 @@ from mancala_envs.engine.state import (
 from mancala_envs.envs.registration import VARIANTS
 from mancala_envs.games import omweso, rio_kadalis
 
+from support.actions import mid_game
+from support.episodes import game_cap
+from support.refusals import assert_rejected
+
 IDS = [variant.id for variant in VARIANTS]
 AGENTS = ("player_0", "player_1")
+
+
+# --- snapshots -----------------------------------------------------------------------------------------------
+def other_game_snapshot(env_id: str) -> dict[str, Any]:
+    """A real snapshot of a different game."""
+    name = mancala_envs.make(env_id).unwrapped.game.name
+    other = mid_game("mancala/urim-v0" if name != "urim" else "mancala/ouril-v0")
+    return other.unwrapped.state_dict()
+
+
+def other_config_snapshot(env_id: str) -> dict[str, Any]:
+    """A real snapshot of the same game with another config (a different length cap)."""
+    option, _ = game_cap(mancala_envs.make(env_id).unwrapped.game)
+    other = mid_game(env_id, **{option: 77})
+    return other.unwrapped.state_dict()
+
+
+def a_pit_with_seeds(env: Any) -> int:
+    board = env.unwrapped.board
+    return int(np.flatnonzero(board)[0])
+
+
+def bad_snapshot(env: Any, env_id: str, case: str) -> Any:
+    """The env's own snapshot, spoiled as ``case`` says."""
+    good = env.unwrapped.state_dict()
+    replacements: dict[str, Callable[[], Any]] = {
+        "a list": lambda: [good],
+        "None": lambda: None,
+        "JSON text": lambda: json.dumps(good),
+        "other game": lambda: other_game_snapshot(env_id),
+        "other config": lambda: other_config_snapshot(env_id),
+    }
+    if case in replacements:
+        return replacements[case]()
+    bad = copy.deepcopy(good)
+    state = bad["state"]
+    pit = BOARD + a_pit_with_seeds(env)
+    neighbour = BOARD + (a_pit_with_seeds(env) + 1) % env.unwrapped.game.n_pits
+    if case == "missing key":
+        del bad["rng"]
+    elif case == "other format":
+        bad["format"] = "mancala-envs-snapshot-0"
+    elif case == "state too short":
+        state.pop()
+    elif case == "state too long":
+        state.append(0)
+    elif case == "state not a list":
+        bad["state"] = ",".join(map(str, state))
+    elif case in ENTRY_VALUES:
+        state[pit] = ENTRY_VALUES[case](state[pit])
+    elif case == "negative pit":
+        state[neighbour] += state[pit] + 1
+        state[pit] = -1
+    elif case == "LEGAL mismatch":
+        state[LEGAL] ^= 1
+    elif case == "player out of range":
+        state[PLAYER] = 2
+    elif case == "rng state negative":
+        bad["rng"]["state"]["state"] = -1
+    elif case == "agent_selection not the player to move":
+        bad["agent_selection"] = AGENTS[1 - AGENTS.index(good["agent_selection"])]
+    else:
+        bad.update(SNAPSHOT_ENTRIES[case])
+    return bad
+
+
+#: a board entry replaced: case -> new value from the old one
+ENTRY_VALUES: dict[str, Callable[[int], Any]] = {
+    "float entry": float,
+    "string entry": str,
+    "bool entry": lambda _: True,
+    "None entry": lambda _: None,
+    "entry beyond int64": lambda _: 2**70,
+    "one seed too many": lambda seeds: seeds + 1,
+}
+#: a top-level entry replaced: case -> {key: new value}
+SNAPSHOT_ENTRIES: dict[str, dict[str, Any]] = {
+    "rng empty": {"rng": {}},
+    "rng not a dict": {"rng": "PCG64"},
+    "rng of another bit generator": {"rng": np.random.MT19937(0).state},
+    "agents reversed": {"agents": list(reversed(AGENTS))},
+    "agent_selection unknown": {"agent_selection": "player_2"},
+    "rewards not a dict": {"rewards": [0, 0]},
+    "cumulative_rewards for one agent": {"cumulative_rewards": {AGENTS[0]: 0}},
+    "terminations None": {"terminations": None},
+    "reward not a number": {"rewards": {AGENTS[0]: "one", AGENTS[1]: 0}},
+    "terminated while running": {"terminations": dict.fromkeys(AGENTS, True)},
+}
+
+
+# case -> (exception, texts of the message); the snapshot is the env's own, mid-game
+SNAPSHOT_CASES: dict[str, tuple[type, tuple[str, ...]]] = {
+    "a list": (TypeError, ("state_dict()", "list")),
+    "None": (TypeError, ("state_dict()", "NoneType")),
+    "JSON text": (TypeError, ("state_dict()", "str")),
+    "missing key": (ValueError, ("not a mancala-envs snapshot", "missing ['rng']", "state_dict()")),
+    "other format": (ValueError, ("not a mancala-envs snapshot", "'mancala-envs-snapshot-0'")),
+    "other game": (ValueError, ("the snapshot is of",)),
+    "other config": (ValueError, ("config", "differs", "77")),
+    "state too short": (ValueError, ("state", "integers")),
+    "state too long": (ValueError, ("state", "integers")),
+    "state not a list": (ValueError, ("state", "list")),
+    "float entry": (ValueError, ("state", "integers only")),
+    "string entry": (ValueError, ("state", "integers only")),
+    "bool entry": (ValueError, ("state", "integers only")),
+    "None entry": (ValueError, ("state", "integers only")),
+    "entry beyond int64": (ValueError, ("state",)),
+    "one seed too many": (ValueError, ("seeds", "this config has")),
+    "negative pit": (ValueError, ("negative",)),
+    "LEGAL mismatch": (ValueError, ("legal-move mask",)),
+    "player out of range": (ValueError, ("player", "out of range")),
+    "rng empty": (ValueError, ("rng",)),
+    "rng not a dict": (ValueError, ("rng",)),
+    "rng of another bit generator": (ValueError, ("rng", "PCG64")),
+    "rng state negative": (ValueError, ("rng",)),
+    "agents reversed": (ValueError, ("agents",)),
+    "agent_selection unknown": (ValueError, ("agent_selection",)),
+    "agent_selection not the player to move": (ValueError, ("agent_selection", "player to move")),
+    "rewards not a dict": (ValueError, ("rewards",)),
+    "cumulative_rewards for one agent": (ValueError, ("cumulative_rewards",)),
+    "terminations None": (ValueError, ("terminations",)),
+    "reward not a number": (ValueError, ("rewards",)),
+    "terminated while running": (ValueError, ("terminations",)),
+}
+
+
+def snapshot_case(env_id: str, case: str) -> Any:
+    return pytest.param(env_id, case, id=f"{env_id}-{case}")
+
+
+def snapshot_applies(env_id: str, case: str) -> bool:
+    if case == "one seed too many":  # while Omweso's seeds are being placed, the board holds fewer than 64
+        return env_id != "mancala/omweso-placement-v0"
+    return True
+
+
+@pytest.mark.parametrize(
+    ("env_id", "case"),
+    [snapshot_case(env_id, case) for env_id in IDS for case in SNAPSHOT_CASES if snapshot_applies(env_id, case)],
+)
+def test_bad_snapshot_is_refused_and_changes_nothing(env_id: str, case: str) -> None:
+    error, texts = SNAPSHOT_CASES[case]
+    snapshot = bad_snapshot(mid_game(env_id), env_id, case)
+    assert_rejected(lambda: mid_game(env_id), lambda env: env.load_state_dict(snapshot), error, *texts)
+
+
+def test_omweso_snapshot_with_an_impossible_placement_is_refused() -> None:
+    env_id = "mancala/omweso-placement-v0"
+    snapshot = mid_game(env_id).unwrapped.state_dict()
+    snapshot["state"][BOARD + 16] = 5  # player 1's side holds 5 seeds while player 0 places: no game gets here
+    assert_rejected(lambda: mid_game(env_id), lambda env: env.load_state_dict(snapshot), ValueError, "placing")
+
+
+def test_bad_snapshot_on_a_fresh_env_leaves_it_unreset() -> None:
+    snapshot = mid_game("mancala/ouril-v0").unwrapped.state_dict()
+    snapshot["state"][LEGAL] ^= 1
+    env = mancala_envs.make("ouril_v0")
+    with pytest.raises(ValueError, match="legal-move mask"):
+        env.load_state_dict(snapshot)
+    with pytest.raises(RuntimeError, match="reset"):
+        env.position()
 
 
 def legal_now(game: Any, state: list[int]) -> int:
@@ -122,7 +286,7 @@ def urim_match_over_target(snapshot: dict[str, Any], game: Any) -> None:
 
 
 #: case -> (env id, mutation, texts the ValueError names)
-SNAPSHOT_CASES: dict[str, tuple[str, Callable[[dict[str, Any], Any], None], tuple[str, ...]]] = {
+IMPOSSIBLE_SNAPSHOTS: dict[str, tuple[str, Callable[[dict[str, Any], Any], None], tuple[str, ...]]] = {
     "omweso placement, starter changed": ("mancala/omweso-placement-v0", omweso_starter, ("starter",)),
     "omweso phase=placement, empty board, outer4 setup": (
         "mancala/omweso-v0",
@@ -179,9 +343,9 @@ SNAPSHOT_CASES: dict[str, tuple[str, Callable[[dict[str, Any], Any], None], tupl
 }
 
 
-@pytest.mark.parametrize("case", list(SNAPSHOT_CASES))
+@pytest.mark.parametrize("case", list(IMPOSSIBLE_SNAPSHOTS))
 def test_impossible_snapshot_is_refused_naming_the_field(case: str) -> None:
-    env_id, mutate, texts = SNAPSHOT_CASES[case]
+    env_id, mutate, texts = IMPOSSIBLE_SNAPSHOTS[case]
     snapshot = copy.deepcopy(mid_game(env_id).unwrapped.state_dict())
     mutate(snapshot, mancala_envs.make(env_id).unwrapped.game)
     assert_rejected(lambda: mid_game(env_id), lambda env: env.load_state_dict(snapshot), ValueError, *texts)
@@ -196,7 +360,7 @@ def test_kalah_last_move_may_sow_into_the_stores() -> None:
 
 
 def test_case_count() -> None:
-    assert len(SNAPSHOT_CASES) == 37
+    assert len(IMPOSSIBLE_SNAPSHOTS) == 37
 
 
 # --- every state a game reaches is accepted ---------------------------------------------------------------------
@@ -300,7 +464,7 @@ def test_header_slots_outside_the_layout_are_zero_in_every_game() -> None:
         used = game.header_slots_used()
         rng = np.random.default_rng(0)
 
-        def zero_elsewhere(e: Any) -> None:
+        def zero_elsewhere(e: Any, used: Any = used, env_id: str = env_id) -> None:
             state = e.unwrapped.state_array
             assert all(state[slot] == 0 for slot in range(HEADER_SIZE) if slot not in used), env_id
 
