@@ -43,17 +43,12 @@ from bench_machine import machine_info  # a sibling script module
 import mancala_envs
 from mancala_envs.agents.search_agents import UCT_C, alphabeta_search, mcts_search
 from mancala_envs.engine.state import RUNNING, STATUS
+from mancala_envs.envs.registration import game_names
 
 __all__ = ["GAMES", "bench_alphabeta", "bench_mcts", "main", "positions", "run_all"]
 
-GAMES = (
-    "ouril_v0",
-    "urim_v0",
-    "modiar_v0",
-    "rio_kadalis_v0",
-    "omweso_v0",
-    "kalah_v0",
-)  # the games measured (mancala_envs is imported later, where its import is timed)
+#: the games measured: every game of the list (mancala_envs.games.GAME_MODULES), by its plain name
+GAMES = tuple(game_names())
 DEFAULT_JSON = Path(__file__).resolve().parent / "results" / "bench_agents.json"
 
 

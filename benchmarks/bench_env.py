@@ -59,6 +59,8 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_machine import machine_info, rate, write_report  # a sibling script module
 
+from mancala_envs.envs.registration import game_names
+
 __all__ = [
     "GAMES",
     "LOOP_ONLY",
@@ -83,15 +85,9 @@ __all__ = [
     "run_all",
 ]
 
-#: Our games, by the names ``mancala_envs.make`` takes.
-GAMES = (
-    "ouril_v0",
-    "urim_v0",
-    "modiar_v0",
-    "rio_kadalis_v0",
-    "omweso_v0",
-    "kalah_v0",
-)  # the games measured (mancala_envs is imported later, where its import is timed)
+#: Our games, by the names ``mancala_envs.make`` takes: every game of the list (mancala_envs.games.GAME_MODULES).
+#: Importing mancala_envs here is not the start-up measured: that runs in a fresh interpreter (measure_startup).
+GAMES = tuple(game_names())
 #: Games whose turn can span several plies: turns/s is reported next to plies/s.
 TURN_GAMES = ("omweso_v0",)
 #: The peer environment of the PettingZoo loop.
@@ -330,14 +326,14 @@ def bench_pettingzoo_loop(games: tuple[str, ...], repeats: int, seconds: float, 
             entry["turns_per_s"] = statistics.median(run.turns_per_s for run in runs[name])
             entry["plies_per_turn"] = sum(r.plies for r in runs[name]) / max(1, sum(r.turns for r in runs[name]))
             entry["turns_ratio_vs_peer"] = statistics.median(
-                ours.turns_per_s / peer.plies_per_s for ours, peer in zip(runs[name], runs[PEER])
+                ours.turns_per_s / peer.plies_per_s for ours, peer in zip(runs[name], runs[PEER], strict=True)
             )
         if name != PEER:
-            ratios = [ours / peer for ours, peer in zip(rates, peer_rates)]
+            ratios = [ours / peer for ours, peer in zip(rates, peer_rates, strict=True)]
             entry["ratios_vs_peer"] = ratios
             entry["ratio_vs_peer"] = statistics.median(ratios)
             entry["plies_ratio_vs_peer"] = statistics.median(
-                ours.plies_per_s / peer.plies_per_s for ours, peer in zip(runs[name], runs[PEER])
+                ours.plies_per_s / peer.plies_per_s for ours, peer in zip(runs[name], runs[PEER], strict=True)
             )
             entry["target_ratio"] = TARGET_LOOP_RATIO
             entry["target_met"] = entry["ratio_vs_peer"] >= TARGET_LOOP_RATIO
@@ -346,7 +342,7 @@ def bench_pettingzoo_loop(games: tuple[str, ...], repeats: int, seconds: float, 
     loop_only = {
         "steps_per_s": statistics.median(loop_rates),
         "us_per_step": 1e6 / statistics.median(loop_rates),
-        "max_ratio_vs_peer": statistics.median(loop / peer for loop, peer in zip(loop_rates, peer_rates)),
+        "max_ratio_vs_peer": statistics.median(loop / peer for loop, peer in zip(loop_rates, peer_rates, strict=True)),
     }
     return {"peer": PEER, "repeats": repeats, "seconds_per_repeat": seconds, "envs": results, "loop_only": loop_only}
 

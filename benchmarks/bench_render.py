@@ -36,15 +36,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_machine import machine_info  # a sibling script module
 
 import mancala_envs
+from mancala_envs.envs.registration import game_names
 
-GAMES = (
-    "ouril_v0",
-    "urim_v0",
-    "modiar_v0",
-    "rio_kadalis_v0",
-    "omweso_v0",
-    "kalah_v0",
-)  # the games measured (mancala_envs is imported later, where its import is timed)
+#: the games measured: every game of the list (mancala_envs.games.GAME_MODULES), by its plain name
+GAMES = tuple(game_names())
 RESULTS = Path(__file__).resolve().parent / "results" / "bench_render.json"
 
 
@@ -64,7 +59,7 @@ def time_pictures(make_env: Any, frames: int, seed: int) -> dict[str, Any]:
     first_seconds = time.perf_counter() - start
     times = []
     while len(times) < frames:
-        for agent in env.agent_iter():
+        for _agent in env.agent_iter():
             observation, _, terminated, truncated, _ = env.last()
             action = None if terminated or truncated else int(rng.choice(np.flatnonzero(observation["action_mask"])))
             env.step(action)

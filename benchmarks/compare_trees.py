@@ -6,7 +6,8 @@ timed in a child process whose ``PYTHONPATH`` puts that tree first, best of ``--
     git worktree add /tmp/before <commit>
     python benchmarks/compare_trees.py /tmp/before .
 
-Prints plies/s per game for each tree and the change. A game the first tree does not have is skipped.
+Prints plies/s per game for each tree and the change. The games are the second tree's list of games
+(:data:`GAMES_OF_TREE` asks it; ``--games`` names others). A game the first tree does not have is skipped.
 """
 
 from __future__ import annotations
@@ -17,8 +18,14 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
-GAMES = ("ouril_v0", "urim_v0", "modiar_v0", "rio_kadalis_v0", "omweso_v0", "kalah_v0")
+#: prints a tree's games (its list, mancala_envs.games.GAME_MODULES) as JSON, by their plain names
+GAMES_OF_TREE = """
+import json
+from mancala_envs.envs.registration import game_names
+print(json.dumps(game_names()))
+"""
 
 CHILD = """
 import json, os, sys, time
@@ -43,28 +50,34 @@ print(json.dumps(out))
 """
 
 
-def measure(tree: Path, games: list[str], repeats: int, cpu: int) -> dict[str, float]:
-    """Best plies/s of each game in ``tree``, measured in a fresh child process."""
+def run_in_tree(tree: Path, code: str, *args: str) -> Any:
+    """Runs ``code`` in a fresh child process that imports ``tree``'s mancala_envs; returns its last line, as JSON."""
     env = {**os.environ, "PYTHONPATH": str(tree.resolve())}
     result = subprocess.run(
-        [sys.executable, "-c", CHILD, str(cpu), str(repeats), *games],
-        env=env,
-        capture_output=True,
-        text=True,
-        check=True,
-        cwd=tree,
+        [sys.executable, "-c", code, *args], env=env, capture_output=True, text=True, check=True, cwd=tree
     )
     return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+def tree_games(tree: Path) -> list[str]:
+    """The games of ``tree``'s list, by their plain names (``"ouril_v0"``...)."""
+    return run_in_tree(tree, GAMES_OF_TREE)
+
+
+def measure(tree: Path, games: list[str], repeats: int, cpu: int) -> dict[str, float]:
+    """Best plies/s of each game in ``tree``, measured in a fresh child process."""
+    return run_in_tree(tree, CHILD, str(cpu), str(repeats), *games)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("before", type=Path, help="the source tree measured first (e.g. a git worktree)")
     parser.add_argument("after", type=Path, help="the source tree measured second")
-    parser.add_argument("--games", nargs="+", default=list(GAMES))
+    parser.add_argument("--games", nargs="+", help="the games measured (default: every game of the second tree)")
     parser.add_argument("--repeats", type=int, default=5, help="1 s timings per game, best reported (default 5)")
     parser.add_argument("--cpu", type=int, default=max(os.sched_getaffinity(0)), help="the core to pin to")
     args = parser.parse_args()
+    args.games = args.games or tree_games(args.after)
     before = measure(args.before, args.games, args.repeats, args.cpu)
     after = measure(args.after, args.games, args.repeats, args.cpu)
     print(f"{'game':<16}{'before':>12}{'after':>12}{'change':>9}")
