@@ -405,8 +405,8 @@ def _describe(dispatcher: Any) -> tuple[str, str]:
     qualname = function.__qualname__
     piece, _, owner = qualname.partition("[")
     module = owner.split(",")[0].rstrip("]") if owner else function.__module__
-    parts = module.split(".")
-    game = parts[-1] if len(parts) == 3 and parts[1] == "games" and parts[2] != "two_row" else "the engine"
+    parts = module.split(".")  # a game's modules are mancala_envs.games.<game>.<module>
+    game = parts[2] if len(parts) == 4 and parts[1] == "games" and parts[2] != "two_row_family" else "the engine"
     return game, piece
 
 

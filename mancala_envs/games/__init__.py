@@ -1,11 +1,13 @@
 """The games. This is the one place where a game is registered.
 
-:data:`GAME_MODULES` names each game's rules module (``mancala_envs/games/<module>.py``), and every
+:data:`GAME_MODULES` names each game's folder (``mancala_envs/games/<module>/``), and every
 other list of games derives from it: the ids and variants of both registries
 (:mod:`mancala_envs.envs.registration`), ``list_envs``, the public modules ``mancala_envs.envs.<name>_v0``,
-the CLI's game names and the tests' parametrisation over ``VARIANTS``. A rules module exposes its
-:class:`~mancala_envs.games.game.Game` subclass as ``GAME``; ``docs/architecture.md`` ("Adding a game")
-lists what that class declares.
+the CLI's game names and the tests' parametrisation over ``VARIANTS``. A game is one folder: its rules
+module ``<module>_rules.py``, its companion ``<module>_companion.py`` (the people side), and an
+``__init__.py`` that binds the two into the game's :class:`~mancala_envs.games.game.Game` subclass and
+exposes it as ``GAME``; ``docs/architecture.md`` ("Adding a game") lists what that class declares.
+What the two-row games share is in :mod:`mancala_envs.games.two_row_family`, which is not a game.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ if TYPE_CHECKING:
 
 __all__ = ["GAME_MODULES", "game_class", "game_classes"]
 
-#: the rules modules of the games, in the order the docs and ``list_envs`` show them
+#: the games' folders (packages), in the order the docs and ``list_envs`` show them
 GAME_MODULES: tuple[str, ...] = ("ouril", "urim", "modiar", "rio_kadalis", "omweso", "kalah")
 
 

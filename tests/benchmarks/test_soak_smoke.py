@@ -25,7 +25,8 @@ from mancala_envs.envs.registration import VARIANTS
 from mancala_envs.games import game_classes
 from mancala_envs.games.kalah import Kalah, KalahConfig
 from mancala_envs.games.modiar import Modiar
-from mancala_envs.games.omweso import HAND, Omweso, OmwesoConfig
+from mancala_envs.games.omweso import Omweso, OmwesoConfig
+from mancala_envs.games.omweso.omweso_rules import HAND
 from mancala_envs.games.ouril import Ouril
 from mancala_envs.games.rio_kadalis import RioKadalis, RioKadalisConfig
 from mancala_envs.games.urim import Urim, UrimConfig

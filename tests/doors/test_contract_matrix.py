@@ -59,7 +59,7 @@ from mancala_envs.engine.state import (
 from mancala_envs.envs import kalah_v0, ouril_v0, urim_v0
 from mancala_envs.envs.batch import BatchedGames
 from mancala_envs.envs.records import RECORD_FORMAT, GameRecord, replay, write_animation
-from mancala_envs.games import omweso
+from mancala_envs.games.omweso import omweso_rules as omweso
 from mancala_envs.rendering import BoardPicture
 from mancala_envs.views.sb3_vec_env import MancalaSB3VecEnv
 from mancala_envs.views.vector_env import MancalaVectorEnv

@@ -42,7 +42,8 @@ from mancala_envs.engine.state import (
     WINNER,
 )
 from mancala_envs.envs.registration import VARIANTS
-from mancala_envs.games import omweso, rio_kadalis
+from mancala_envs.games.omweso import omweso_rules as omweso
+from mancala_envs.games.rio_kadalis import rio_kadalis_rules as rio_kadalis
 
 from support.actions import mid_game
 from support.episodes import game_cap

@@ -44,7 +44,7 @@ from mancala_envs.engine.state import (
 from mancala_envs.engine.trace import new_trace, read_trace
 from mancala_envs.games import kalah
 from mancala_envs.games.kalah import Kalah, KalahConfig
-from mancala_envs.games.two_row import HISTORY_START
+from mancala_envs.games.two_row_family.two_row_rules import HISTORY_START
 
 START_6x4 = [4] * 12
 

@@ -559,7 +559,7 @@ OMWESO_IDS = [i for i in IDS if make_game(i).name == "omweso"]
 def test_an_omweso_snapshot_with_an_unknown_last_game_result_is_rejected_unchanged(env_id: str) -> None:
     """An unknown end code in Omweso's last-game-result slot is a ValueError, and the env is unchanged
     (it was a KeyError from the infos, raised after the state had already been replaced)."""
-    from mancala_envs.games.omweso import GAME_RESULT
+    from mancala_envs.games.omweso.omweso_rules import GAME_RESULT
 
     for code in (-1, 99):
         snapshot = mid_game(env_id).state_dict()
@@ -578,7 +578,7 @@ def impossible_states(env: Any) -> list[tuple[str, dict[int, int]]]:
         ("first_move_done other than 0 or 1 (Modiar: a first ply, but not in the observation)", {FIRST_MOVE_DONE: 5}),
     ]
     if game.name == "omweso":
-        from mancala_envs.games import omweso
+        from mancala_envs.games.omweso import omweso_rules as omweso
 
         cases += [
             ("a negative capture tally (position() then no longer loads)", {STORE: -7}),

@@ -23,7 +23,7 @@ import pytest
 from mancala_envs.cli import play_demo, print_replay
 from mancala_envs.envs.records import GameRecord
 from mancala_envs.envs.registration import make_game, resolve_env_id
-from mancala_envs.games import omweso as omweso_rules
+from mancala_envs.games.omweso import omweso_rules
 
 ROOT = Path(__file__).resolve().parents[2]
 README = ROOT / "README.md"

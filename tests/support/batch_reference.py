@@ -18,7 +18,7 @@ from mancala_envs.algorithms.playouts import RolloutStats
 from mancala_envs.engine.prng import new_words
 from mancala_envs.engine.state import HISTORY_LEN, LEGAL, PLY, RUNNING, STATUS, TRUNCATED, WINNER
 from mancala_envs.games.game import Game
-from mancala_envs.games.two_row import HISTORY_START, TwoRowGame
+from mancala_envs.games.two_row_family.two_row_rules import HISTORY_START, TwoRowGame
 
 MASK32 = 0xFFFFFFFF
 

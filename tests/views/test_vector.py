@@ -22,7 +22,7 @@ from mancala_envs.common.errors import IllegalActionError
 from mancala_envs.engine.prng import new_words, uniform
 from mancala_envs.engine.state import HISTORY_LEN, LEGAL, RUNNING, STATUS
 from mancala_envs.envs.registration import VARIANTS
-from mancala_envs.games.two_row import HISTORY_START, TwoRowGame
+from mancala_envs.games.two_row_family.two_row_rules import HISTORY_START, TwoRowGame
 from mancala_envs.views.vector_env import MancalaVectorEnv
 
 AGENTS = ("player_0", "player_1")

@@ -42,8 +42,7 @@ from mancala_envs.engine.sowing import ORIGIN_SKIPPED, ORIGIN_SKIPPED_FIRST_CIRC
 from mancala_envs.engine.state import LEGAL, OK, PLAYER, RUNNING, STATUS
 from mancala_envs.engine.trace import trace_clear
 from mancala_envs.games.game import Variant, check_bool, check_choice, check_int
-from mancala_envs.games.ouril_companion import OurilCompanion
-from mancala_envs.games.two_row import (
+from mancala_envs.games.two_row_family.two_row_rules import (
     HISTORY_START,
     MAX_PLIES,
     ROW_SIZE,
@@ -54,7 +53,7 @@ from mancala_envs.games.two_row import (
     observe_two_row,
 )
 
-__all__ = ["Ouril", "OurilConfig", "legal_bits", "observe", "reset_state", "step"]
+__all__ = ["OurilConfig", "OurilRules", "legal_bits", "observe", "reset_state", "step"]
 
 SEEDS_PER_PIT_OURIL = 4
 GRAND_SLAM_RULES = {"allowed": 0, "forbidden": 1, "no_capture": 2}
@@ -195,8 +194,11 @@ def observe(state: np.ndarray, params: np.ndarray, player: int, observation: np.
     observe_two_row(state, player, params[ROW_SIZE], params[MAX_PLIES], observation, mask)
 
 
-class Ouril(OurilCompanion, TwoRowGame):
-    """Ouril, 2x6 (or 2x4) pits, 4 seeds per pit, stores, captures on 2 and 3.
+class OurilRules(TwoRowGame):
+    """Ouril's rules bound to a config: the game's declarations and its ``params``.
+
+    The game's class, :class:`~mancala_envs.games.ouril.Ouril`, adds the people side
+    (:class:`~mancala_envs.games.ouril.ouril_companion.OurilCompanion`) to this one.
 
     Args:
         config: The game's options.
@@ -224,6 +226,3 @@ class Ouril(OurilCompanion, TwoRowGame):
             SINGLETONS_ONLY_IF_ALL=SINGLETON_RULES[c.singleton_rule],
             WIN_THRESHOLD=c.threshold,
         )
-
-
-GAME = Ouril

@@ -1,18 +1,18 @@
-"""Urim's companion: what people need around the rules of :mod:`mancala_envs.games.urim`.
+"""Urim's companion: what people need around the rules of :mod:`mancala_envs.games.urim.urim_rules`.
 
-The rules (config, layout, legal moves, ``step``, ``observe`` and the ``Urim`` class binding them)
-are in ``mancala_envs/games/urim.py``; the rules page is ``docs/rules/urim.md``. This module holds
-the mixin :class:`UrimCompanion`, which ``Urim`` inherits before
-:class:`~mancala_envs.games.two_row.TwoRowGame`: the spec table (``env_doc``) and the values of the
+The rules (config, layout, legal moves, ``step``, ``observe`` and the ``UrimRules`` class binding
+them to a config) are in ``urim_rules.py``; the rules page is ``docs/rules/urim.md``. This module
+holds the mixin :class:`UrimCompanion`, which the game's class (``Urim`` in this folder's
+``__init__.py``) puts before ``UrimRules``: the spec table (``env_doc``) and the values of the
 layout's symbols (the match points' bound). What every two-row game shares (position loading, state
-checks, the text picture) comes from :class:`~mancala_envs.games.two_row_companion.TwoRowCompanion`.
-"""
+checks, the text picture) comes from
+:class:`~mancala_envs.games.two_row_family.two_row_companion.TwoRowCompanion`."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from mancala_envs.games.two_row_companion import TwoRowCompanion
+from mancala_envs.games.two_row_family.two_row_companion import TwoRowCompanion
 
 __all__ = ["UrimCompanion"]
 
@@ -29,6 +29,9 @@ class UrimCompanion(TwoRowCompanion):
 | Agents      | ``player_0``, ``player_1``                                                        |
 | Observation | Dict(observation=Box(int32, (2n+5,) or (2n+7,) in a match), action_mask=(n,) int8) |
 | Rewards     | +1 win, -1 loss, 0 draw at the end; or match points (``reward_mode``)             |
+
+The rules module imports nothing of this one; the package's ``__init__`` binds the two into the
+game's class.
 """
 
     def layout_values(self) -> dict[str, Any]:

@@ -42,7 +42,7 @@ from mancala_envs.engine.sowing import ORIGIN_SKIPPED
 from mancala_envs.engine.state import LEGAL, MATCH, OK, PLAYER, RUNNING, STARTER, STATUS
 from mancala_envs.engine.trace import trace_clear
 from mancala_envs.games.game import Variant, check_bool, check_choice, check_count_set, check_int
-from mancala_envs.games.two_row import (
+from mancala_envs.games.two_row_family.two_row_rules import (
     HISTORY_START,
     MAX_PLIES,
     ROW_SIZE,
@@ -52,9 +52,8 @@ from mancala_envs.games.two_row import (
     TwoRowGame,
     observe_two_row,
 )
-from mancala_envs.games.urim_companion import UrimCompanion
 
-__all__ = ["Urim", "UrimConfig", "game_over", "legal_bits", "observe", "reset_state", "step"]
+__all__ = ["UrimConfig", "UrimRules", "game_over", "legal_bits", "observe", "reset_state", "step"]
 
 GRAND_SLAM_RULES = {"allowed": 0, "forbidden": 1, "no_capture": 2}
 
@@ -248,8 +247,11 @@ def observe(state: np.ndarray, params: np.ndarray, player: int, observation: np.
         observation[extra + 1] = state[MATCH + 1 - player]
 
 
-class Urim(UrimCompanion, TwoRowGame):
-    """Urim, 2x6 (or 2x7) pits, 3 (or 4) seeds per pit, stores, 17-seed pits.
+class UrimRules(TwoRowGame):
+    """Urim's rules bound to a config: the game's declarations and its ``params``.
+
+    The game's class, :class:`~mancala_envs.games.urim.Urim`, adds the people side
+    (:class:`~mancala_envs.games.urim.urim_companion.UrimCompanion`) to this one.
 
     Args:
         config: The game's options.
@@ -290,6 +292,3 @@ class Urim(UrimCompanion, TwoRowGame):
     @property
     def max_episode_plies(self) -> int:
         return self.max_plies * (self.config.max_games if self.is_match else 1)
-
-
-GAME = Urim

@@ -76,7 +76,7 @@ from mancala_envs.engine.state import (
 )
 from mancala_envs.engine.trace import trace_clear
 from mancala_envs.games.game import Variant, check_bool, check_choice, check_int
-from mancala_envs.games.two_row import (
+from mancala_envs.games.two_row_family.two_row_rules import (
     HISTORY_START,
     MAX_PLIES,
     ROW_SIZE,
@@ -97,8 +97,8 @@ __all__ = [
     "LAYOUT",
     "RESERVE",
     "ROUND",
-    "RioKadalis",
     "RioKadalisConfig",
+    "RioKadalisRules",
     "game_over",
     "legal_bits",
     "observe",
@@ -372,13 +372,11 @@ def observe(state: np.ndarray, params: np.ndarray, player: int, observation: np.
         observation[extra + 2 * n + 1] = state[RESERVE + 1 - player]
 
 
-# --- the Game class: a config bound to the compiled rules (the people-facing methods are in the companion) ---
-# Imported here, not at the top: the companion reaches this module's names at call time (see its docstring).
-from mancala_envs.games.rio_kadalis_companion import RioKadalisCompanion  # noqa: E402
+class RioKadalisRules(TwoRowGame):
+    """Rio Kadalis's rules bound to a config: the game's declarations and its ``params``.
 
-
-class RioKadalis(RioKadalisCompanion, TwoRowGame):
-    """Rio Kadalis, 2x6 (or 2x5) pits, 4 seeds per pit, relay sowing, fours.
+    The game's class, :class:`~mancala_envs.games.rio_kadalis.RioKadalis`, adds the people side
+    (:class:`~mancala_envs.games.rio_kadalis.rio_kadalis_companion.RioKadalisCompanion`) to this one.
 
     Args:
         config: The game's options.
@@ -419,6 +417,3 @@ class RioKadalis(RioKadalisCompanion, TwoRowGame):
     @property
     def max_episode_plies(self) -> int:
         return self.max_plies * (self.config.max_rounds if self.is_match else 1)
-
-
-GAME = RioKadalis

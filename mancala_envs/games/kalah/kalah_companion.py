@@ -1,16 +1,16 @@
-"""Kalah's companion: what people need around the rules of :mod:`mancala_envs.games.kalah`.
+"""Kalah's companion: what people need around the rules of :mod:`mancala_envs.games.kalah.kalah_rules`.
 
-The rules (config, layout, legal moves, ``step``, ``observe`` and the ``Kalah`` class binding them)
-are in ``mancala_envs/games/kalah.py``; the rules page is ``docs/rules/kalah.md``. This module holds
-the mixin :class:`KalahCompanion`, which ``Kalah`` inherits before
-:class:`~mancala_envs.games.two_row.TwoRowGame`: the spec table (``env_doc``) and position loading
-(an empty row ends a loaded position as it would a move). What every two-row game shares (position
+The rules (config, layout, legal moves, ``step``, ``observe`` and the ``KalahRules`` class binding
+them to a config) are in ``kalah_rules.py``; the rules page is ``docs/rules/kalah.md``. This module
+holds the mixin :class:`KalahCompanion`, which the game's class (``Kalah`` in this folder's
+``__init__.py``) puts before ``KalahRules``: the spec table (``env_doc``) and position loading (an
+empty row ends a loaded position as it would a move). What every two-row game shares (position
 loading, state checks, the text picture) comes from
-:class:`~mancala_envs.games.two_row_companion.TwoRowCompanion`.
+:class:`~mancala_envs.games.two_row_family.two_row_companion.TwoRowCompanion`.
 
-The methods reach the rules module's names as ``rules.NAME``, at call time only. The rules module
-imports this one to define ``Kalah``, so this module imports the rules at *its* bottom, after
-the class: whichever of the two is imported first, each finds what it needs when it needs it.
+The imports run one way: this module imports the rules module (as ``rules``), the
+rules module imports nothing of this one, and the package's ``__init__`` binds the two into the game's
+class. No import cycle, no import at the bottom of a file.
 """
 
 from __future__ import annotations
@@ -21,7 +21,8 @@ from typing import Any
 import numpy as np
 
 from mancala_envs.engine.state import END_NO_FEEDING_MOVE, END_NO_LEGAL_MOVE, END_REASON, RUNNING, STATUS
-from mancala_envs.games.two_row_companion import TwoRowCompanion
+from mancala_envs.games.kalah import kalah_rules as rules
+from mancala_envs.games.two_row_family.two_row_companion import TwoRowCompanion
 
 __all__ = ["KalahCompanion"]
 
@@ -74,7 +75,3 @@ class KalahCompanion(TwoRowCompanion):
                 state[END_REASON] = rules.END_ROW_EMPTY
             return
         rules.end_if_row_empty(state, self.row_size, self.total_seeds)  # the opponent's row may be empty
-
-
-# At the bottom on purpose: see the module docstring.
-from mancala_envs.games import kalah as rules  # noqa: E402

@@ -1,9 +1,9 @@
-"""Omweso's companion: what people need around the rules of :mod:`mancala_envs.games.omweso`.
+"""Omweso's companion: what people need around the rules of :mod:`mancala_envs.games.omweso.omweso_rules`.
 
-The rules (config, layout, legal moves, ``step``, ``observe`` and the ``Omweso`` class binding
-them) are in ``mancala_envs/games/omweso.py``; the rules page is ``docs/rules/omweso.md``. This
-module holds the mixin :class:`OmwesoCompanion`, which ``Omweso`` inherits before
-:class:`~mancala_envs.games.game.Game`:
+The rules (config, layout, legal moves, ``step``, ``observe`` and the ``OmwesoRules`` class binding
+them to a config) are in ``omweso_rules.py``; the rules page is ``docs/rules/omweso.md``. This
+module holds the mixin :class:`OmwesoCompanion`, which the game's class (``Omweso`` in this folder's
+``__init__.py``) puts before ``OmwesoRules``:
 
 - positions: ``load_position`` (and the checks of the placement phase and of a pending
   mid-turn choice), ``position_flags``, the ``check_reachable`` override and ``held_seeds``;
@@ -11,10 +11,9 @@ module holds the mixin :class:`OmwesoCompanion`, which ``Omweso`` inherits befor
 - text: the spec table (``env_doc``), ``describe_action``, ``board_rows``, ``played_pit``,
   ``move_words``, ``render_text``.
 
-The methods reach the rules module's names as ``rules.NAME``, at call time only. The rules module
-imports this one at its bottom, to define ``Omweso``, so this module imports the rules at *its*
-bottom, after the class: whichever of the two is imported first, each finds what it needs at the
-moment it needs it.
+The imports run one way: this module imports the rules module (as ``rules``), the
+rules module imports nothing of this one, and the package's ``__init__`` binds the two into the game's
+class. No import cycle, no import at the bottom of a file.
 """
 
 from __future__ import annotations
@@ -44,6 +43,7 @@ from mancala_envs.engine.state import (
     TURN,
 )
 from mancala_envs.games.game import check_bool, check_choice, check_counts, check_int
+from mancala_envs.games.omweso import omweso_rules as rules
 
 __all__ = ["OmwesoCompanion"]
 
@@ -489,6 +489,3 @@ class OmwesoCompanion:
             f"  captured so far: player_0 {int(state[STORE])}, player_1 {int(state[STORE + 1])}",
         ]
         return "\n".join(lines)
-
-
-from mancala_envs.games import omweso as rules  # noqa: E402, RUF100  (at the bottom: see the module docstring)

@@ -1,7 +1,8 @@
 """The rules side shared by the two-row store games: board indexing, layout, ``params``, observation.
 
 The people side they share (positions, state checks, text) is in
-:mod:`mancala_envs.games.two_row_companion`.
+:mod:`mancala_envs.games.two_row_family.two_row_companion` (which imports this module, never
+the other way round).
 
 Board indexing (``docs/architecture.md``, Common conventions), for ``n`` pits per row::
 

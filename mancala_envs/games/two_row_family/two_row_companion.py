@@ -1,9 +1,10 @@
 """The people side shared by the two-row games: positions, state checks, the board's rows and text.
 
-The two-row rules (layout, ``params``, ``observe_two_row``) are in :mod:`mancala_envs.games.two_row`.
-Each two-row game's companion module (``<game>_companion.py``) subclasses :class:`TwoRowCompanion`
-and adds what is the game's own; the game's class, in its rules module, inherits that companion
-before :class:`~mancala_envs.games.two_row.TwoRowGame`.
+The two-row rules (layout, ``params``, ``observe_two_row``) are in
+:mod:`mancala_envs.games.two_row_family.two_row_rules`, which imports nothing of this module. Each
+two-row game's companion module (``<game>/<game>_companion.py``) subclasses :class:`TwoRowCompanion`
+and adds what is the game's own; the game's class (in ``<game>/__init__.py``) puts that companion
+before the game's rules class, a :class:`~mancala_envs.games.two_row_family.two_row_rules.TwoRowGame`.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from mancala_envs.engine.state import (
     TERMINATED,
 )
 from mancala_envs.games.game import check_counts, check_int
-from mancala_envs.games.two_row import HISTORY_START, MAX_PLIES
+from mancala_envs.games.two_row_family.two_row_rules import HISTORY_START, MAX_PLIES
 
 __all__ = ["TwoRowCompanion"]
 
@@ -39,9 +40,10 @@ __all__ = ["TwoRowCompanion"]
 class TwoRowCompanion:
     """The people-facing methods every two-row game shares: positions, state checks, text.
 
-    A mixin for a two-row game's companion class: it is used only before
-    :class:`~mancala_envs.games.two_row.TwoRowGame` among a game class's bases, so its methods use the
-    game's ``config``, ``params``, ``row_size`` and :class:`~mancala_envs.games.game.Game`'s helpers.
+    A mixin for a two-row game's companion class: it is used only before a
+    :class:`~mancala_envs.games.two_row_family.two_row_rules.TwoRowGame` among a game class's bases, so its
+    methods use the game's ``config``, ``params``, ``row_size`` and :class:`~mancala_envs.games.game.Game`'s
+    helpers.
     """
 
     # --- positions -------------------------------------------------------------------------------------

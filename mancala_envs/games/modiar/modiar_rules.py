@@ -52,8 +52,7 @@ from mancala_envs.engine.state import (
 )
 from mancala_envs.engine.trace import trace_clear
 from mancala_envs.games.game import Variant, check_bool, check_int
-from mancala_envs.games.modiar_companion import ModiarCompanion
-from mancala_envs.games.two_row import (
+from mancala_envs.games.two_row_family.two_row_rules import (
     HISTORY_START,
     MAX_PLIES,
     ROW_SIZE,
@@ -64,7 +63,7 @@ from mancala_envs.games.two_row import (
     observe_two_row,
 )
 
-__all__ = ["Modiar", "ModiarConfig", "legal_bits", "observe", "reset_state", "step"]
+__all__ = ["ModiarConfig", "ModiarRules", "legal_bits", "observe", "reset_state", "step"]
 
 PITS_PER_ROW = 3
 STONES_PER_PIT = 7
@@ -235,12 +234,11 @@ def observe(state: np.ndarray, params: np.ndarray, player: int, observation: np.
     observation[2 * params[ROW_SIZE] + 5] = 1 if state[STATUS] == RUNNING and state[FIRST_MOVE_DONE] == 0 else 0
 
 
-class Modiar(ModiarCompanion, TwoRowGame):
-    """Modiar, 2x3 pits, 7 stones per pit, origin-first sowing, captures on 2, 4 and 6.
+class ModiarRules(TwoRowGame):
+    """Modiar's rules bound to a config: the game's declarations and its ``params``.
 
-    The stores hold the stones each player has captured (the game keeps them
-    off the board). The observation adds a ``first_move`` flag to the two-row
-    observation, since the first ply of a game captures nothing (rule 4).
+    The game's class, :class:`~mancala_envs.games.modiar.Modiar`, adds the people side
+    (:class:`~mancala_envs.games.modiar.modiar_companion.ModiarCompanion`) to this one.
 
     Args:
         config: The game's options.
@@ -258,6 +256,3 @@ class Modiar(ModiarCompanion, TwoRowGame):
         # "forbidden": no automatic pass; a player without a legal move ends the game (rule 7).
         common = self._common_params(PITS_PER_ROW, STONES_PER_PIT, c.max_plies, c.repetition, False)
         self.params = LAYOUT.pack_params(**common)
-
-
-GAME = Modiar

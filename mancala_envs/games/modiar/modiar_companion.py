@@ -1,11 +1,11 @@
-"""Modiar's companion: what people need around the rules of :mod:`mancala_envs.games.modiar`.
+"""Modiar's companion: what people need around the rules of :mod:`mancala_envs.games.modiar.modiar_rules`.
 
-The rules (config, layout, legal moves, ``step``, ``observe`` and the ``Modiar`` class binding them)
-are in ``mancala_envs/games/modiar.py``; the rules page is ``docs/rules/modiar.md``. This module
-holds the mixin :class:`ModiarCompanion`, which ``Modiar`` inherits before
-:class:`~mancala_envs.games.two_row.TwoRowGame`: the spec table (``env_doc``) and the position flag
+The rules (config, layout, legal moves, ``step``, ``observe`` and the ``ModiarRules`` class binding
+them to a config) are in ``modiar_rules.py``; the rules page is ``docs/rules/modiar.md``. This
+module holds the mixin :class:`ModiarCompanion`, which the game's class (``Modiar`` in this folder's
+``__init__.py``) puts before ``ModiarRules``: the spec table (``env_doc``) and the position flag
 ``first_move_done``. What every two-row game shares (position loading, state checks, the text
-picture) comes from :class:`~mancala_envs.games.two_row_companion.TwoRowCompanion`."""
+picture) comes from :class:`~mancala_envs.games.two_row_family.two_row_companion.TwoRowCompanion`."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ import numpy as np
 
 from mancala_envs.engine.state import FIRST_MOVE_DONE
 from mancala_envs.games.game import check_bool
-from mancala_envs.games.two_row_companion import TwoRowCompanion
+from mancala_envs.games.two_row_family.two_row_companion import TwoRowCompanion
 
 __all__ = ["ModiarCompanion"]
 
@@ -32,6 +32,9 @@ class ModiarCompanion(TwoRowCompanion):
 | Agents      | ``player_0``, ``player_1``                                                |
 | Observation | Dict(observation=Box(int32, (12,)), action_mask=Box(0, 1, (3,), int8))    |
 | Rewards     | +1 win, -1 loss, 0 draw, at the end                                       |
+
+The rules module imports nothing of this one; the package's ``__init__`` binds the two into the
+game's class.
 """
 
     #: ``first_move_done=0`` loads a position in which the next ply is the game's first (rule 4)

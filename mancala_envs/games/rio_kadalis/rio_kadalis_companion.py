@@ -1,16 +1,18 @@
-"""Rio Kadalis's companion: what people need around the rules of :mod:`mancala_envs.games.rio_kadalis`.
+"""Rio Kadalis's companion: what people need around the rules of
+:mod:`mancala_envs.games.rio_kadalis.rio_kadalis_rules`.
 
-The rules (config, layout, legal moves, ``step``, ``observe`` and the ``RioKadalis`` class binding
-them) are in ``mancala_envs/games/rio_kadalis.py``; the rules page is ``docs/rules/rio_kadalis.md``.
-This module holds the mixin :class:`RioKadalisCompanion`, which ``RioKadalis`` inherits before
-:class:`~mancala_envs.games.two_row.TwoRowGame`: the spec table (``env_doc``), ``info``, a match's
-position flags (closed pits, reserves), the checks of its own state slots, and the match line of the
-text picture. What every two-row game shares (position loading, state checks, the text picture)
-comes from :class:`~mancala_envs.games.two_row_companion.TwoRowCompanion`.
+The rules (config, layout, legal moves, ``step``, ``observe`` and the ``RioKadalisRules`` class
+binding them to a config) are in ``rio_kadalis_rules.py``; the rules page is
+``docs/rules/rio_kadalis.md``. This module holds the mixin :class:`RioKadalisCompanion`, which the
+game's class (``RioKadalis`` in this folder's ``__init__.py``) puts before ``RioKadalisRules``: the
+spec table (``env_doc``), ``info``, a match's position flags (closed pits, reserves), the checks of
+its own state slots, and the match line of the text picture. What every two-row game shares
+(position loading, state checks, the text picture) comes from
+:class:`~mancala_envs.games.two_row_family.two_row_companion.TwoRowCompanion`.
 
-The methods reach the rules module's names as ``rules.NAME``, at call time only. The rules module
-imports this one to define ``RioKadalis``, so this module imports the rules at *its* bottom, after
-the class: whichever of the two is imported first, each finds what it needs when it needs it.
+The imports run one way: this module imports the rules module (as ``rules``), the
+rules module imports nothing of this one, and the package's ``__init__`` binds the two into the game's
+class. No import cycle, no import at the bottom of a file.
 """
 
 from __future__ import annotations
@@ -21,13 +23,14 @@ import numpy as np
 
 from mancala_envs.engine.state import BOARD, ENDLESS, HEADER_SIZE, LAPS
 from mancala_envs.games.game import check_counts, check_int
-from mancala_envs.games.two_row_companion import TwoRowCompanion
+from mancala_envs.games.rio_kadalis import rio_kadalis_rules as rules
+from mancala_envs.games.two_row_family.two_row_companion import TwoRowCompanion
 
 __all__ = ["RioKadalisCompanion"]
 
 
 class RioKadalisCompanion(TwoRowCompanion):
-    """The people-facing side of :class:`~mancala_envs.games.rio_kadalis.RioKadalis` (a mixin, see the module docstring)."""
+    """The people-facing side of :class:`~mancala_envs.games.rio_kadalis.RioKadalis` (a mixin: see the module doc)."""
 
     env_doc = """Rio Kadalis as a PettingZoo environment; the full page is ``docs/rules/rio_kadalis.md``.
 
@@ -137,7 +140,3 @@ class RioKadalisCompanion(TwoRowCompanion):
                 f"reserves {state[rules.RESERVE : rules.RESERVE + 2].tolist()}"
             )
         return text
-
-
-# At the bottom on purpose: see the module docstring.
-from mancala_envs.games import rio_kadalis as rules  # noqa: E402

@@ -21,7 +21,7 @@ The rules, in the order of the rules page and of :func:`step`:
    their rows. There is no repetition rule: seeds only move forward and the
    stores only grow, so a Kalah position cannot recur.
 
-Board indexing is the two-row global order (``mancala_envs.games.two_row``);
+Board indexing is the two-row global order (``mancala_envs.games.two_row_family.two_row_rules``);
 the stores are the ``STORE`` slots, not board pits. In the trace of a ply
 (``infos["last_move"]["sown"]``) a seed dropped into player ``p``'s store is
 recorded as pit ``2n + p`` (12 and 13 on 2x6), the slot the store has after the
@@ -52,7 +52,7 @@ from mancala_envs.engine.state import (
 )
 from mancala_envs.engine.trace import trace_capture, trace_clear, trace_sow
 from mancala_envs.games.game import Variant, check_bool, check_int
-from mancala_envs.games.two_row import (
+from mancala_envs.games.two_row_family.two_row_rules import (
     HISTORY_START,
     MAX_PLIES,
     ROW_SIZE,
@@ -68,9 +68,8 @@ END_ROW_EMPTY = FIRST_GAME_END_REASON
 
 __all__ = [
     "EMPTY_CAPTURE",
-    "GAME",
-    "Kalah",
     "KalahConfig",
+    "KalahRules",
     "capture_opposite",
     "end_if_row_empty",
     "legal_bits",
@@ -272,16 +271,11 @@ def observe(state: np.ndarray, params: np.ndarray, player: int, observation: np.
     observe_two_row(state, player, params[ROW_SIZE], params[MAX_PLIES], observation, mask)
 
 
-# --- the Game class: a config bound to the compiled rules (the people-facing methods are in the companion) ---
-# Imported here, not at the top: the companion reaches this module's names at call time (see its docstring).
-from mancala_envs.games.kalah_companion import KalahCompanion  # noqa: E402
+class KalahRules(TwoRowGame):
+    """Kalah's rules bound to a config: the game's declarations and its ``params``.
 
-
-class Kalah(KalahCompanion, TwoRowGame):
-    """Kalah, 2x4 to 2x8 pits, 3 to 6 seeds per pit, stores sown into, extra turns, captures opposite.
-
-    The observation is the shared two-row one; its ``must_feed`` flag is always
-    0 in Kalah, since a game with an empty row is already over.
+    The game's class, :class:`~mancala_envs.games.kalah.Kalah`, adds the people side
+    (:class:`~mancala_envs.games.kalah.kalah_companion.KalahCompanion`) to this one.
 
     Args:
         config: The game's options.
@@ -308,6 +302,3 @@ class Kalah(KalahCompanion, TwoRowGame):
         # No repetition history (a position cannot recur) and no automatic pass (an empty row ends the game).
         common = self._common_params(c.pits_per_row, c.seeds_per_pit, c.max_plies, False, False)
         self.params = LAYOUT.pack_params(**common, EMPTY_CAPTURE=1 if c.empty_capture else 0)
-
-
-GAME = Kalah  # the rules module's game class, by the convention of mancala_envs.games

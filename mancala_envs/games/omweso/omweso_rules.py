@@ -2,10 +2,11 @@
 
 This module holds the rules and reads top to bottom: the config, the layout (pits, params and
 state slots), the legal moves, the setup and ``step`` with its helpers, the match, ``observe``,
-and last the :class:`Omweso` class that binds a config to the compiled functions. What people
+and last the :class:`OmwesoRules` class that binds a config to the compiled functions. What people
 need around them (position loading and validation, ``info``, action descriptions, observation
-names, text) is in the companion module :mod:`mancala_envs.games.omweso_companion`, whose
-mixin ``OmwesoCompanion`` the class inherits.
+names, text) is in the companion module :mod:`mancala_envs.games.omweso.omweso_companion`, which
+imports this one (never the other way round); the game's class ``Omweso`` (the package's
+``__init__``) binds the two.
 
 The board is 4 x 8 pits, 16 per player, and has no stores: the 64 seeds never
 leave it. Each player's pits are numbered in the player's **own frame**::
@@ -128,8 +129,8 @@ from mancala_envs.games.game import Game, Variant, check_bool, check_choice, che
 __all__ = [
     "END_COLUMN_PITS",
     "LEFT4",
-    "Omweso",
     "OmwesoConfig",
+    "OmwesoRules",
     "game_over",
     "legal_bits",
     "observe",
@@ -866,13 +867,11 @@ def observe(state: np.ndarray, params: np.ndarray, player: int, observation: np.
         observation[OBSERVATION_SIZE + 1] = state[MATCH + 1 - player]
 
 
-# --- the Game class: a config bound to the compiled rules (the people-facing methods are in the companion) ---
-# Imported at the bottom: the companion reaches this module's names at call time (see its docstring).
-from mancala_envs.games.omweso_companion import OmwesoCompanion  # noqa: E402, RUF100
+class OmwesoRules(Game):
+    """Omweso's rules bound to a config: the game's declarations and its ``params``.
 
-
-class Omweso(OmwesoCompanion, Game):
-    """Omweso, 4 x 8 pits, 64 seeds, relay sowing with captures re-sown by the captor.
+    The game's class, :class:`~mancala_envs.games.omweso.Omweso`, adds the people side
+    (:class:`~mancala_envs.games.omweso.omweso_companion.OmwesoCompanion`) to this one.
 
     Args:
         config: The game's options.
@@ -951,6 +950,3 @@ class Omweso(OmwesoCompanion, Game):
         placements = 2 * SEEDS_PER_PLAYER if self.config.setup == "placement" else 0
         per_game = placements + self.config.max_turns * (1 + self.config.max_laps_per_turn)
         return per_game * (self.config.max_games if self.is_match else 1)
-
-
-GAME = Omweso
