@@ -1,15 +1,87 @@
-"""Test-session settings (pygame windows go to SDL's dummy video driver: no display needed) and shared fixtures."""
+"""Test-session settings (pygame windows go to SDL's dummy video driver: no display needed) and shared fixtures.
+
+Run over every core with ``python -m pytest -n auto`` (pytest-xdist, the test extra). The workers share numba's
+compiled cache on disk; before they start, :func:`pytest_sessionstart` compiles every game's entry points once,
+spread over as many processes as there are workers (``mancala_envs.warm_up``), so that two workers never compile
+the same kernel at the same time. Long property and soak tests are marked ``slow`` (``-m "not slow"`` leaves them
+out; CI runs them as a stage of their own).
+"""
 
 import os
+import subprocess
+import sys
+import tempfile
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from mancala_envs.engine.jit import QUIET_VARIABLE, compile_notice
+from mancala_envs.games import game_classes
 from mancala_envs.views.single_agent_env import SingleAgentEnv
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """No compile notice in the test processes themselves: whether a test is the first of its process to compile a
+    kernel depends on the cache and on which worker ran what before, so the notice would make captured standard
+    error depend on them. The notice is tested in processes of its own (``tests/engine/test_compile_progress.py``,
+    ``tests/engine/test_readonly_install.py``), whose environment does not carry this switch."""
+    compile_notice(False)
+
+
+def _xdist_workers(config: pytest.Config) -> int:
+    """How many pytest-xdist workers this session starts (0 without ``-n``, and in a worker itself)."""
+    if hasattr(config, "workerinput"):
+        return 0
+    workers = getattr(config.option, "numprocesses", None) or 0
+    return int(workers)
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """With workers (``-n 2``, ``-n auto``): every game's entry points compiled into numba's cache once, before the
+    workers start, one game per process and as many processes at once as there are workers (a cold cache: about a
+    minute per game on one core; a warm one: a few seconds in all). Without it, the workers' first tests of a game
+    compiled it in each worker at once. Nothing is compiled with ``NUMBA_DISABLE_JIT=1``."""
+    workers = _xdist_workers(session.config)
+    if workers < 2 or os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0"):
+        return
+    start = time.perf_counter()
+    environment = {**os.environ, QUIET_VARIABLE: "1"}
+    waiting = [game_class.name for game_class in game_classes()]
+    running: list[tuple[str, subprocess.Popen[str]]] = []
+    failed: list[str] = []
+    while waiting or running:
+        while waiting and len(running) < workers:
+            game = waiting.pop(0)
+            code = f"import mancala_envs; mancala_envs.warm_up([{game!r}], progress=False)"
+            process = subprocess.Popen(
+                [sys.executable, "-c", code],
+                env=environment,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+                text=True,
+            )
+            running.append((game, process))
+        time.sleep(0.1)
+        for game, process in list(running):
+            if process.poll() is not None:
+                running.remove((game, process))
+                output = process.communicate()[0]
+                if process.returncode != 0:
+                    failed.append(f"{game}: status {process.returncode}\n{output[-3000:]}")
+    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+    if reporter is None:
+        return
+    if failed:  # the tests that use these games fail on their own, each with its test's name: the run goes on
+        reporter.write_line("warming numba's cache up failed (the tests compile what they need):\n" + "\n".join(failed))
+    reporter.write_line(
+        f"numba's cache warmed up for {len(game_classes()) - len(failed)} of {len(game_classes())} games in "
+        f"{time.perf_counter() - start:.0f} s ({workers} processes)"
+    )
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -27,15 +99,27 @@ def sb3_logs_in_the_sessions_folder(tmp_path_factory: pytest.TempPathFactory) ->
 
 @pytest.fixture(autouse=True)
 def users_folders_isolated(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """Every test gets folders of its own in place of the user's: an empty tables folder (``MANCALA_ENVS_TABLES``,
-    and ``XDG_CACHE_HOME`` for the default under it) and the package's own weights (``MANCALA_ENVS_WEIGHTS``
-    unset), so that tables built by ``mancala-envs solve`` or weights exported on this machine change no result.
-    A test that needs a table sets ``MANCALA_ENVS_TABLES`` itself (``tables_dir``). numba's compiled cache is left
-    alone: it is keyed by the source, so it changes no result, only the time. Returns the test's user folder."""
+    """Every test gets folders of its own in place of the user's, so that nothing on this machine changes a result:
+
+    - an empty tables folder (``MANCALA_ENVS_TABLES``, and ``XDG_CACHE_HOME`` for the default under it): tables
+      built by ``mancala-envs solve`` are not seen; a test that needs one sets ``MANCALA_ENVS_TABLES`` itself
+      (``tables_dir``);
+    - the package's own weights (``MANCALA_ENVS_WEIGHTS`` unset): weights exported here are not loaded;
+    - an empty working folder (``work``): a model saved to the default ``models/`` folder, Hydra's run folders and
+      anything else written to a relative path land there, not in the folder pytest was started from;
+    - an empty temporary folder (``tmp``: ``TMPDIR`` for child processes, :func:`tempfile.gettempdir` here).
+
+    numba's compiled cache is left alone: it is keyed by the source, so it changes no result, only the time.
+    Returns the test's user folder (holding ``tables``, ``cache``, ``work`` and ``tmp``)."""
     home = tmp_path_factory.mktemp("user")
     monkeypatch.setenv("MANCALA_ENVS_TABLES", str(home / "tables"))
     monkeypatch.setenv("XDG_CACHE_HOME", str(home / "cache"))
     monkeypatch.delenv("MANCALA_ENVS_WEIGHTS", raising=False)
+    (home / "work").mkdir()
+    monkeypatch.chdir(home / "work")
+    (home / "tmp").mkdir()
+    monkeypatch.setenv("TMPDIR", str(home / "tmp"))
+    monkeypatch.setattr(tempfile, "tempdir", str(home / "tmp"))
     return home
 
 
@@ -64,13 +148,26 @@ def model_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="session")
 def tables_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A folder holding the whole Modiar table (built once per session, about a minute), for tests that set
-    ``MANCALA_ENVS_TABLES`` to it (``monkeypatch.setenv``) or pass it as ``folder``."""
+    """A folder holding the whole Modiar table, for tests that set ``MANCALA_ENVS_TABLES`` to it
+    (``monkeypatch.setenv``) or pass it as ``folder``. Built once per test run (about a minute): with pytest-xdist's
+    workers, the first worker that needs it builds it in the run's shared temporary folder while the others wait
+    for it (a lock file), instead of each building its own."""
+    import fcntl
+
     from mancala_envs.algorithms.retrograde import build_table, save_table
     from mancala_envs.envs.registration import make_game, resolve_env_id
 
-    folder = tmp_path_factory.mktemp("tables")
-    save_table(build_table(make_game(resolve_env_id("modiar"))), folder)
+    shared = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        shared = shared.parent  # the run's folder, above each worker's own
+    folder = shared / "modiar-tables"
+    with open(shared / "modiar-tables.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        built = shared / "modiar-tables.built"  # beside the folder: the folder holds the table's files only
+        if not built.exists():
+            folder.mkdir(exist_ok=True)
+            save_table(build_table(make_game(resolve_env_id("modiar"))), folder)
+            built.write_text("", encoding="utf-8")
     return folder
 
 
