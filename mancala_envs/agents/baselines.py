@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from mancala_envs.agents.agent import Agent
-from mancala_envs.algorithms.playouts import greedy_action
+from mancala_envs.algorithms.greedy import greedy_action
 from mancala_envs.games.game import Game
 
 __all__ = ["GreedyAgent", "RandomAgent"]

@@ -374,7 +374,7 @@ def _components(
 @njit(cache=True, error_model="numpy")
 def _loops(node: int, n_actions: int, child: np.ndarray, count: np.ndarray) -> bool:
     """Whether ``node`` has a seed-keeping move back to itself (a cycle class of one position)."""
-    for slot in range(node * n_actions, node * n_actions + count[node]):
+    for slot in range(node * n_actions, node * n_actions + count[node]):  # noqa: SIM110  (compiled: no generators)
         if child[slot] == node:
             return True
     return False
@@ -407,37 +407,19 @@ def _solve_component(
     """Writes the values and bounds of one component: a single position directly, a cycle class by iteration.
 
     ``scratch`` rows: the class-capped values (0, 1: this round and the next), the lower (2) and upper
-    (3) bounds while they are being narrowed.
+    (3) bounds while they are being narrowed, each member's position in ``members`` (4).
     """
     size = members.shape[0]
     cyclic = size > 1 or _loops(members[0], n_actions, child, count)
     if not cyclic:  # no history can matter: the best move, and the bounds of the best move
-        node = members[0]
-        best = exit_best[node]
-        lowest = exit_low[node]
-        highest = exit_high[node]
-        for slot in range(node * n_actions, node * n_actions + count[node]):
-            target = offset + child[slot]
-            later = table_margin(table[0, target])
-            later_low = table_margin(table[1, target])
-            later_high = table_margin(table[2, target])
-            if sign[slot] < 0:
-                later, later_low, later_high = -later, -later_high, -later_low
-            best = max(best, later)
-            lowest = max(lowest, later_low)
-            highest = max(highest, later_high)
-        _write(table, offset + node, best, lowest, highest)
+        _solve_position(members[0], n_actions, exit_best, exit_low, exit_high, child, sign, count, table, offset)
         return
     stats[1] += size
     stats[2] += 1
     stats[3] = max(stats[3], size)
     current = scratch[0]
-    following = scratch[1]
     lows = scratch[2]
     highs = scratch[3]
-    # The class's moves reversed: ``sources[starts[i]:starts[i + 1]]`` are the members with a move to
-    # ``members[i]`` (``where[node]`` is a member's position ``i``), so only the positions whose move
-    # targets changed are computed again, in both iterations below.
     where = scratch[4]
     for position in range(size):
         node = members[position]
@@ -445,6 +427,65 @@ def _solve_component(
         lows[node] = -seeds
         highs[node] = seeds
         current[node] = settle[node]
+    starts, sources = _moves_into(members, label, n_actions, child, count, component, where)
+    settled = _class_capped_values(
+        members, label, n_actions, exit_best, child, sign, count, component, scratch, table, offset, starts, sources,
+        stats,
+    )  # fmt: skip
+    if not settled:
+        stats[5] += 1
+    _history_bounds(
+        members, label, n_actions, exit_low, exit_high, settle, child, sign, count, component, scratch, table, offset,
+        starts, sources,
+    )  # fmt: skip
+    for node in members:
+        _write(table, offset + node, current[node], lows[node], highs[node])
+
+
+@njit(cache=True, error_model="numpy")
+def _solve_position(
+    node: int,
+    n_actions: int,
+    exit_best: np.ndarray,
+    exit_low: np.ndarray,
+    exit_high: np.ndarray,
+    child: np.ndarray,
+    sign: np.ndarray,
+    count: np.ndarray,
+    table: np.ndarray,
+    offset: int,
+) -> None:
+    """Writes a position outside every cycle class: its best move's value and bounds (no history can matter)."""
+    best = exit_best[node]
+    lowest = exit_low[node]
+    highest = exit_high[node]
+    for slot in range(node * n_actions, node * n_actions + count[node]):
+        target = offset + child[slot]
+        later = table_margin(table[0, target])
+        later_low = table_margin(table[1, target])
+        later_high = table_margin(table[2, target])
+        if sign[slot] < 0:
+            later, later_low, later_high = -later, -later_high, -later_low
+        best = max(best, later)
+        lowest = max(lowest, later_low)
+        highest = max(highest, later_high)
+    _write(table, offset + node, best, lowest, highest)
+
+
+@njit(cache=True, error_model="numpy")
+def _moves_into(
+    members: np.ndarray,
+    label: int,
+    n_actions: int,
+    child: np.ndarray,
+    count: np.ndarray,
+    component: np.ndarray,
+    where: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray]:
+    """The class's moves reversed: ``sources[starts[i]:starts[i + 1]]`` are the members with a move to
+    ``members[i]`` (``where[node]`` is a member's position ``i``), so that only the positions whose move
+    targets changed are computed again, in both iterations of :func:`_solve_component`."""
+    size = members.shape[0]
     starts = np.zeros(size + 1, dtype=np.int32)
     for node in members:
         for slot in range(node * n_actions, node * n_actions + count[node]):
@@ -460,14 +501,38 @@ def _solve_component(
             if component[target] == label:
                 sources[filled[where[target]]] = node
                 filled[where[target]] += 1
-    # 1. The class-capped game: CLASS_PLIES rounds of value iteration from the settlement (fewer at a
-    #    fixed point). A round computes again only the positions with a move to one that changed in the
-    #    round before (the others would get the same value), which gives the rounds over the whole class.
+    return starts, sources
+
+
+@njit(cache=True, error_model="numpy")
+def _class_capped_values(
+    members: np.ndarray,
+    label: int,
+    n_actions: int,
+    exit_best: np.ndarray,
+    child: np.ndarray,
+    sign: np.ndarray,
+    count: np.ndarray,
+    component: np.ndarray,
+    scratch: np.ndarray,
+    table: np.ndarray,
+    offset: int,
+    starts: np.ndarray,
+    sources: np.ndarray,
+    stats: np.ndarray,
+) -> bool:
+    """The class-capped game's values into ``scratch[0]``: CLASS_PLIES rounds of value iteration from the settlement
+    (fewer at a fixed point; True if it reached one). A round computes again only the positions with a move to one
+    that changed in the round before (the others would get the same value), which gives the rounds over the whole
+    class."""
+    size = members.shape[0]
+    current = scratch[0]
+    following = scratch[1]
+    where = scratch[4]
     pending = members.copy()
     waiting = size
     changed_nodes = np.empty(size, dtype=np.int32)
     stamp = np.full(size, -1, dtype=np.int32)
-    settled = False
     for round_number in range(CLASS_PLIES):
         changes = 0
         for item in range(waiting):
@@ -483,8 +548,7 @@ def _solve_component(
                 changes += 1
         stats[4] += 1
         if changes == 0:
-            settled = True
-            break
+            return True
         waiting = 0
         for item in range(changes):
             node = changed_nodes[item]
@@ -495,12 +559,35 @@ def _solve_component(
                     stamp[where[source]] = round_number
                     pending[waiting] = source
                     waiting += 1
-    if not settled:
-        stats[5] += 1
-    # 2. Bounds that hold whatever the history: a move into the class either goes on (the bounds of the
-    #    position reached) or, if that position was seen, ends the game with its settlement. Narrowed from
-    #    [-seeds, seeds] until nothing changes (a work list: a position is computed again when a move's
-    #    target changed); every step keeps them valid.
+    return False
+
+
+@njit(cache=True, error_model="numpy")
+def _history_bounds(
+    members: np.ndarray,
+    label: int,
+    n_actions: int,
+    exit_low: np.ndarray,
+    exit_high: np.ndarray,
+    settle: np.ndarray,
+    child: np.ndarray,
+    sign: np.ndarray,
+    count: np.ndarray,
+    component: np.ndarray,
+    scratch: np.ndarray,
+    table: np.ndarray,
+    offset: int,
+    starts: np.ndarray,
+    sources: np.ndarray,
+) -> None:
+    """Bounds that hold whatever the history, into ``scratch[2]`` and ``scratch[3]``: a move into the class either
+    goes on (the bounds of the position reached) or, if that position was seen, ends the game with its settlement.
+    Narrowed from [-seeds, seeds] until nothing changes (a work list: a position is computed again when a move's
+    target changed); every step keeps them valid."""
+    size = members.shape[0]
+    lows = scratch[2]
+    highs = scratch[3]
+    where = scratch[4]
     queue = members.copy()  # a ring of positions to compute again, each at most once in it
     queued = np.ones(size, dtype=np.bool_)
     head = 0
@@ -539,8 +626,6 @@ def _solve_component(
                     tail = head + waiting
                     queue[tail - size if tail >= size else tail] = source
                     waiting += 1
-    for node in members:
-        _write(table, offset + node, current[node], lows[node], highs[node])
 
 
 @njit(cache=True, inline="always", error_model="numpy")
@@ -660,16 +745,13 @@ def history_search(
     Unchecked: ``root`` must have passed ``Game.check_state`` (see the module docstring); the checked door is
     :meth:`Table.search`.
     """
-    # frame slots: 0 alpha, 1 beta, 2 best, 3 best action, 4 moves, 5 next, 6 current action, 7 parent's
-    # action; then per action: order, kind (0 known, 1 same mover, 2 other mover), gain, low, high, estimate
+    # frame slots: see _open_frame
     order_at = 8
     kind_at = 8 + n_actions
     gain_at = 8 + 2 * n_actions
     low_at = 8 + 3 * n_actions
     high_at = 8 + 4 * n_actions
-    estimate_at = 8 + 5 * n_actions
     depth_limit = children.shape[0]
-    size = children.shape[2]
     visited = 1
     depth = 0
     source = root
@@ -678,74 +760,15 @@ def history_search(
     returning = False
     result = 0
     while True:
+        frame = frames[depth]
         if not returning:
-            # Open the frame at ``depth``: play every legal move of ``source`` into ``children[depth]``.
-            frame = frames[depth]
-            frame[2] = -_FAR
-            frame[3] = -1
-            frame[5] = 0
-            mover = source[PLAYER]
-            before = source[STORE + mover] - source[STORE + 1 - mover]
-            legal = source[LEGAL]
-            live = size
-            if history_start > 0:
-                live = min(history_start + source[HISTORY_LEN] + 1, size)
-            moves = 0
-            for action in range(n_actions):
-                if not (legal >> action) & 1:
-                    continue
-                child = children[depth, action]
-                copy_slots(child, source, live)
-                game_step(child, params, action, trace)
-                gain = child[STORE + mover] - child[STORE + 1 - mover] - before
-                frame[gain_at + action] = gain
-                kind = 0
-                low = gain
-                high = gain
-                middle = gain  # the move's estimated value, to try the best first
-                if child[STATUS] == RUNNING:
-                    kind = 1 if child[PLAYER] == mover else 2
-                    low = -_FAR
-                    high = _FAR
-                    middle = gain
-                    left = 0
-                    for pit in range(n_pits):
-                        left += child[BOARD + pit]
-                    if left <= max_seeds and child[FIRST_MOVE_DONE] == 1:
-                        index = 2 * board_index(child, BOARD, n_pits, binom) + child[PLAYER]
-                        later_low = table_margin(table[1, index])
-                        later_high = table_margin(table[2, index])
-                        if kind == 2:
-                            later_low, later_high = -later_high, -later_low
-                        low = gain + later_low
-                        high = gain + later_high
-                        estimate = table_margin(table[0, index])
-                        middle = gain + (estimate if kind == 1 else -estimate)
-                        if low == high:
-                            kind = 0
-                frame[kind_at + action] = kind
-                frame[low_at + action] = low
-                frame[high_at + action] = high
-                frame[estimate_at + action] = middle
-                slot = moves  # insertion by estimate, best first
-                while slot > 0:
-                    other = frame[order_at + slot - 1]
-                    if frame[estimate_at + other] >= middle:
-                        break
-                    frame[order_at + slot] = other
-                    slot -= 1
-                frame[order_at + slot] = action
-                moves += 1
-            frame[4] = moves
+            _open_frame(
+                frame, source, children[depth], params, n_pits, n_actions, max_seeds, history_start, table, binom, trace
+            )
         else:
-            frame = frames[depth]
             action = frame[6]
             gain = frame[gain_at + action]
-            value = gain + result if frame[kind_at + action] == 1 else gain - result
-            if value > frame[2]:
-                frame[2] = value
-                frame[3] = action
-            frame[0] = max(frame[0], value)
+            _settle_move(frame, action, gain + result if frame[kind_at + action] == 1 else gain - result)
             returning = False
         # Go on with the next move of this frame, or close it.
         descended = False
@@ -756,11 +779,7 @@ def history_search(
             low = frame[low_at + action]
             high = frame[high_at + action]
             if kind == 0 or high <= frame[0] or low >= frame[1]:
-                value = low if kind == 0 or low >= frame[1] else high
-                if value > frame[2]:
-                    frame[2] = value
-                    frame[3] = action
-                frame[0] = max(frame[0], value)
+                _settle_move(frame, action, low if kind == 0 or low >= frame[1] else high)
                 continue
             if depth + 1 >= depth_limit or visited >= budget:
                 out[1] = visited
@@ -788,6 +807,100 @@ def history_search(
             return result
         depth -= 1
         returning = True
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def _settle_move(frame: np.ndarray, action: int, value: int) -> None:
+    """A move of :func:`history_search`'s ``frame`` is worth ``value``: it may be the best so far, and raises alpha."""
+    if value > frame[2]:
+        frame[2] = value
+        frame[3] = action
+    frame[0] = max(frame[0], value)
+
+
+@per_game(inline="always")
+def _open_frame(
+    frame: np.ndarray,
+    source: np.ndarray,
+    children: np.ndarray,
+    params: np.ndarray,
+    n_pits: int,
+    n_actions: int,
+    max_seeds: int,
+    history_start: int,
+    table: np.ndarray,
+    binom: np.ndarray,
+    trace: np.ndarray,
+) -> None:
+    """Opens a frame of :func:`history_search`: plays every legal move of ``source`` into ``children[action]`` and
+    writes each move's kind, gain, bounds and estimate into ``frame``, the moves ordered best estimate first.
+
+    Frame slots: 0 alpha, 1 beta, 2 best, 3 best action, 4 moves, 5 next, 6 current action, 7 parent's action;
+    then per action: order, kind (0 known, 1 same mover, 2 other mover), gain, low, high, estimate.
+    """
+    order_at = 8
+    kind_at = 8 + n_actions
+    gain_at = 8 + 2 * n_actions
+    low_at = 8 + 3 * n_actions
+    high_at = 8 + 4 * n_actions
+    estimate_at = 8 + 5 * n_actions
+    size = children.shape[1]
+    frame[2] = -_FAR
+    frame[3] = -1
+    frame[5] = 0
+    mover = source[PLAYER]
+    before = source[STORE + mover] - source[STORE + 1 - mover]
+    legal = source[LEGAL]
+    live = size
+    if history_start > 0:
+        live = min(history_start + source[HISTORY_LEN] + 1, size)
+    moves = 0
+    for action in range(n_actions):
+        if not (legal >> action) & 1:
+            continue
+        child = children[action]
+        copy_slots(child, source, live)
+        game_step(child, params, action, trace)
+        gain = child[STORE + mover] - child[STORE + 1 - mover] - before
+        frame[gain_at + action] = gain
+        kind = 0
+        low = gain
+        high = gain
+        middle = gain  # the move's estimated value, to try the best first
+        if child[STATUS] == RUNNING:
+            kind = 1 if child[PLAYER] == mover else 2
+            low = -_FAR
+            high = _FAR
+            middle = gain
+            left = 0
+            for pit in range(n_pits):
+                left += child[BOARD + pit]
+            if left <= max_seeds and child[FIRST_MOVE_DONE] == 1:
+                index = 2 * board_index(child, BOARD, n_pits, binom) + child[PLAYER]
+                later_low = table_margin(table[1, index])
+                later_high = table_margin(table[2, index])
+                if kind == 2:
+                    later_low, later_high = -later_high, -later_low
+                low = gain + later_low
+                high = gain + later_high
+                estimate = table_margin(table[0, index])
+                middle = gain + (estimate if kind == 1 else -estimate)
+                if low == high:
+                    kind = 0
+        frame[kind_at + action] = kind
+        frame[low_at + action] = low
+        frame[high_at + action] = high
+        frame[estimate_at + action] = middle
+        slot = moves  # insertion by estimate, best first
+        while slot > 0:
+            other = frame[order_at + slot - 1]
+            if frame[estimate_at + other] >= middle:
+                break
+            frame[order_at + slot] = other
+            slot -= 1
+        frame[order_at + slot] = action
+        moves += 1
+    frame[4] = moves
 
 
 # --- tables -------------------------------------------------------------------------------------------------------
@@ -953,7 +1066,8 @@ class Table:
         return None
 
     def value(self, state: np.ndarray) -> TableValue:
-        """The table's value of ``state`` for its player to move (its first ply valued by playing it, see :meth:`move_values`).
+        """The table's value of ``state`` for its player to move (its first ply valued by playing it, see
+        :meth:`move_values`).
 
         Only the board and the player to move are read: the margin is the table's (see the module
         docstring), and ``low``/``high`` bound the value over every history. With a repetition

@@ -2,8 +2,8 @@
 compiled agent (:func:`choose_move`), which the single-agent env's and the vector envs' opponents play.
 
 Both searches run in compiled code on the engine's state array: they are per-game templates
-(:mod:`mancala_envs.engine.kernels`) that call the game's compiled ``step``, never the PettingZoo environment. A node is a
-state; a ply is one agent decision, so an Omweso mid-turn choice (the same player moves again)
+(:mod:`mancala_envs.engine.kernels`) that call the game's compiled ``step``, never the PettingZoo environment. A node
+is a state; a ply is one agent decision, so an Omweso mid-turn choice (the same player moves again)
 is a ply like any other: the searches read the player to move from ``state[PLAYER]`` at every
 node and never assume that the sides alternate.
 
@@ -57,7 +57,8 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from mancala_envs.algorithms.playouts import greedy_action, legal_action_at
+from mancala_envs.algorithms.greedy import greedy_action
+from mancala_envs.algorithms.playouts import legal_action_at
 from mancala_envs.engine.arrays import copy_slots
 from mancala_envs.engine.boards import board_index, table_margin
 from mancala_envs.engine.jit import njit
@@ -557,8 +558,8 @@ def mcts_root(
     draw: float,
     visits_out: np.ndarray,
 ) -> tuple[int, int]:
-    """UCT from ``state`` (see :func:`mancala_envs.agents.search_agents.mcts_search`, its checked door): the most visited
-    root action and the plies played in rollouts. Unchecked (see the module docstring)."""
+    """UCT from ``state`` (see :func:`mancala_envs.agents.search_agents.mcts_search`, its checked door): the most
+    visited root action and the plies played in rollouts. Unchecked (see the module docstring)."""
     root = state[PLAYER]
     games = state[GAMES_PLAYED]
     size = simulations + 1

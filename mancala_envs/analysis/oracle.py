@@ -25,8 +25,8 @@ Which positions count
 Exact positions
     A table value is *exact* when it holds whatever positions were seen before; inside the cycle
     classes of the repetition rule the table holds the value of its class-capped game instead
-    (:attr:`~mancala_envs.algorithms.retrograde.TableValue.exact`, see :mod:`mancala_envs.algorithms.retrograde`). A decision is
-    exact when the values of **all** its legal moves are exact (so the best move, the chosen move's
+    (:attr:`~mancala_envs.algorithms.retrograde.TableValue.exact`, see :mod:`mancala_envs.algorithms.retrograde`).
+    A decision is exact when the values of **all** its legal moves are exact (so the best move, the chosen move's
     value and the regret are all exact). Every figure is given over all decisions and over the exact
     ones only.
 
@@ -52,12 +52,12 @@ Games and seeds
     same for the same arguments.
 
 Training
-    ``OracleCallback`` (importable from here with the ``train`` extra) is a Stable-Baselines3
+    :class:`~mancala_envs.analysis.oracle_callback.OracleCallback` (the ``train`` extra) is a Stable-Baselines3
     callback that evaluates the learner every ``every`` timesteps and logs ``oracle/optimal_move_rate``,
     ``oracle/mean_regret``, ``oracle/won_thrown_away`` (and the same over exact decisions,
-    ``oracle/exact_...``) to the model's logger (TensorBoard when the model logs there). It is built on
-    first use (``from mancala_envs.analysis.oracle import OracleCallback``), so the rest of this module needs no
-    Stable-Baselines3; for the same reason it is not in ``__all__``.
+    ``oracle/exact_...``) to the model's logger (TensorBoard when the model logs there). It lives in its own
+    module, :mod:`mancala_envs.analysis.oracle_callback`, so this one needs no Stable-Baselines3
+    (``from mancala_envs.analysis.oracle import OracleCallback`` still works until 0.3.0, with a warning).
 
 Example (needs the Modiar table: ``mancala-envs solve modiar``, about 70 s)::
 
@@ -188,7 +188,8 @@ class GameOutcome:
 
 @dataclass(frozen=True)
 class OutcomeRecord(Tally):
-    """The agent's wins, draws and losses (rates and Wilson intervals from :class:`~mancala_envs.common.stats.Tally`)."""
+    """The agent's wins, draws and losses (rates and Wilson intervals from
+    :class:`~mancala_envs.common.stats.Tally`)."""
 
     wins: int
     draws: int
@@ -211,7 +212,7 @@ def mean_interval(sums: Sequence[float], counts: Sequence[int], z: float = _Z95)
     if total == 0:
         return math.nan, math.nan, math.nan
     mean = float(sum(sums)) / total
-    groups = [(s, n) for s, n in zip(sums, counts) if n > 0]
+    groups = [(s, n) for s, n in zip(sums, counts, strict=False) if n > 0]
     if len(groups) < 2:
         return mean, math.nan, math.nan
     spread = sum((s - n * mean) ** 2 for s, n in groups)
@@ -553,7 +554,8 @@ def oracle_evaluate(
         seed: Seeds every game (see the module docstring); the report is the same for the same seed.
         table: The table to use (default: the largest saved table of the game in ``tables``,
             :func:`~mancala_envs.algorithms.retrograde.load_table` with ``max_seeds=-1``).
-        tables: The folder of the tables (default :func:`~mancala_envs.algorithms.retrograde.table_dir`, ``$MANCALA_ENVS_TABLES``).
+        tables: The folder of the tables (default :func:`~mancala_envs.algorithms.retrograde.table_dir`,
+            ``$MANCALA_ENVS_TABLES``).
         trust_remote_code: Load ``sb3:`` agents in full (a crafted file runs arbitrary code; only for files you trust).
         history: Value the moves whose table value is not exact by a search of the real game with its
             history (:meth:`~mancala_envs.algorithms.retrograde.Table.search`), so that every decision is exact.
@@ -683,8 +685,9 @@ def _play(
                 else:
                     stores = game.stores(state)
                     decisions.append(Decision(
-                        opponent=opponent, game=number, ply=int(state[PLY]), legal=len(values), action=action, best=max(v.margin for v in values.values()),
-                        chosen=values[action].margin, store_diff=int(stores[player] - stores[1 - player]),
+                        opponent=opponent, game=number, ply=int(state[PLY]), legal=len(values), action=action,
+                        best=max(v.margin for v in values.values()), chosen=values[action].margin,
+                        store_diff=int(stores[player] - stores[1 - player]),
                         exact=all(v.exact for v in values.values()),
                     ))  # fmt: skip
         env.step(action)
@@ -698,125 +701,14 @@ def _play(
     )  # fmt: skip
 
 
-# --- training -----------------------------------------------------------------------------------------------------
-_CALLBACK: Any = None
-
-
+# --- training: OracleCallback moved to its own module, which imports Stable-Baselines3 -------------------------------
 def __getattr__(name: str) -> Any:
-    """``OracleCallback`` is built on first use, so that this module imports without Stable-Baselines3."""
+    """``OracleCallback`` moved to :mod:`mancala_envs.analysis.oracle_callback` (the old path warns until 0.3.0)."""
     if name == "OracleCallback":
-        return _oracle_callback_class()
+        from mancala_envs.common.moved import warn_moved
+
+        warn_moved(f"{__name__}.OracleCallback", "mancala_envs.analysis.oracle_callback.OracleCallback")
+        from mancala_envs.analysis.oracle_callback import OracleCallback
+
+        return OracleCallback
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def _oracle_callback_class() -> Any:
-    global _CALLBACK
-    if _CALLBACK is not None:
-        return _CALLBACK
-    try:
-        from stable_baselines3.common.callbacks import BaseCallback
-    except ImportError as error:
-        raise ImportError(
-            "OracleCallback needs stable-baselines3 (pip install 'mancala-envs[train]').", name=error.name
-        ) from None
-
-    class OracleCallback(BaseCallback):  # type: ignore[misc]
-        """Evaluates the learner against perfect play every ``every`` timesteps and logs the figures.
-
-        The current policy plays as an agent (:class:`~mancala_envs.agents.sb3.PolicyOpponent`: masked
-        logits, the most likely legal move with ``deterministic=True``) in :func:`oracle_evaluate`; the
-        figures go to the model's logger (TensorBoard, CSV... as the model was set up) under
-        ``oracle/optimal_move_rate``, ``oracle/mean_regret``, ``oracle/won_thrown_away``,
-        ``oracle/drawn_thrown_away``, ``oracle/decisions``, and the same over exact decisions as
-        ``oracle/exact_optimal_move_rate``, ``oracle/exact_mean_regret``, ``oracle/exact_won_thrown_away``
-        (a rate with no positions to count is logged as NaN). The logger is dumped after each evaluation,
-        as Stable-Baselines3's ``EvalCallback`` does. The last report is kept in :attr:`last_report`.
-
-        Args:
-            every: Timesteps between evaluations (also one at the end of training, unless one just ran).
-            game: The game the model is trained on (its table must exist; see :func:`oracle_evaluate`).
-            opponents: The evaluation opponents.
-            games: Games per opponent per evaluation.
-            seed: Seed of every evaluation (the same games each time, so the figures follow the policy).
-            encoding: The encoding the policy was trained on (``None``: found from its observation space).
-            deterministic: Play the policy's most likely legal action.
-            table: A loaded table (default: loaded once from ``tables`` when training starts).
-            tables: The folder of the tables (default :func:`~mancala_envs.algorithms.retrograde.table_dir`).
-            **game_options: Options of the game.
-
-        Raises:
-            ValueError: ``every`` or ``games`` is not a positive integer.
-        """
-
-        def __init__(
-            self,
-            every: int = 10_000,
-            game: str = "modiar",
-            opponents: Sequence[Any] = ("random", "greedy"),
-            games: int = 20,
-            seed: int = 0,
-            encoding: str | dict[str, Any] | None = None,
-            deterministic: bool = True,
-            table: Table | None = None,
-            tables: str | os.PathLike[str] | None = None,
-            **game_options: Any,
-        ) -> None:
-            super().__init__()
-            for name, value in (("every", every), ("games", games)):
-                if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                    raise ValueError(f"{name} must be a positive integer (got {value!r}).")
-            self.every = every
-            self.game = game
-            self.opponents = list(opponents)
-            self.games = games
-            self.seed = check_integer("seed", seed, 0)
-            self.encoding = encoding
-            self.deterministic = deterministic
-            self.table = table
-            self.tables = tables
-            self.game_options = dict(game_options)
-            self.last_evaluation = -1
-            self.last_report: OracleReport | None = None
-            self.evaluations = 0
-
-        def _init_callback(self) -> None:
-            if self.table is None:
-                self.table = load_table(make_game(resolve_env_id(self.game), **self.game_options), folder=self.tables)
-
-        def _on_training_start(self) -> None:
-            self.last_evaluation = self.num_timesteps
-
-        def _on_step(self) -> bool:
-            if self.num_timesteps - self.last_evaluation >= self.every:
-                self.evaluate()
-            return True
-
-        def _on_training_end(self) -> None:
-            if self.num_timesteps != self.last_evaluation:
-                self.evaluate()
-
-        def evaluate(self) -> OracleReport:
-            """Evaluates the current policy now, logs the figures and dumps the logger; returns the report."""
-            from mancala_envs.agents.sb3 import PolicyOpponent
-
-            learner = PolicyOpponent(self.model.policy, observation=self.encoding, deterministic=self.deterministic,
-                                     name="learner")  # fmt: skip
-            report = oracle_evaluate(learner, self.game, self.opponents, self.games, self.seed, table=self.table,
-                                     **self.game_options)  # fmt: skip
-            for prefix, summary in (("oracle/", report.summary()), ("oracle/exact_", report.summary(exact_only=True))):
-                self.logger.record(prefix + "optimal_move_rate", summary.optimal_rate)
-                self.logger.record(prefix + "mean_regret", summary.mean_regret)
-                self.logger.record(prefix + "won_thrown_away", summary.won_thrown_rate)
-                if prefix == "oracle/":
-                    self.logger.record(prefix + "drawn_thrown_away", summary.drawn_thrown_rate)
-                    self.logger.record(prefix + "decisions", summary.decisions)
-            self.logger.record("oracle/score", report.outcomes_record().rate("score"))
-            self.logger.dump(self.num_timesteps)
-            self.last_evaluation = self.num_timesteps
-            self.last_report = report
-            self.evaluations += 1
-            return report
-
-    OracleCallback.__module__ = __name__
-    _CALLBACK = OracleCallback
-    return OracleCallback

@@ -108,11 +108,11 @@ from collections.abc import Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from functools import cached_property
 from pathlib import Path
-from statistics import NormalDist
 from typing import Any
 
 import numpy as np
 
+from mancala_envs.analysis.ratings import ELO_PER_UNIT, Ratings, fit_ratings, require
 from mancala_envs.common.errors import is_ctrl_c
 from mancala_envs.common.files import check_destination
 from mancala_envs.common.stats import Tally
@@ -138,11 +138,8 @@ __all__ = [
     "run_tournament",
 ]
 
-#: Elo points per Bradley-Terry unit (natural-log odds): ``400 / ln 10``.
-ELO_PER_UNIT = 400 / math.log(10)
 JSON_FORMAT = "mancala-envs-tournament-1"
 PROG = "mancala-envs tournament"
-INSTALL_HINT = "pip install 'mancala-envs[tournament]'"
 OUTCOMES = ("wins", "draws", "losses")
 RATES = ("win", "draw", "loss", "score")
 SEATS = ("first", "second")
@@ -156,16 +153,6 @@ CSV_COLUMNS = (
 #: Worker processes per available core at most (:func:`max_workers`): more only wait for a core, and each holds
 #: its own copy of the library and the compiled engine.
 WORKERS_PER_CORE = 4
-
-
-def require(module: str, purpose: str) -> Any:
-    """Imports ``module`` or raises an ``ImportError`` that names the extra to install."""
-    import importlib
-
-    try:
-        return importlib.import_module(module)
-    except ImportError as error:
-        raise ImportError(f"{purpose} needs {module.split('.')[0]} ({INSTALL_HINT})", name=error.name) from None
 
 
 # --- games -------------------------------------------------------------------------------
@@ -283,189 +270,6 @@ class Record(Tally):
     wins: int
     draws: int
     losses: int
-
-
-@dataclass(frozen=True, eq=False)
-class Ratings:
-    """Bradley-Terry ratings on the Elo scale, centred on a mean of 0, with Wald intervals.
-
-    ``covariance`` is the covariance matrix of ``elo`` (Elo squared) from the observed information.
-    """
-
-    agents: tuple[str, ...]
-    elo: np.ndarray
-    covariance: np.ndarray
-    level: float = 0.95
-    prior_draws: float = 1.0
-
-    @property
-    def se(self) -> np.ndarray:
-        """The standard errors of ``elo``."""
-        return np.sqrt(np.clip(np.diag(self.covariance), 0.0, None))
-
-    @property
-    def z(self) -> float:
-        return NormalDist().inv_cdf(0.5 + self.level / 2)
-
-    def interval(self, index: int) -> tuple[float, float]:
-        """The interval of agent ``index``'s rating."""
-        half = self.z * float(self.se[index])
-        return float(self.elo[index]) - half, float(self.elo[index]) + half
-
-    def difference(self, i: int, j: int) -> tuple[float, float, float]:
-        """Agent ``i``'s rating minus agent ``j``'s, with its interval: ``(difference, low, high)``."""
-        variance = self.covariance[i, i] + self.covariance[j, j] - 2 * self.covariance[i, j]
-        value = float(self.elo[i] - self.elo[j])
-        half = self.z * math.sqrt(max(float(variance), 0.0))
-        return value, value - half, value + half
-
-    def expected_score(self, i: int, j: int) -> float:
-        """The model's expected score of agent ``i`` against agent ``j``."""
-        return 1 / (1 + math.exp(-(self.elo[i] - self.elo[j]) / ELO_PER_UNIT))
-
-    def order(self) -> list[int]:
-        """Agent indices from the highest rating to the lowest (ties in the given order)."""
-        return sorted(range(len(self.agents)), key=lambda index: -self.elo[index])
-
-
-def fit_ratings(
-    points: Any,
-    games: Any,
-    agents: Sequence[str] | None = None,
-    prior_draws: float = 1.0,
-    level: float = 0.95,
-) -> Ratings:
-    """Fits Bradley-Terry ratings by maximum likelihood, a draw being half a win for each side.
-
-    Args:
-        points: ``points[i][j]``: agent ``i``'s points against agent ``j`` (wins + draws / 2).
-        games: ``games[i][j]``: games between ``i`` and ``j`` (symmetric, zero diagonal).
-        agents: The names (default ``"0"``, ``"1"``, ...).
-        prior_draws: Virtual drawn games added to every pair that played (keeps the ratings of
-            an unbeaten agent finite); 0 for the plain maximum-likelihood estimate.
-        level: The confidence level of the intervals.
-
-    Returns:
-        The ratings on the Elo scale (mean 0) with their covariance.
-
-    Raises:
-        ImportError: scipy is missing.
-        ValueError: malformed matrices, fewer than two agents, a comparison graph in pieces, or
-            (with ``prior_draws=0``) results that separate the agents, so that some rating is infinite.
-
-    Example:
-        >>> ratings = fit_ratings([[0, 30], [10, 0]], [[0, 40], [40, 0]], ["a", "b"], prior_draws=0)
-        >>> [round(float(elo), 2) for elo in ratings.elo]   # mean 0
-        [95.42, -95.42]
-        >>> round(ratings.difference(0, 1)[0], 2)            # 75% score: ln 3 units, 190.85 Elo
-        190.85
-    """
-    optimize = require("scipy.optimize", "fitting the ratings")
-    points = np.asarray(points, dtype=float)
-    games = np.asarray(games, dtype=float)
-    size = points.shape[0] if points.ndim == 2 else 0
-    if points.ndim != 2 or points.shape != (size, size) or games.shape != points.shape or size < 2:
-        raise ValueError(
-            f"points and games must be square matrices of one size >= 2 (got {points.shape} and {games.shape})."
-        )
-    if not np.allclose(games, games.T) or np.any(games < 0) or np.any(np.diag(games) != 0):
-        raise ValueError("games must be symmetric, non-negative, with a zero diagonal.")
-    if np.any(points < 0) or not np.allclose(points + points.T, games):
-        raise ValueError("points[i][j] + points[j][i] must equal games[i][j] (every game shares one point).")
-    if not (isinstance(prior_draws, (int, float)) and prior_draws >= 0):
-        raise ValueError(f"prior_draws must be a number >= 0 (got {prior_draws!r}).")
-    if not 0 < level < 1:
-        raise ValueError(f"level must be in (0, 1) (got {level!r}).")
-    names = tuple(str(index) for index in range(size)) if agents is None else tuple(agents)
-    if len(names) != size:
-        raise ValueError(f"{len(names)} agent names for {size} agents.")
-
-    low, high = np.nonzero(np.triu(games) > 0)
-    trials = games[low, high] + prior_draws
-    scored = points[low, high] + prior_draws / 2  # the lower index's points
-    _check_connected(size, low, high, scored, trials, names)
-
-    def strengths(free: np.ndarray) -> np.ndarray:
-        return np.concatenate([[0.0], free])  # agent 0 is held at 0 while fitting
-
-    def negative_log_likelihood(free: np.ndarray) -> float:
-        b = strengths(free)
-        gap = b[low] - b[high]
-        return float(np.sum(scored * np.logaddexp(0, -gap) + (trials - scored) * np.logaddexp(0, gap)))
-
-    def gradient(free: np.ndarray) -> np.ndarray:
-        b = strengths(free)
-        residual = scored - trials / (1 + np.exp(-(b[low] - b[high])))
-        full = np.zeros(size)
-        np.add.at(full, low, -residual)
-        np.add.at(full, high, residual)
-        return full[1:]
-
-    def information(free: np.ndarray) -> np.ndarray:
-        b = strengths(free)
-        p = 1 / (1 + np.exp(-(b[low] - b[high])))
-        weight = trials * p * (1 - p)
-        laplacian = np.zeros((size, size))
-        np.add.at(laplacian, (low, low), weight)
-        np.add.at(laplacian, (high, high), weight)
-        np.add.at(laplacian, (low, high), -weight)
-        np.add.at(laplacian, (high, low), -weight)
-        return laplacian
-
-    fit = optimize.minimize(
-        negative_log_likelihood,
-        np.zeros(size - 1),
-        jac=gradient,
-        hess=lambda free: information(free)[1:, 1:],
-        method="trust-exact",
-        options={"gtol": 1e-9 * max(1.0, float(trials.sum()))},
-    )
-    # Near the maximum the model's predicted gains reach rounding level; a tiny gradient is success.
-    if not fit.success and np.abs(gradient(fit.x)).max() > 1e-6 * max(1.0, float(trials.sum())):
-        raise RuntimeError(f"the rating fit did not converge: {fit.message}")
-    b = strengths(fit.x)
-    covariance = np.zeros((size, size))
-    covariance[1:, 1:] = np.linalg.inv(information(fit.x)[1:, 1:])
-    centre = np.eye(size) - 1 / size  # ratings relative to their mean
-    return Ratings(
-        agents=names,
-        elo=ELO_PER_UNIT * (centre @ b),
-        covariance=ELO_PER_UNIT**2 * (centre @ covariance @ centre.T),
-        level=level,
-        prior_draws=float(prior_draws),
-    )
-
-
-def _check_connected(
-    size: int, low: np.ndarray, high: np.ndarray, scored: np.ndarray, trials: np.ndarray, names: tuple[str, ...]
-) -> None:
-    """Raises ``ValueError`` unless the maximum-likelihood ratings are finite.
-
-    They are when every agent reaches every other through "scored against" links (Zermelo's
-    condition: the directed graph of who scored against whom is strongly connected). With virtual
-    draws every pair that played is linked both ways, so only agents that never met can fail.
-    """
-    scored_against = np.eye(size, dtype=bool)
-    scored_against[low, high] |= scored > 0
-    scored_against[high, low] |= trials - scored > 0
-    met = scored_against | scored_against.T
-    if not _closure(met).all():
-        raise ValueError("the agents fall into groups that never met; ratings compare agents only through games.")
-    reach = _closure(scored_against)
-    if not reach.all():
-        i, j = map(int, np.argwhere(~reach)[0])
-        raise ValueError(
-            f"the results separate the agents: {names[i]!r} never scored against {names[j]!r}, directly or "
-            "through others, so the maximum-likelihood ratings are infinite; use prior_draws > 0."
-        )
-
-
-def _closure(links: np.ndarray) -> np.ndarray:
-    """The transitive closure of a reflexive boolean adjacency matrix."""
-    reach = links.astype(np.int64)
-    for _ in range(max(1, int(np.ceil(np.log2(len(links)))))):
-        reach = (reach @ reach > 0).astype(np.int64)
-    return reach > 0
 
 
 # --- the result --------------------------------------------------------------------------
@@ -873,6 +677,69 @@ def run_tournament(
         ImportError: ``progress`` without tqdm.
         TournamentInterrupted: Ctrl-C while the games are played; it holds the games finished so far.
     """
+    pairs, record_dir = _check_arguments(agents, games_per_pair, seed, workers, record_dir, game_options)
+    game = _check_game_and_agents(game, agents, trust_remote_code, game_options)
+    if record_dir is not None:  # checked above: only this folder is created, never a missing parent
+        Path(record_dir).mkdir(exist_ok=True)
+    agents = list(agents)
+    total = pairs * games_per_pair
+    workers = min(max_workers() // WORKERS_PER_CORE if workers is None else int(workers), total)
+    tasks = _tasks(pairs, games_per_pair, workers)
+    options = dict(game_options)
+    if progress and workers > 1:  # said once here: the workers' own compile notices would break the bar
+        print(
+            f"Starting {workers} worker processes: each loads the compiled engine from numba's cache, or compiles "
+            "it (a cold cache: the first games wait a while).",
+            file=sys.stderr,
+            flush=True,
+        )
+    bar = _progress_bar(total, f"{game} round robin") if progress else None
+    results: list[GameResult] = []
+    played = {
+        "game": game,
+        "agents": agents,
+        "seed": seed,
+        "game_options": options,
+        "record_dir": record_dir,
+        "trust_remote_code": trust_remote_code,
+    }
+    try:
+        if workers == 1:
+            for task in tasks:
+                results.extend(play_games(game, agents, task, seed, options, record_dir, trust_remote_code))
+                if bar is not None:
+                    bar.update(len(task))
+        else:
+            _play_in_workers(workers, tasks, results, bar, played)
+    except (KeyboardInterrupt, SystemError) as error:
+        if not is_ctrl_c(error):
+            raise
+        results.sort(key=lambda result: (result.pair, result.game))
+        raise TournamentInterrupted(
+            TournamentResult(
+                game=game,
+                agents=agents,
+                games_per_pair=games_per_pair,
+                seed=seed,
+                games=results,
+                game_options=options,
+                interrupted=True,
+            )
+        ) from None
+    finally:
+        if bar is not None:
+            bar.close()
+    results.sort(key=lambda result: (result.pair, result.game))
+    return TournamentResult(
+        game=game, agents=agents, games_per_pair=games_per_pair, seed=seed, games=results, game_options=options
+    )
+
+
+def _check_arguments(
+    agents: Any, games_per_pair: Any, seed: Any, workers: Any, record_dir: Any, game_options: dict[str, Any]
+) -> tuple[int, str | None]:
+    """:func:`run_tournament`'s arguments checked (before any game or agent is made); returns the number of pairs
+    and the records' folder as a string (checked, not yet created)."""
     if isinstance(agents, str) or not isinstance(agents, Sequence) or not all(isinstance(a, str) for a in agents):
         raise TypeError(f"agents must be a list of agent names such as ['random', 'greedy'] (got {agents!r}).")
     if len(agents) < 2:
@@ -901,6 +768,14 @@ def run_tournament(
         if not isinstance(record_dir, (str, os.PathLike)):
             raise TypeError(f"record_dir must be a folder path or None (got {type(record_dir).__name__}).")
         record_dir = os.fspath(check_destination(record_dir, "the game records", folder=True))
+    return pairs, record_dir
+
+
+def _check_game_and_agents(
+    game: str, agents: Sequence[str], trust_remote_code: bool, game_options: dict[str, Any]
+) -> str:
+    """Makes the game and every agent once, so that an unknown one fails before any process starts; returns the
+    game's registry id."""
     from mancala_envs.agents import make_agent
     from mancala_envs.envs.registration import make
 
@@ -908,67 +783,22 @@ def run_tournament(
     make(game, first_player=0, **game_options).reset(seed=0)  # an unknown game or option fails here
     for name in agents:  # an unknown agent, or a model refused without the opt-in, fails before any process starts
         make_agent(name, seed=0, trust_remote_code=trust_remote_code)
-    if record_dir is not None:  # checked above: only this folder is created, never a missing parent
-        Path(record_dir).mkdir(exist_ok=True)
-    agents = list(agents)
+    return game
+
+
+def _tasks(pairs: int, games_per_pair: int, workers: int) -> list[list[tuple[int, int]]]:
+    """The games in tasks of ``(pair, game)``: runs of up to 8 games of one pair (one game each with one worker).
+
+    Many tasks per worker keep every core busy to the end and the progress bar moving, and a game costs far more
+    than sending a task.
+    """
     total = pairs * games_per_pair
-    workers = min(most // WORKERS_PER_CORE if workers is None else int(workers), total)
-    # A task is a run of up to 8 games of one pair: many tasks per worker keep every core busy to the
-    # end and the progress bar moving, and a game costs far more than sending a task.
     chunk = 1 if workers == 1 else max(1, min(8, math.ceil(total / (16 * workers))))
-    tasks = [
+    return [
         [(pair, number) for number in range(start, min(start + chunk, games_per_pair))]
         for pair in range(pairs)
         for start in range(0, games_per_pair, chunk)
     ]
-    options = dict(game_options)
-    if progress and workers > 1:  # said once here: the workers' own compile notices would break the bar
-        print(
-            f"Starting {workers} worker processes: each loads the compiled engine from numba's cache, or compiles "
-            "it (a cold cache: the first games wait a while).",
-            file=sys.stderr,
-            flush=True,
-        )
-    bar = _progress_bar(total, f"{game} round robin") if progress else None
-    results: list[GameResult] = []
-    try:
-        if workers == 1:
-            for task in tasks:
-                results.extend(play_games(game, agents, task, seed, options, record_dir, trust_remote_code))
-                if bar is not None:
-                    bar.update(len(task))
-        else:
-            played = {
-                "game": game,
-                "agents": agents,
-                "seed": seed,
-                "game_options": options,
-                "record_dir": record_dir,
-                "trust_remote_code": trust_remote_code,
-            }
-            _play_in_workers(workers, tasks, results, bar, played)
-    except (KeyboardInterrupt, SystemError) as error:
-        if not is_ctrl_c(error):
-            raise
-        results.sort(key=lambda result: (result.pair, result.game))
-        raise TournamentInterrupted(
-            TournamentResult(
-                game=game,
-                agents=agents,
-                games_per_pair=games_per_pair,
-                seed=seed,
-                games=results,
-                game_options=options,
-                interrupted=True,
-            )
-        ) from None
-    finally:
-        if bar is not None:
-            bar.close()
-    results.sort(key=lambda result: (result.pair, result.game))
-    return TournamentResult(
-        game=game, agents=agents, games_per_pair=games_per_pair, seed=seed, games=results, game_options=options
-    )
 
 
 @contextlib.contextmanager

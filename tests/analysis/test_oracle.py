@@ -198,7 +198,7 @@ def test_history_search_makes_every_decision_exact(modiar_table: Table) -> None:
     assert [d.action for d in searched.decisions] == [d.action for d in plain.decisions]  # the same games
     assert all(d.exact for d in searched.decisions)
     assert searched.counts()["exact"] == searched.summary().decisions > plain.counts()["exact"]
-    for before, after in zip(plain.decisions, searched.decisions):
+    for before, after in zip(plain.decisions, searched.decisions, strict=False):
         if before.exact:
             assert (after.best, after.chosen) == (before.best, before.chosen)
     assert "searched with the game's history" in searched.format()
@@ -232,7 +232,7 @@ def test_callback_logs_the_oracle_figures(modiar_table: Table, tmp_path: Path) -
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.logger import configure
 
-    from mancala_envs.analysis.oracle import OracleCallback
+    from mancala_envs.analysis.oracle_callback import OracleCallback
     from mancala_envs.training.trainer import TrainConfig, make_training_env
 
     config = TrainConfig(game="modiar_v0", opponent="random", n_envs=1, n_steps=64, batch_size=64, n_epochs=1,

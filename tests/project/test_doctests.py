@@ -31,6 +31,8 @@ def _modules() -> list[str]:
 def test_docstring_examples(module_name: str) -> None:
     if module_name == "mancala_envs.training.trainer":
         pytest.importorskip("sb3_contrib", reason="mancala_envs.training.trainer needs the train extra")
+    if module_name == "mancala_envs.analysis.oracle_callback":
+        pytest.importorskip("stable_baselines3", reason="mancala_envs.analysis.oracle_callback needs the train extra")
     if module_name == "mancala_envs.integrations.openspiel":
         pytest.importorskip("pyspiel", reason="mancala_envs.integrations.openspiel needs the openspiel extra")
     module = importlib.import_module(module_name)
