@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import math
 import subprocess
 import sys
 from pathlib import Path
@@ -20,15 +19,12 @@ from typing import Any
 
 import pytest
 
+from support.benchmark_results import assert_positive
+
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "benchmarks" / "bench_cold_start.py"
 PHASES = ("import_s", "make_s", "reset_s", "first_step_s", "total_s", "process_s")
 UNKNOWN_GAME = "no_such_game_v0"
-
-
-def _positive(value: object, where: str) -> None:
-    assert isinstance(value, (int, float)) and not isinstance(value, bool), f"{where} is not a number: {value!r}"
-    assert math.isfinite(value) and value > 0, f"{where} must be a positive number (got {value!r})"
 
 
 @pytest.fixture(scope="module")
@@ -68,7 +64,7 @@ def test_one_entry_point_cold_and_warm_without_pgx(
     assert settings["games"] == ["ouril_v0", UNKNOWN_GAME] and settings["entry_points"] == ["pettingzoo"]
     assert settings["repeats"] == 1 and settings["train"] is False
     assert results["targets"] == {"cold_ratio_vs_pgx": 5.0, "warm_s": 1.0}
-    _positive(results["benchmark_seconds"], "benchmark_seconds")
+    assert_positive(results["benchmark_seconds"], "benchmark_seconds")
     assert "ouril_v0" in results["registry"]["envs"]
 
     peer = results["peer"]
@@ -81,13 +77,13 @@ def test_one_entry_point_cold_and_warm_without_pgx(
     assert (ouril["entry_point"], ouril["game"], ouril["status"]) == ("pettingzoo", "ouril_v0", "ok")
     for which in ("cold", "warm"):
         for phase in PHASES:
-            _positive(ouril[which][phase], f"{which}.{phase}")
+            assert_positive(ouril[which][phase], f"{which}.{phase}")
         assert ouril[which]["total_s"] < ouril[which]["process_s"]
         expected_cpus = None if settings["cpu"] < 0 else [settings["cpu"]]
         assert ouril[which]["pinned_cpus"] == expected_cpus
     assert ouril["cold_s"] == ouril["cold"]["total_s"] and ouril["warm_s"] == ouril["warm"]["total_s"]
     assert ouril["cold_s"] > ouril["warm_s"]  # the cold start compiled into the empty cache, the warm one loaded it
-    _positive(ouril["cache_bytes"], "cache_bytes")
+    assert_positive(ouril["cache_bytes"], "cache_bytes")
     assert ouril["warm_recompiled"] == 0, "the warm start compiled again: did the sources change during the test?"
     (run,) = ouril["runs"]
     assert run["cache_files_after_cold"] == run["cache_files_after_warm"] > 0

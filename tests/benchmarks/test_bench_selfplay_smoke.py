@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import math
 import sys
 from pathlib import Path
 
 import pytest
+
+from support.benchmark_results import assert_positive
 
 SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_selfplay.py"
 TINY = [
@@ -35,13 +36,8 @@ TINY = [
 ]
 
 
-def _positive(value: object, where: str) -> None:
-    assert isinstance(value, (int, float)) and not isinstance(value, bool), f"{where} is not a number: {value!r}"
-    assert math.isfinite(value) and value > 0, f"{where} must be a positive number (got {value!r})"
-
-
 def _share(value: object, where: str) -> None:
-    _positive(value, where)
+    assert_positive(value, where)
     assert value < 1, f"{where} is a share of a wall time, below 1 (got {value!r})"
 
 
@@ -74,13 +70,13 @@ def test_tiny_run_writes_every_field(tmp_path: Path) -> None:
         for n, entry in results[measure].items():
             where = f"{measure}[{n}]"
             for path in ("per_env", "batched"):
-                _positive(entry[path]["steps_per_s"], f"{where}.{path}.steps_per_s")
+                assert_positive(entry[path]["steps_per_s"], f"{where}.{path}.steps_per_s")
                 runs = entry[path]["runs"]
                 assert len(runs) == (2 if measure == "env_only" else 1)
                 for run in runs:
-                    _positive(run["seconds"], f"{where}.{path}.seconds")
-                    _positive(run["steps_per_s"], f"{where}.{path}.runs[].steps_per_s")
-            _positive(entry["ratio"], f"{where}.ratio")
+                    assert_positive(run["seconds"], f"{where}.{path}.seconds")
+                    assert_positive(run["steps_per_s"], f"{where}.{path}.runs[].steps_per_s")
+            assert_positive(entry["ratio"], f"{where}.ratio")
             assert len(entry["ratios_per_repeat"]) == len(entry["batched"]["runs"])
             assert entry["target_met"] == (entry["ratio"] >= 10.0)
         for n, entry in results["env_only"].items():
@@ -95,4 +91,4 @@ def test_tiny_run_writes_every_field(tmp_path: Path) -> None:
             batched = entry["batched"]
             _share(batched["opponent_share"], f"training[{n}].batched.opponent_share")
             assert batched["opponent_share"] <= batched["env_share"]  # the opponents' moves are part of the env's time
-    _positive(results["benchmark_seconds"], "benchmark_seconds")
+    assert_positive(results["benchmark_seconds"], "benchmark_seconds")

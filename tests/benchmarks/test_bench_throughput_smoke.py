@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import math
 import os
 import subprocess
 import sys
@@ -18,6 +17,8 @@ from types import ModuleType
 
 import numpy as np
 import pytest
+
+from support.benchmark_results import assert_positive
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "benchmarks" / "bench_throughput.py"
@@ -38,11 +39,6 @@ MEMORY_FIELDS = (
     "step_bytes_at_target_games",
     "peak_play_bytes_at_target_games",
 )
-
-
-def _positive(value: object, where: str) -> None:
-    assert isinstance(value, (int, float)) and not isinstance(value, bool), f"{where} is not a number: {value!r}"
-    assert math.isfinite(value) and value > 0, f"{where} must be a positive number (got {value!r})"
 
 
 @pytest.fixture(scope="module")
@@ -83,7 +79,7 @@ def test_quick_run_writes_every_field(tmp_path: Path, bench: ModuleType) -> None
     settings = results["settings"]
     assert settings["quick"] is True and settings["cold_startup"] is False
     assert (settings["repeats"], settings["seconds"], settings["memory_games"]) == (2, 0.05, 20000)
-    _positive(results["benchmark_seconds"], "benchmark_seconds")
+    assert_positive(results["benchmark_seconds"], "benchmark_seconds")
 
     contenders = results["round_robin"]["contenders"]
     expected = {f"batched/{name}" for name in bench.GAMES} | {f"pettingzoo/{name}" for name in bench.GAMES}
@@ -91,29 +87,29 @@ def test_quick_run_writes_every_field(tmp_path: Path, bench: ModuleType) -> None
     assert set(contenders) == expected
     for name, summary in contenders.items():
         for field in SUMMARY_FIELDS:
-            _positive(summary[field], f"round_robin.{name}.{field}")
+            assert_positive(summary[field], f"round_robin.{name}.{field}")
         assert len(summary["runs"]) == 2
         for run in summary["runs"]:
             for field in ("steps", "plies", "games", "seconds", "cpu_seconds", "plies_per_s"):
-                _positive(run[field], f"round_robin.{name}.runs[].{field}")
+                assert_positive(run[field], f"round_robin.{name}.runs[].{field}")
             assert run["plies"] <= run["steps"]
 
     engine = results["engine"]
     assert (engine["game"], engine["peer"], engine["batch_size"]) == ("ouril_v0", "openspiel/oware", 1024)
     assert list(engine["contenders"]) == ["batched", "engine_loop", "pettingzoo_loop", "openspiel"]
     for key, entry in engine["contenders"].items():
-        _positive(entry["plies_per_s"], f"engine.{key}.plies_per_s")
+        assert_positive(entry["plies_per_s"], f"engine.{key}.plies_per_s")
         if key != "openspiel":
-            _positive(entry["ratio_vs_openspiel"], f"engine.{key}.ratio_vs_openspiel")
+            assert_positive(entry["ratio_vs_openspiel"], f"engine.{key}.ratio_vs_openspiel")
             assert len(entry["ratios_vs_openspiel"]) == 2
     for field in ("ratio_batched_vs_openspiel", "target_ratio", "batched_plies_per_s", "target_plies_per_s"):
-        _positive(engine[field], f"engine.{field}")
+        assert_positive(engine[field], f"engine.{field}")
     assert isinstance(engine["target_ratio_met"], bool) and isinstance(engine["target_plies_met"], bool)
 
     assert list(results["games"]) == list(bench.GAMES)
     for name, entry in results["games"].items():
         for field in ("batched_plies_per_s", "loop_plies_per_s", "ratio", "target_ratio"):
-            _positive(entry[field], f"games.{name}.{field}")
+            assert_positive(entry[field], f"games.{name}.{field}")
         assert len(entry["ratios"]) == 2 and isinstance(entry["target_met"], bool)
         assert entry["batched_plies_per_s"] == contenders[f"batched/{name}"]["plies_per_s"]
 
@@ -122,12 +118,12 @@ def test_quick_run_writes_every_field(tmp_path: Path, bench: ModuleType) -> None
     assert list(envs["envs"]) == [*envs["peers"], *bench.GAMES]
     for name, entry in envs["envs"].items():
         for field in ("steps_per_s", "plies_per_s", "us_per_step", "steps_per_game", "cpu_share"):
-            _positive(entry[field], f"envs.{name}.{field}")
+            assert_positive(entry[field], f"envs.{name}.{field}")
         for peer in envs["peers"]:
             if name in envs["peers"]:
                 assert f"ratio_vs_{peer}" not in entry
             else:
-                _positive(entry[f"ratio_vs_{peer}"], f"envs.{name}.ratio_vs_{peer}")
+                assert_positive(entry[f"ratio_vs_{peer}"], f"envs.{name}.ratio_vs_{peer}")
                 assert len(entry[f"ratios_vs_{peer}"]) == 2
 
     vector = results["vector"]
@@ -135,29 +131,29 @@ def test_quick_run_writes_every_field(tmp_path: Path, bench: ModuleType) -> None
     assert list(vector["games"]) == list(bench.GAMES)
     for name, entry in vector["games"].items():
         assert entry["gymnasium_id"] == bench.GYMNASIUM_IDS[name]
-        _positive(entry["ratio"], f"vector.{name}.ratio")
+        assert_positive(entry["ratio"], f"vector.{name}.ratio")
         assert len(entry["ratios"]) == 2
         for kind in ("vector", "make_vec"):
             for field in SUMMARY_FIELDS:
-                _positive(entry[kind][field], f"vector.{name}.{kind}.{field}")
+                assert_positive(entry[kind][field], f"vector.{name}.{kind}.{field}")
             for run in entry[kind]["runs"]:
                 assert run["steps"] % 64 == 0 and run["steps"] == run["plies"] > 0
 
     memory = results["memory"]
     assert (memory["game"], memory["n_games"], memory["play_random_games"]) == ("ouril_v0", 20000, 20)
     for field in MEMORY_FIELDS:
-        _positive(memory[field], f"memory.{field}")
+        assert_positive(memory[field], f"memory.{field}")
     assert memory["state_bytes"] == memory["state_bytes_per_game"] * 20000
     assert memory["step_bytes_at_target_games"] == pytest.approx(memory["step_bytes"] * 50)
     for field in ("construct_s", "reset_s", "step_s", "play_s", "process_s"):
-        _positive(memory["seconds"][field], f"memory.seconds.{field}")
+        assert_positive(memory["seconds"][field], f"memory.seconds.{field}")
     assert isinstance(memory["target_step_met"], bool) and isinstance(memory["target_peak_met"], bool)
 
     startup = results["startup"]
     assert startup["cold"] is None  # --quick: no cold start-up
     assert startup["warm_starts"] == 1 and len(startup["warm_runs"]) == 1
     for field in STARTUP_FIELDS:
-        _positive(startup["warm"][field], f"startup.warm.{field}")
+        assert_positive(startup["warm"][field], f"startup.warm.{field}")
 
 
 def test_masked_random_actions_picks_legal_actions(bench: ModuleType) -> None:

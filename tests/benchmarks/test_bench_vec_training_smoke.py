@@ -7,13 +7,14 @@ eight worker processes, a warm-up and two timed rollouts of MaskablePPO each.
 from __future__ import annotations
 
 import json
-import math
 import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from support.benchmark_results import assert_positive
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "benchmarks" / "bench_vec_training.py"
@@ -23,11 +24,6 @@ KINDS = {
     "dummy_8": ("dummy", 8, 256),
     "dummy_64": ("dummy", 64, 32),
 }
-
-
-def _positive(value: object, where: str) -> None:
-    assert isinstance(value, (int, float)) and not isinstance(value, bool), f"{where} is not a number: {value!r}"
-    assert math.isfinite(value) and value > 0, f"{where} must be a positive number (got {value!r})"
 
 
 def test_quick_run_writes_every_field(tmp_path: Path) -> None:
@@ -63,19 +59,19 @@ def test_quick_run_writes_every_field(tmp_path: Path) -> None:
         entry = results["kinds"][name]
         assert (entry["vec_env"], entry["n_envs"], entry["n_steps"]) == (vec_env, n_envs, n_steps)
         for measure in ("training", "env_only"):
-            _positive(entry[measure]["steps_per_s"], f"{name}.{measure}.steps_per_s")
-            _positive(entry[measure]["us_per_step"], f"{name}.{measure}.us_per_step")
+            assert_positive(entry[measure]["steps_per_s"], f"{name}.{measure}.steps_per_s")
+            assert_positive(entry[measure]["us_per_step"], f"{name}.{measure}.us_per_step")
             assert len(entry[measure]["runs"]) == 2
             for run in entry[measure]["runs"]:
-                _positive(run["seconds"], f"{name}.{measure}.runs[].seconds")
-                _positive(run["steps_per_s"], f"{name}.{measure}.runs[].steps_per_s")
+                assert_positive(run["seconds"], f"{name}.{measure}.runs[].seconds")
+                assert_positive(run["steps_per_s"], f"{name}.{measure}.runs[].steps_per_s")
         assert [run["timesteps"] for run in entry["training"]["runs"]] == [2048, 2048]
         for run in entry["training"]["runs"]:
-            _positive(run["env_seconds"], f"{name}.training.runs[].env_seconds")
+            assert_positive(run["env_seconds"], f"{name}.training.runs[].env_seconds")
             assert run["env_share"] == run["env_seconds"] / run["seconds"] and 0 < run["env_share"] < 1
         assert 0 < entry["env_share_timed"] < 1
         assert all(run["steps"] % n_envs == 0 for run in entry["env_only"]["runs"])
-        _positive(entry["env_share_estimate"], f"{name}.env_share_estimate")
+        assert_positive(entry["env_share_estimate"], f"{name}.env_share_estimate")
 
     for field in (
         "training_ratio_vs_subproc",
@@ -84,7 +80,7 @@ def test_quick_run_writes_every_field(tmp_path: Path) -> None:
         "env_only_ratio_vs_same_shape",
         "benchmark_seconds",
     ):
-        _positive(results[field], field)
+        assert_positive(results[field], field)
     assert len(results["training_ratios_per_repeat"]) == 2
     assert isinstance(results["target_met"], bool)
     assert results["target_met"] == (results["training_ratio_vs_subproc"] >= 3.0)

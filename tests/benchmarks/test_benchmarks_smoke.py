@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import math
 import os
 import subprocess
 import sys
@@ -20,6 +19,8 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
+
+from support.benchmark_results import assert_positive
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "benchmarks" / "bench_env.py"
@@ -41,11 +42,6 @@ def _run(command: list[str]) -> subprocess.CompletedProcess:
     if child.returncode != 0:
         pytest.fail(f"`{' '.join(command)}` failed (exit {child.returncode}):\n{child.stderr[-4000:]}")
     return child
-
-
-def _positive(value: object, where: str) -> None:
-    assert isinstance(value, (int, float)) and not isinstance(value, bool), f"{where} is not a number: {value!r}"
-    assert math.isfinite(value) and value > 0, f"{where} must be a positive number (got {value!r})"
 
 
 @pytest.fixture(scope="module")
@@ -101,27 +97,27 @@ def test_quick_run_writes_every_field(tmp_path: Path, bench: ModuleType) -> None
 
     for field in MACHINE_FIELDS:
         assert results["machine"][field], f"machine.{field} is missing"
-    _positive(results["machine"]["cpu_count"], "machine.cpu_count")
+    assert_positive(results["machine"]["cpu_count"], "machine.cpu_count")
     assert results["settings"]["quick"] is True
-    _positive(results["benchmark_seconds"], "benchmark_seconds")
+    assert_positive(results["benchmark_seconds"], "benchmark_seconds")
 
     loop = results["pettingzoo_loop"]
     assert loop["peer"] == bench.PEER
     assert set(loop["envs"]) == {bench.PEER, *bench.GAMES}
     for field in ("steps_per_s", "us_per_step", "max_ratio_vs_peer"):
-        _positive(loop["loop_only"][field], f"pettingzoo_loop.loop_only.{field}")
+        assert_positive(loop["loop_only"][field], f"pettingzoo_loop.loop_only.{field}")
     for name, entry in loop["envs"].items():
         for field in ("steps_per_s", "us_per_step", "plies_per_s", "steps_per_episode", "cpu_share"):
-            _positive(entry[field], f"pettingzoo_loop.{name}.{field}")
+            assert_positive(entry[field], f"pettingzoo_loop.{name}.{field}")
         assert len(entry["runs"]) == 2
         if name != bench.PEER:
-            _positive(entry["ratio_vs_peer"], f"pettingzoo_loop.{name}.ratio_vs_peer")
-            _positive(entry["plies_ratio_vs_peer"], f"pettingzoo_loop.{name}.plies_ratio_vs_peer")
+            assert_positive(entry["ratio_vs_peer"], f"pettingzoo_loop.{name}.ratio_vs_peer")
+            assert_positive(entry["plies_ratio_vs_peer"], f"pettingzoo_loop.{name}.plies_ratio_vs_peer")
             assert len(entry["ratios_vs_peer"]) == 2
             assert isinstance(entry["target_met"], bool)
         if name in bench.TURN_GAMES:
             for field in ("turns_per_s", "turns_ratio_vs_peer"):
-                _positive(entry[field], f"pettingzoo_loop.{name}.{field}")
+                assert_positive(entry[field], f"pettingzoo_loop.{name}.{field}")
             assert entry["plies_per_turn"] >= 1
             for run in entry["runs"]:
                 assert 0 < run["turns"] <= run["plies"], f"pettingzoo_loop.{name}.runs[]: {run}"
@@ -132,18 +128,18 @@ def test_quick_run_writes_every_field(tmp_path: Path, bench: ModuleType) -> None
     for measure in ("engine", "rollout"):
         assert set(results[measure]["games"]) == set(bench.GAMES)
         for name, entry in results[measure]["games"].items():
-            _positive(entry["plies_per_s"], f"{measure}.{name}.plies_per_s")
-            _positive(entry["target_plies_per_s"], f"{measure}.{name}.target_plies_per_s")
+            assert_positive(entry["plies_per_s"], f"{measure}.{name}.plies_per_s")
+            assert_positive(entry["target_plies_per_s"], f"{measure}.{name}.target_plies_per_s")
             assert isinstance(entry["target_met"], bool)
             for run in entry["runs"]:
-                _positive(run["plies"], f"{measure}.{name}.runs[].plies")
-                _positive(run["seconds"], f"{measure}.{name}.runs[].seconds")
+                assert_positive(run["plies"], f"{measure}.{name}.runs[].plies")
+                assert_positive(run["seconds"], f"{measure}.{name}.runs[].seconds")
             if name in bench.TURN_GAMES:
-                _positive(entry["turns_per_s"], f"{measure}.{name}.turns_per_s")
+                assert_positive(entry["turns_per_s"], f"{measure}.{name}.turns_per_s")
                 assert entry["plies_per_turn"] >= 1
                 for run in entry["runs"]:
                     assert 0 < run["turns"] <= run["plies"], f"{measure}.{name}.runs[]: {run}"
-                    _positive(run["turns_per_s"], f"{measure}.{name}.runs[].turns_per_s")
+                    assert_positive(run["turns_per_s"], f"{measure}.{name}.runs[].turns_per_s")
             else:
                 assert "turns_per_s" not in entry
 
@@ -151,7 +147,7 @@ def test_quick_run_writes_every_field(tmp_path: Path, bench: ModuleType) -> None
     for name, entry in results["startup"]["games"].items():
         for kind in ("cold", "warm"):
             for field in STARTUP_FIELDS:
-                _positive(entry[kind][field], f"startup.{name}.{kind}.{field}")
+                assert_positive(entry[kind][field], f"startup.{name}.{kind}.{field}")
 
 
 def test_engine_loop_decodes_every_legal_action(bench: ModuleType) -> None:
@@ -233,7 +229,7 @@ def test_omweso_turns_script_writes_every_field(tmp_path: Path, omweso_turns: Mo
         assert sum(r["win_types"].values()) == r["results"]["decided"], name
         assert r["results"]["decided"] + annulled_turns + r["results"]["truncated"] == games, name
         assert 0 <= r["results"]["first_mover_wins"] <= r["results"]["decided"]
-        _positive(r["seconds"], f"{name}.seconds")
+        assert_positive(r["seconds"], f"{name}.seconds")
 
 
 def test_bench_training_measures_both_runs_and_writes_json(tmp_path: Path) -> None:
@@ -247,7 +243,7 @@ def test_bench_training_measures_both_runs_and_writes_json(tmp_path: Path) -> No
     assert row["timesteps"] == 2048  # one rollout: 128 games x 16 steps
     assert row["batched"] is True and row["ppo"]["n_envs"] == 128
     for key in ("mancala_steps_per_s", "env_us_per_step_timed", "null_steps_per_s", "speed_ratio_vs_null"):
-        _positive(row[key], key)
+        assert_positive(row[key], key)
     assert 0 < row["env_share_timed"] < 1
     assert row["env_share_vs_null"] == pytest.approx(1 - row["null_seconds"] / row["mancala_seconds"])
     assert sorted(p.name for p in tmp_path.iterdir()) == ["bench_training.json"]  # no model left behind
@@ -265,6 +261,6 @@ def test_bench_render_times_every_game_and_the_peer(tmp_path: Path, capsys: pyte
         assert row["frames"] == 3, env_id
         assert row["ratio_to_connect_four"] == pytest.approx(row["pictures_per_second"] / peer)
         assert row["shape"][2] == 3 and row["bytes_per_picture"] == row["shape"][0] * row["shape"][1] * 3
-        _positive(row["ms_per_picture"], f"{env_id}.ms_per_picture")
+        assert_positive(row["ms_per_picture"], f"{env_id}.ms_per_picture")
     table = capsys.readouterr().out
     assert all(env_id in table for env_id in script.GAMES) and "connect_four_v3 (peer)" in table

@@ -15,7 +15,6 @@
 from __future__ import annotations
 
 import copy
-import pickle
 import random
 from typing import Any
 
@@ -23,7 +22,6 @@ import numpy as np
 import pytest
 from hypothesis import note
 from hypothesis import strategies as st
-from test_properties import accepted_actions, play_out, quick_and_slow, random_action, trajectory_step
 
 from mancala_envs.engine.state import (
     END_REASON,
@@ -43,6 +41,15 @@ from mancala_envs.engine.state import (
 from mancala_envs.engine.trace import new_trace
 from mancala_envs.envs import modiar_v0
 from mancala_envs.games.modiar import Modiar, ModiarConfig
+
+from support.properties import (
+    accepted_actions,
+    assert_clones_continue_identically,
+    play_out,
+    quick_and_slow,
+    random_action,
+    trajectory_step,
+)
 
 TOTAL = 42
 CAPTURE_COUNTS = (2, 4, 6)
@@ -346,7 +353,7 @@ def check_same_seed_same_trajectory(config: dict, seed: int) -> None:
     for _ in range(2):
         env = modiar_v0.env(**config)
         env.reset(seed=seed)
-        records.append([trajectory_step(env)] + play_out(env, random.Random(seed), 3000))
+        records.append([trajectory_step(env), *play_out(env, random.Random(seed), 3000)])
     assert records[0] == records[1]
 
 
@@ -369,19 +376,7 @@ def test_first_player_is_drawn_from_the_seed() -> None:
 
 def check_clones_continue_identically(config: dict, seed: int, before: int, raw: bool) -> None:
     env = modiar_v0.env(**config)
-    if raw:
-        env = env.unwrapped
-    env.reset(seed=seed)
-    rng = random.Random(seed)
-    play_out(env, rng, before)
-    clones = [pickle.loads(pickle.dumps(env)), copy.deepcopy(env)]
-    assert all(type(clone) is type(env) for clone in clones)
-    rng_state = rng.getstate()
-    records = []
-    for each in [env, *clones]:
-        rng.setstate(rng_state)
-        records.append([trajectory_step(each)] + play_out(each, rng, 3000))
-    assert records[0] == records[1] == records[2]
+    assert_clones_continue_identically(env.unwrapped if raw else env, seed, before)
 
 
 test_pickle_and_deepcopy_mid_game_continue_identically, test_pickle_and_deepcopy_longer = quick_and_slow(

@@ -41,7 +41,6 @@ import numpy as np
 import pytest
 from hypothesis import note
 from hypothesis import strategies as st
-from test_properties import quick_and_slow
 
 from mancala_envs.engine.state import ILLEGAL, OK, RUNNING, STATUS, TERMINATED, TRUNCATED
 from mancala_envs.engine.trace import SOWN_CAPACITY, new_trace, read_trace
@@ -49,6 +48,7 @@ from mancala_envs.envs import omweso_v0
 from mancala_envs.games.omweso import Omweso, OmwesoConfig
 
 from support.omweso_reference import LEFT4, CWLapDidNotCapture, Referee, Rules
+from support.properties import quick_and_slow
 
 TOTAL = 64
 RING = 16

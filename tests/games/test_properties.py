@@ -17,19 +17,15 @@ Each hypothesis property runs by default with a small budget and again, marked
 
 from __future__ import annotations
 
-import copy
-import pickle
 import random
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 import pytest
-from hypothesis import given, note, settings
+from hypothesis import note
 from hypothesis import strategies as st
 
 import mancala_envs
-from mancala_envs.common.errors import IllegalActionError
 from mancala_envs.engine.state import (
     END_REASON,
     END_REASON_NAMES,
@@ -54,22 +50,19 @@ from mancala_envs.envs.batch import play_random
 from mancala_envs.games.ouril import Ouril, OurilConfig
 from mancala_envs.games.urim import Urim, UrimConfig
 
+from support.properties import (
+    accepted_actions,
+    assert_clones_continue_identically,
+    play_out,
+    quick_and_slow,
+    random_action,
+    trajectory_step,
+)
 from support.reference import Referee, Rules, make_rules
 
 GAMES = {"ouril": (Ouril, OurilConfig), "urim": (Urim, UrimConfig)}
 STATUS_NAMES = {RUNNING: "running", TERMINATED: "terminated", TRUNCATED: "truncated"}
 NO_TRACE = np.empty(0, np.int64)
-
-
-def quick_and_slow(quick: int, slow: int, **strategies: st.SearchStrategy) -> Callable:
-    """Turns a property into two tests: ``quick`` examples by default, ``slow`` examples marked slow."""
-
-    def decorate(body: Callable) -> tuple[Callable, Callable]:
-        default = settings(max_examples=quick, deadline=None)(given(**strategies)(body))
-        longer = settings(max_examples=slow, deadline=None)(given(**strategies)(body))
-        return default, pytest.mark.slow(longer)
-
-    return decorate
 
 
 # --- strategies ----------------------------------------------------------------------------------------------
@@ -450,15 +443,6 @@ def test_regressions_found_by_the_properties(
 # --- the environment -----------------------------------------------------------------------------------------
 
 
-def random_action(env: Any, rng: random.Random) -> int | None:
-    """A random masked action for ``agent_selection``; ``None`` once it is done."""
-    agent = env.agent_selection
-    if env.terminations[agent] or env.truncations[agent]:
-        return None
-    mask = env.observe(agent)["action_mask"]
-    return rng.choice(np.flatnonzero(mask).tolist())
-
-
 def ply_bound(options: dict[str, Any]) -> int:
     """Most plies an episode can last: one game, or ``max_games`` games of an Urim match."""
     games = options.get("max_games", 1) if options.get("match_target") is not None else 1
@@ -475,25 +459,6 @@ def env_setups(draw: st.DrawFn) -> tuple[str, dict[str, Any], dict[str, Any] | N
         board, stores, player = draw(positions(make_rules(game_name, **options)))
         start = {"board": board, "stores": stores, "player": player}
     return game_name, options, start
-
-
-def accepted_actions(env: Any) -> list[int]:
-    """The actions that ``step`` accepts (``illegal_action="raise"``), each tried on a deep copy.
-
-    A refused action must leave the copy exactly as it was.
-    """
-    accepted = []
-    n_actions = env.action_space(env.agent_selection).n
-    trial = copy.deepcopy(env)
-    for action in range(n_actions):
-        try:
-            trial.step(action)
-        except IllegalActionError:
-            assert np.array_equal(trial.unwrapped.state_array, env.unwrapped.state_array)
-            continue
-        accepted.append(action)
-        trial = copy.deepcopy(env)
-    return accepted
 
 
 def check_env_accepts_exactly_the_mask(setup: tuple, seed: int) -> None:
@@ -565,39 +530,13 @@ def test_default_games_end_within_max_plies(game_name: str, repetition: bool) ->
         assert plies <= 300
 
 
-def trajectory_step(env: Any) -> tuple:
-    """Everything an agent can see after a step, in comparable form."""
-    observations = {
-        agent: {key: value.tolist() for key, value in env.observe(agent).items()} for agent in env.possible_agents
-    }
-    return (
-        env.agent_selection,
-        list(env.agents),
-        observations,
-        dict(env.rewards),
-        dict(env.terminations),
-        dict(env.truncations),
-        copy.deepcopy(env.infos),
-    )
-
-
-def play_out(env: Any, rng: random.Random, steps: int) -> list[tuple]:
-    record = []
-    for _ in range(steps):
-        if not env.agents:
-            break
-        env.step(random_action(env, rng))
-        record.append(trajectory_step(env))
-    return record
-
-
 def check_same_seed_same_trajectory(game_name: str, data: st.DataObject, seed: int) -> None:
     options = data.draw(OPTIONS[game_name], label="options")
     records = []
     for _ in range(2):
         env = mancala_envs.make(f"{game_name}_v0", **options)
         env.reset(seed=seed)
-        records.append([trajectory_step(env)] + play_out(env, random.Random(seed), 3000))
+        records.append([trajectory_step(env), *play_out(env, random.Random(seed), 3000)])
     assert records[0] == records[1]
 
 
@@ -622,19 +561,7 @@ def test_first_player_is_drawn_from_the_seed() -> None:
 def check_clones_continue_identically(game_name: str, data: st.DataObject, seed: int, before: int, raw: bool) -> None:
     options = data.draw(OPTIONS[game_name], label="options")
     env = mancala_envs.make(f"{game_name}_v0", **options)
-    if raw:
-        env = env.unwrapped
-    env.reset(seed=seed)
-    rng = random.Random(seed)
-    play_out(env, rng, before)
-    clones = [pickle.loads(pickle.dumps(env)), copy.deepcopy(env)]
-    assert all(type(clone) is type(env) for clone in clones)
-    rng_state = rng.getstate()
-    records = []
-    for each in [env, *clones]:
-        rng.setstate(rng_state)
-        records.append([trajectory_step(each)] + play_out(each, rng, 3000))
-    assert records[0] == records[1] == records[2]
+    assert_clones_continue_identically(env.unwrapped if raw else env, seed, before)
 
 
 test_pickle_and_deepcopy_mid_game_continue_identically, test_pickle_and_deepcopy_longer = quick_and_slow(

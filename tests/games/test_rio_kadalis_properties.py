@@ -18,11 +18,12 @@ import random
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_properties import accepted_actions
 
 from mancala_envs.engine.state import RUNNING, STATUS
 from mancala_envs.envs import rio_kadalis_v0
 from mancala_envs.games.rio_kadalis import RESERVE
+
+from support.properties import accepted_actions
 
 OPTIONS = st.fixed_dictionaries(
     {

@@ -18,6 +18,7 @@ from mancala_envs.envs.aec_env import MancalaEnv
 from mancala_envs.views.opponents import AgentOpponent, CallableOpponent, OpponentPool, PolicyOpponent, make_opponent
 from mancala_envs.views.single_agent_env import SingleAgentEnv
 
+from support.actions import first_legal
 from support.episodes import play_random_learner
 
 # Player 0 to move with pits 0 and 3 empty: legal actions 1, 2, 4, 5.
@@ -47,10 +48,6 @@ def self_play(opponent: Any, seed: int = 0) -> list[int]:
         actions.append(action)
         env.step(action)
     return actions
-
-
-def first_legal(observation: np.ndarray, action_mask: np.ndarray) -> int:
-    return int(np.flatnonzero(action_mask)[0])
 
 
 # --- make_opponent: names, agents, callables, lists -----------------------------------------------

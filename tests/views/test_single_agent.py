@@ -28,6 +28,8 @@ from mancala_envs.common.errors import GameOverError, IllegalActionError
 from mancala_envs.envs.registration import VARIANTS, list_gymnasium_envs
 from mancala_envs.views.single_agent_env import SingleAgentEnv
 
+from support.actions import first_legal
+
 GYMNASIUM_IDS = list_gymnasium_envs()
 AGENTS = ("player_0", "player_1")
 # Random masked play covers a plain two-row game, its small board, Modiar, the Rio Kadalis match
@@ -42,11 +44,6 @@ PLAYED_IDS = [
     "mancala/omweso-placement-v0",
 ]
 MATCH_IDS = ["mancala/urim-match-v0", "mancala/rio-kadalis-match-v0", "mancala/omweso-match-v0"]
-
-
-def first_legal(observation: np.ndarray, action_mask: np.ndarray) -> int:
-    """A deterministic opponent: the lowest legal action."""
-    return int(np.flatnonzero(action_mask)[0])
 
 
 class Recorder:
@@ -88,7 +85,7 @@ def test_every_variant_has_a_gymnasium_id() -> None:
     assert "mancala/RioKadalisMatch-v0" in GYMNASIUM_IDS
     assert "mancala/OmwesoNoMidturnReverse-v0" in GYMNASIUM_IDS
     assert "mancala/Kalah6x6-v0" in GYMNASIUM_IDS
-    for gym_id, variant in zip(GYMNASIUM_IDS, VARIANTS):
+    for gym_id, variant in zip(GYMNASIUM_IDS, VARIANTS, strict=True):
         spec = gymnasium.spec(gym_id)
         assert spec.entry_point == "mancala_envs.views.single_agent_env:SingleAgentEnv"
         assert spec.kwargs == {"env_id": variant.id, "opponent": "random"}
@@ -286,7 +283,7 @@ def test_opponent_move_that_truncates_gives_the_learner_its_loss() -> None:
     assert (reward, terminated, truncated) == (-1.0, False, True)
     assert info["end_reason"] == "max_plies" and info["scores"] == [23, 25] and info["winner"] == 1
     assert info["last_move"] == {"player": 1, "action": 0, "sown": [7, 8, 9, 10, 11], "captures": []}
-    assert observation.tolist() == [0, 0, 0, 0, 0, 0] + [0, 0, 0, 0, 0, 0] + [23, 25, 0, 0, 2]
+    assert observation.tolist() == [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 23, 25, 0, 0, 2]
     assert info["action_mask"].tolist() == [0] * 6
 
 
@@ -299,7 +296,7 @@ def test_learner_move_that_reaches_the_threshold_wins() -> None:
     assert (reward, terminated, truncated) == (1.0, True, False)
     assert env.aec_env.board.tolist() == [3, 3, 0, 2, 0, 1, 0, 0, 0, 0, 0, 0]
     assert info["end_reason"] == "threshold" and info["scores"] == [26, 13] and info["winner"] == 0
-    assert observation.tolist() == [3, 3, 0, 2, 0, 1] + [0, 0, 0, 0, 0, 0] + [26, 13, 0, 0, 1]
+    assert observation.tolist() == [3, 3, 0, 2, 0, 1, 0, 0, 0, 0, 0, 0, 26, 13, 0, 0, 1]
     assert info["action_mask"].tolist() == [0] * 6 and not env.action_masks().any()
 
 
@@ -310,7 +307,7 @@ def test_exact_ouril_exchange() -> None:
     env = SingleAgentEnv("ouril_v0", opponent=first_legal, learner_seat=0, first_player=0)
     board = [1, 0, 2, 0, 0, 2, 1, 1, 4, 2, 0, 1]  # 14 seeds on the board, 34 in the stores
     observation, info = env.reset(options={"board": board, "stores": [17, 17], "player": 0})
-    assert observation.tolist() == board + [17, 17, 1, 0, 0]
+    assert observation.tolist() == [*board, 17, 17, 1, 0, 0]
     assert set(info) == {"action_mask", "learner_seat"} and info["learner_seat"] == 0
     assert info["action_mask"].tolist() == [1, 0, 1, 0, 0, 1]
 
@@ -328,7 +325,7 @@ def test_exact_ouril_exchange() -> None:
         "sown": [9, 10, 11, 0],
         "captures": [[0, 2]],
     }
-    assert observation.tolist() == [0, 0, 2, 0, 0, 0] + [0, 0, 0, 3, 1, 2] + [21, 19, 1, 0, 2]
+    assert observation.tolist() == [0, 0, 2, 0, 0, 0, 0, 0, 0, 3, 1, 2, 21, 19, 1, 0, 2]
     assert info["action_mask"].tolist() == [0, 0, 1, 0, 0, 0]
     assert env.action_masks().tolist() == [False, False, True, False, False, False]
 
@@ -338,7 +335,7 @@ def test_exact_ouril_exchange() -> None:
     assert (reward, terminated, truncated) == (0.0, False, False)
     assert env.aec_env.board.tolist() == [1, 0, 0, 1, 1, 0, 0, 0, 0, 0, 2, 3]
     assert env.aec_env.stores.tolist() == [21, 19]
-    assert observation.tolist() == [1, 0, 0, 1, 1, 0] + [0, 0, 0, 0, 2, 3] + [21, 19, 1, 0, 4]
+    assert observation.tolist() == [1, 0, 0, 1, 1, 0, 0, 0, 0, 0, 2, 3, 21, 19, 1, 0, 4]
     assert info["action_mask"].tolist() == [1, 0, 0, 1, 1, 0]
 
 
@@ -348,7 +345,7 @@ def test_exact_opening_when_the_opponent_starts() -> None:
     env = SingleAgentEnv("ouril_v0", opponent=first_legal, learner_seat=1, first_player=0)
     observation, info = env.reset(seed=0)
     assert env.aec_env.board.tolist() == [0, 5, 5, 5, 5, 4, 4, 4, 4, 4, 4, 4]
-    assert observation.tolist() == [4, 4, 4, 4, 4, 4] + [0, 5, 5, 5, 5, 4] + [0, 0, 1, 0, 1]
+    assert observation.tolist() == [4, 4, 4, 4, 4, 4, 0, 5, 5, 5, 5, 4, 0, 0, 1, 0, 1]
     assert info["action_mask"].tolist() == [1] * 6 and info["learner_seat"] == 1
     assert env.aec_env.agent_selection == "player_1"
 
@@ -513,7 +510,7 @@ def test_illegal_action_raise_changes_nothing_and_play_continues() -> None:
     observation, reward, terminated, truncated, info = env.step(1)
     assert (reward, terminated, truncated) == (0.0, False, False)
     assert env.aec_env.board.tolist() == [0, 0, 1, 0, 0, 0, 0, 5, 5, 5, 5, 4]
-    assert observation.tolist() == [0, 0, 1, 0, 0, 0] + [0, 5, 5, 5, 5, 4] + [12, 11, 1, 0, 2]
+    assert observation.tolist() == [0, 0, 1, 0, 0, 0, 0, 5, 5, 5, 5, 4, 12, 11, 1, 0, 2]
     assert info["action_mask"].tolist() == [0, 0, 1, 0, 0, 0]
 
 
@@ -600,7 +597,7 @@ def test_reset_rejects_bad_options_and_finished_positions() -> None:
     env = SingleAgentEnv("ouril_v0", learner_seat=0, first_player=0)
     with pytest.raises(TypeError, match="options must be a dict"):
         env.reset(options=[1, 2])
-    with pytest.raises(ValueError, match="seed total|seeds"):
+    with pytest.raises(ValueError, match=r"seed total|seeds"):
         env.reset(options={"board": [1] * 12, "stores": [0, 0], "player": 0})
     # O4: player 0 cannot feed: the game ends inside the AEC reset, before the learner's first move.
     with pytest.raises(ValueError, match="before the learner's first move"):
@@ -661,7 +658,7 @@ def test_sb3_subprocess_vector_env_action_masks() -> None:
             if dones.any():
                 break
             # The twins replay the same seeded episode (the random opponents were reseeded by reset).
-            twin_infos = [twin.step(action)[4] for twin, action in zip(twins, actions)]
+            twin_infos = [twin.step(action)[4] for twin, action in zip(twins, actions, strict=True)]
     finally:
         vector_env.close()
 
@@ -718,7 +715,7 @@ def test_render_without_mode_warns() -> None:
         assert env.render() is None
 
 
-# --- 12. opponents -----------------------------------------------------------------------------------------------------
+# --- 12. opponents ------------------------------------------------------------------------------------------------
 
 
 def test_set_opponent_takes_effect_at_the_next_reset() -> None:
@@ -773,7 +770,7 @@ def test_set_opponent_with_a_pool() -> None:
     assert names == {"random", "greedy"}
 
 
-# --- regressions: bugs found while writing these tests -----------------------------------------------------------------------------
+# --- regressions: bugs found while writing these tests ---------------------------------------------------------
 
 
 def test_opponent_error_does_not_hand_the_opponents_seat_to_the_learner() -> None:

@@ -34,6 +34,8 @@ from mancala_envs.wrappers import (
     GymThermometerObservation,
 )
 
+from support.actions import first_legal, random_legal
+
 OURIL = "mancala/Ouril-v0"
 #: encodings as ``encoding=`` and ``apply_wrappers`` take them, with the wrapper's arguments for each
 ENCODINGS: list[tuple[Any, str, dict[str, Any]]] = [
@@ -44,11 +46,6 @@ ENCODINGS: list[tuple[Any, str, dict[str, Any]]] = [
     ("thermometer", "thermometer", {}),
     ({"name": "planes", "cap": 4}, "planes", {"cap": 4}),
 ]
-
-
-def random_legal(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """A random legal action per game (0 for a single-agent env whose episode is over: it is only reset)."""
-    return np.array([rng.choice(np.flatnonzero(mask)) if np.any(mask) else 0 for mask in masks])
 
 
 def legal_moves(envs: MancalaVectorEnv, game: int) -> list[bool]:
@@ -194,7 +191,7 @@ def test_get_attr_gives_one_entry_per_game() -> None:
     masks = base.get_attr("action_masks")  # SyncVectorEnv.get_attr calls a method, as call does
     assert [mask.tolist() for mask in masks] == base.action_masks().tolist()
     assert base.call("state_bytes_per_game") == (base.state_bytes_per_game,) * 4
-    with pytest.raises(AttributeError, match="has no attribute 'seat'.*action_masks.*vectorization_mode='sync'"):
+    with pytest.raises(AttributeError, match=r"has no attribute 'seat'.*action_masks.*vectorization_mode='sync'"):
         base.get_attr("seat")
 
 
@@ -322,7 +319,8 @@ def test_vector_env_takes_the_encoding_as_its_argument_too() -> None:
         (
             "bogus",
             ValueError,
-            r"unknown encoding 'bogus'; choose 'raw' \(the raw observation\) or one of \['flat', 'one_hot', 'thermometer', 'planes'\]",
+            r"unknown encoding 'bogus'; choose 'raw' \(the raw observation\) "
+            r"or one of \['flat', 'one_hot', 'thermometer', 'planes'\]",
         ),
         ({"name": "one_hot", "cap": 0}, ValueError, "cap=0 is too small"),
         ({"name": "flat", "cap": 8}, TypeError, "takes no option 'cap'"),
@@ -411,12 +409,12 @@ def test_encoding_wrappers_refuse_a_vector_env_and_say_to_use_encoding(wrapper: 
         wrapper(envs)
     with pytest.raises(TypeError, match=f"encoding='{encoding}'"):
         wrapper(vector_wrappers.RecordEpisodeStatistics(envs))
-    with pytest.raises(TypeError, match="not a vector env.*encoding='one_hot'"):
+    with pytest.raises(TypeError, match=r"not a vector env.*encoding='one_hot'"):
         GymEncodeObservation(envs, "one_hot", cap=4)
 
 
 def test_stack_wrapper_refuses_a_vector_env() -> None:
-    with pytest.raises(TypeError, match="do not stack observations.*vectorization_mode='sync'"):
+    with pytest.raises(TypeError, match=r"do not stack observations.*vectorization_mode='sync'"):
         GymStackObservation(gymnasium.make_vec(OURIL, num_envs=2))
     pytest.importorskip("sb3_contrib", reason="needs the train extra")
     from mancala_envs.views.sb3_vec_env import MancalaSB3VecEnv
@@ -436,10 +434,6 @@ def test_make_vec_passes_the_opponent_through(opponent: str) -> None:
     assert trajectory(envs, seed=8) == trajectory(MancalaVectorEnv("mancala/ouril-v0", 3, opponent=opponent), seed=8)
     if opponent != "random":  # a different opponent plays different replies
         assert trajectory(envs, seed=8) != trajectory(MancalaVectorEnv("mancala/ouril-v0", 3), seed=8)
-
-
-def first_legal(observation: np.ndarray, action_mask: np.ndarray) -> int:
-    return int(np.flatnonzero(action_mask)[0])
 
 
 @pytest.mark.parametrize("opponent", ["model:m.zip", "sb3:m.zip", first_legal, ["random", "model:m.zip"]])

@@ -31,6 +31,8 @@ from mancala_envs.engine.prng import new_words, uniform
 from mancala_envs.engine.state import LEGAL, WINNER
 from mancala_envs.views.sb3_vec_env import MancalaSB3VecEnv
 
+from support.actions import random_legal
+
 AGENTS = ("player_0", "player_1")
 
 
@@ -88,10 +90,6 @@ class Replay:
         if env.agents and not env.terminations[learner] and not env.truncations[learner]:
             return 0.0, False, False
         return float(env._cumulative_rewards[learner]), bool(env.terminations[learner]), bool(env.truncations[learner])
-
-
-def random_legal(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    return np.array([rng.choice(np.flatnonzero(mask)) for mask in masks])
 
 
 def play_against_replays(
@@ -199,7 +197,7 @@ def test_masks_reach_sb3_contrib() -> None:
     for _ in range(10):
         masks = vec_env.action_masks()
         rows = vec_env.env_method("action_masks")
-        assert len(rows) == 4 and all(row.tolist() == mask.tolist() for row, mask in zip(rows, masks))
+        assert len(rows) == 4 and all(row.tolist() == mask.tolist() for row, mask in zip(rows, masks, strict=True))
         assert [row.tolist() for row in vec_env.env_method("action_masks", indices=[1, 3])] == masks[[1, 3]].tolist()
         assert [row.tolist() for row in vec_env.env_method("action_masks", indices=2)] == [masks[2].tolist()]
         assert get_action_masks(vec_env).tolist() == masks.tolist()

@@ -32,6 +32,8 @@ from mancala_envs.views.vector_env import MancalaVectorEnv
 from mancala_envs.wrappers import GymOneHotObservation, GymStackObservation, apply_wrappers
 from mancala_envs.wrappers.encodings import encoder_from_spec, encodings_of_space, make_encoder
 
+from support.actions import random_legal
+
 OURIL = "mancala/Ouril-v0"
 #: encodings as ``encoding=`` takes them
 SPECS: list[Any] = [
@@ -45,11 +47,6 @@ SPECS: list[Any] = [
 
 def spec_id(spec: Any) -> str:
     return spec if isinstance(spec, str) else "-".join(f"{value}" for value in spec.values())
-
-
-def random_legal(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """A random legal action per game (0 for a game that ended: next-step auto-reset only resets it)."""
-    return np.array([rng.choice(np.flatnonzero(mask)) if np.any(mask) else 0 for mask in masks])
 
 
 def play_twins(encoded: Any, raw: Any, encoder: Any, seed: int, steps: int) -> int:
@@ -241,7 +238,7 @@ def test_apply_wrappers_refuses_a_vector_env_and_says_to_pass_encoding(kind: str
         apply_wrappers(envs, [{"name": "one_hot", "cap": 8}, {"name": "stack", "k": 2}])
     with pytest.raises(TypeError, match=r"do not stack observations.*wrappers=\[GymStackObservation\]"):
         apply_wrappers(envs, ["stack"])
-    with pytest.raises(TypeError, match="not a vector env.*encoding="):
+    with pytest.raises(TypeError, match=r"not a vector env.*encoding="):
         apply_wrappers(envs, [])
     with pytest.raises(ValueError, match="unknown wrapper"):  # the specs are checked first, as for any env
         apply_wrappers(envs, ["chess"])
@@ -291,7 +288,7 @@ def test_policy_encoder_names_the_encodings_a_space_belongs_to() -> None:
         policy_encoder(game, space)
     assert repr(policy_encoder(game, space, {"name": "one_hot", "cap": 8}).__self__).startswith("OneHotEncoder(cap=8)")
     with pytest.raises(
-        ValueError, match="no encoding of ouril_v0 gives the policy's observation space .*; pass observation="
+        ValueError, match=r"no encoding of ouril_v0 gives the policy's observation space .*; pass observation="
     ):
         policy_encoder(game, gymnasium.spaces.Box(0.0, 1.0, (7,), np.float32))
 
