@@ -261,6 +261,29 @@ def export_pretrained(
     game = _as_game(game)
     target = export_destination(path, game)
     policy = getattr(policy, "policy", policy)
+    extractor, action_net, activation_name = _actor_parts(policy)
+    expected = _encoded_size(encoding, game)
+    n_actions = _check_spaces(policy, game, encoding, expected)
+    tensors = _actor_tensors(extractor, action_net, activation_name)
+    extra = _checked_metadata(metadata)
+    header = {
+        "format": FORMAT,
+        "version": VERSION,
+        "game": game.env_name,
+        "game_config": _config_json(game),
+        "encoding": _encoding_json(encoding),
+        "activation": activation_name,
+        "observation_size": str(int(np.prod(expected))),
+        "n_actions": str(n_actions),
+        **extra,
+    }
+    _check_layers(_layer_list(tensors, "the exported policy"), int(np.prod(expected)), n_actions, "the exported policy")
+    _write_with_manifest(target, save(tensors, metadata=header))
+    return target
+
+
+def _actor_parts(policy: Any) -> tuple[Any, Any, str]:
+    """The actor of an SB3 MLP policy: its hidden layers, its action layer and its activation's name (checked)."""
     extractor = getattr(policy, "mlp_extractor", None)
     action_net = getattr(policy, "action_net", None)
     if extractor is None or action_net is None or not hasattr(extractor, "policy_net"):
@@ -280,7 +303,12 @@ def export_pretrained(
             f"the policy's activation {activation_name} is not one the pretrained agent plays; use one of "
             f"{list(ACTIVATIONS)} (policy_kwargs={{'activation_fn': torch.nn.Tanh}})."
         )
-    expected = _encoded_size(encoding, game)
+    return extractor, action_net, activation_name
+
+
+def _check_spaces(policy: Any, game: Game, encoding: Any, expected: tuple[int, ...]) -> int:
+    """Checks that the policy's spaces are the ``encoding`` of ``game``'s observation and its actions; returns the
+    number of actions."""
     space_shape = tuple(getattr(policy.observation_space, "shape", ()) or ())
     if space_shape != expected:
         raise ValueError(
@@ -293,7 +321,12 @@ def export_pretrained(
             f"the policy has {n_actions} actions and {game.env_name} has {game.n_actions}; "
             "pass the game it was trained on."
         )
+    return n_actions
 
+
+def _actor_tensors(extractor: Any, action_net: Any, activation_name: str) -> dict[str, np.ndarray]:
+    """The actor's weights as float32 arrays, by the names the weights file uses (only Linear layers and the
+    activation are allowed)."""
     tensors: dict[str, np.ndarray] = {}
     for index, layer in enumerate(extractor.policy_net):
         kind = type(layer).__name__
@@ -307,7 +340,11 @@ def export_pretrained(
             )
     tensors["action_net.weight"] = _array(action_net.weight)
     tensors["action_net.bias"] = _array(action_net.bias)
+    return tensors
 
+
+def _checked_metadata(metadata: Mapping[str, str] | None) -> dict[str, str]:
+    """The extra metadata entries, checked: strings only, and none of the keys the export writes itself."""
     extra = dict(metadata or {})
     if not all(isinstance(key, str) and isinstance(value, str) for key, value in extra.items()):
         raise TypeError(
@@ -316,21 +353,12 @@ def export_pretrained(
     clashes = sorted(set(extra) & set(_RESERVED))
     if clashes:
         raise ValueError(f"metadata keys {clashes} are written by export_pretrained itself; rename them.")
-    header = {
-        "format": FORMAT,
-        "version": VERSION,
-        "game": game.env_name,
-        "game_config": _config_json(game),
-        "encoding": _encoding_json(encoding),
-        "activation": activation_name,
-        "observation_size": str(int(np.prod(expected))),
-        "n_actions": str(n_actions),
-        **extra,
-    }
-    _check_layers(_layer_list(tensors, "the exported policy"), int(np.prod(expected)), n_actions, "the exported policy")
+    return extra
 
+
+def _write_with_manifest(target: Path, data: bytes) -> None:
+    """Writes the weights file whole (or not at all) and its SHA-256 into the folder's manifest."""
     target.parent.mkdir(exist_ok=True)  # a folder named by ``path``; its parent was checked to exist
-    data = save(tensors, metadata=header)
     _read_manifest(target.parent)  # a damaged manifest is refused before anything is written
     atomic_write(target, data)
     digest = _sha256(data)
@@ -340,7 +368,6 @@ def export_pretrained(
 
     # under the manifest's lock: two processes exporting into one folder keep both entries
     locked_json_update(target.parent / MANIFEST, add_entry, lambda path: _read_manifest(path.parent))
-    return target
 
 
 def export_destination(path: str | os.PathLike[str], game: Game | str) -> Path:
