@@ -705,10 +705,7 @@ def _play(
 def __getattr__(name: str) -> Any:
     """``OracleCallback`` moved to :mod:`mancala_envs.analysis.oracle_callback` (the old path warns until 0.3.0)."""
     if name == "OracleCallback":
-        from mancala_envs.common.moved import warn_moved
+        from mancala_envs.common.moved import moved_name
 
-        warn_moved(f"{__name__}.OracleCallback", "mancala_envs.analysis.oracle_callback.OracleCallback")
-        from mancala_envs.analysis.oracle_callback import OracleCallback
-
-        return OracleCallback
+        return moved_name(__name__, name, "mancala_envs.analysis.oracle_callback")
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -17,10 +17,12 @@ from __future__ import annotations
 import importlib
 import importlib.abc
 import importlib.machinery
+import importlib.util
 import sys
 import warnings
 from collections.abc import Sequence
 from types import ModuleType
+from typing import Any
 
 __all__ = [
     "MOVED_MODULES",
@@ -28,6 +30,7 @@ __all__ = [
     "MovedModuleFinder",
     "install_moved_module_finder",
     "moved_attribute",
+    "moved_name",
     "warn_moved",
 ]
 
@@ -83,7 +86,8 @@ MOVED_MODULES: dict[str, str] = {
 
 
 def warn_moved(old: str, new: str, stacklevel: int = 2) -> None:
-    """Warns that ``old`` moved to ``new`` (a :class:`DeprecationWarning` naming both and the release that removes it)."""
+    """Warns that ``old`` moved to ``new``: a :class:`DeprecationWarning` naming both and the release that removes
+    the old path, attributed to the caller ``stacklevel`` frames up (the import system's frames are skipped)."""
     warnings.warn(
         f"{old} moved to {new}; import it from there (the old path is removed in {REMOVED_IN}).",
         DeprecationWarning,
@@ -95,7 +99,9 @@ def moved_attribute(package: str, name: str) -> ModuleType:
     """The module a package's old submodule attribute ``name`` moved to, with the warning (for ``__getattr__``).
 
     ``mancala_envs.vector`` worked as an attribute after ``import mancala_envs``; the packages' module
-    ``__getattr__`` calls this so that it still does, warning like the old import path.
+    ``__getattr__`` calls this so that it still does, warning like the old import path. The module is then kept
+    as the package's attribute, so that it warns once, like an import: ``from mancala_envs import vector`` reads
+    the attribute twice (the import system's check, then the name's binding).
 
     Raises:
         AttributeError: ``package.name`` is not the old path of a moved module.
@@ -105,7 +111,34 @@ def moved_attribute(package: str, name: str) -> ModuleType:
     if new is None:
         raise AttributeError(f"module {package!r} has no attribute {name!r}")
     warn_moved(old, new, stacklevel=3)
-    return importlib.import_module(new)
+    module = importlib.import_module(new)
+    setattr(sys.modules[package], name, module)
+    return module
+
+
+def moved_name(package: str, name: str, new_module: str) -> Any:
+    """The name ``package.name``, which moved to the module ``new_module``, with the warning (for ``__getattr__``).
+
+    ``package`` is a package or a module (``mancala_envs.analysis.oracle``, whose ``OracleCallback`` moved).
+
+    ``mancala_envs.training`` was a module until 0.2.0 and is now a package: its ``__getattr__`` calls this, so
+    that ``from mancala_envs.training import TrainConfig`` still works and warns that the name lives in
+    ``mancala_envs.training.trainer``. The value is then kept as the package's attribute, so that it warns once.
+
+    Raises:
+        AttributeError: ``name`` is a dunder, a submodule of ``package`` (left to the import system, which
+            imports it without ``new_module``), or a name ``new_module`` does not have.
+    """
+    is_package = hasattr(sys.modules.get(package), "__path__")
+    if name.startswith("__") or (is_package and importlib.util.find_spec(f"{package}.{name}") is not None):
+        raise AttributeError(f"module {package!r} has no attribute {name!r}")
+    module = importlib.import_module(new_module)
+    if not hasattr(module, name):
+        raise AttributeError(f"module {package!r} has no attribute {name!r}")
+    warn_moved(f"{package}.{name}", f"{new_module}.{name}", stacklevel=3)
+    value = getattr(module, name)
+    setattr(sys.modules[package], name, value)
+    return value
 
 
 class _AliasLoader(importlib.abc.Loader):

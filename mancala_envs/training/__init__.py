@@ -11,17 +11,11 @@ names still resolve here, with a :class:`DeprecationWarning`, until 0.3.0. Nothi
 
 from __future__ import annotations
 
-import importlib
 from typing import Any
 
-from mancala_envs.common.moved import warn_moved
+from mancala_envs.common.moved import moved_name
 
 
 def __getattr__(name: str) -> Any:
-    if name.startswith("__"):
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    trainer = importlib.import_module("mancala_envs.training.trainer")
-    if name not in getattr(trainer, "__all__", ()) and not hasattr(trainer, name):
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    warn_moved(f"{__name__}.{name}", f"{trainer.__name__}.{name}", stacklevel=2)
-    return getattr(trainer, name)
+    # the names of the old module mancala_envs.training, now mancala_envs.training.trainer: they warn
+    return moved_name(__name__, name, "mancala_envs.training.trainer")
