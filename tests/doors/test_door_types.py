@@ -30,6 +30,7 @@ from mancala_envs.views.vector_env import MancalaVectorEnv
 from mancala_envs.wrappers import FlattenObservation, GymFlattenObservation, turn_based_parallel
 from mancala_envs.wrappers.encodings import OneHotEncoder, encodings_of_space, max_cap
 
+from support.actions import first_legal_per_game
 from support.contract import plain as plain_of
 from support.contract_doors import types as type_cases
 
@@ -40,10 +41,6 @@ NUMPY_SEEDS = [np.int64(7), np.int32(7), np.uint8(7), np.uint64(7), np.int16(7)]
 def plain(value: Any) -> Any:
     """:func:`contract_support.plain` without the ``episode`` entries (they hold wall time)."""
     return plain_of(value, skip=("episode",))
-
-
-def legal(masks: np.ndarray) -> np.ndarray:
-    return np.asarray(masks).astype(bool).argmax(axis=-1).astype(np.int64)
 
 
 def _sb3(**arguments: Any) -> Any:
@@ -71,18 +68,18 @@ def _parallel_play(seed: Any) -> Any:
 
 def _single_play(env: Any, seed: Any) -> Any:
     observation, info = env.reset(seed=seed)
-    return observation, info, env.step(int(legal(env.action_masks())))
+    return observation, info, env.step(int(first_legal_per_game(env.action_masks())))
 
 
 def _vector_play(env: Any, seed: Any) -> Any:
     first = env.reset(seed=seed)
-    return first, env.step(legal(env.action_masks()))
+    return first, env.step(first_legal_per_game(env.action_masks()))
 
 
 def _sb3_play(env: Any, seed: Any) -> Any:
     env.seed(seed)
     first = env.reset()
-    return first, env.step(legal(env.action_masks()))
+    return first, env.step(first_legal_per_game(env.action_masks()))
 
 
 #: every door that takes a seed, as (door, play(seed) -> what it gives)
@@ -112,12 +109,16 @@ SEED_DOORS: list[tuple[str, Callable[[Any], Any]]] = [
     ("MancalaSB3VecEnv.seed", lambda seed: _sb3_play(_sb3(threads=1), seed)),
     (
         "MancalaSB3VecEnv(seed=...)",
-        lambda seed: (lambda env: (env.reset(), env.step(legal(env.action_masks()))))(_sb3(seed=seed, threads=1)),
+        lambda seed: (lambda env: (env.reset(), env.step(first_legal_per_game(env.action_masks()))))(
+            _sb3(seed=seed, threads=1)
+        ),
     ),
     ("SelfPlayVecEnv.seed", lambda seed: _sb3_play(_self_play(threads=1), seed)),
     (
         "SelfPlayVecEnv(seed=...)",
-        lambda seed: (lambda env: (env.reset(), env.step(legal(env.action_masks()))))(_self_play(seed=seed, threads=1)),
+        lambda seed: (lambda env: (env.reset(), env.step(first_legal_per_game(env.action_masks()))))(
+            _self_play(seed=seed, threads=1)
+        ),
     ),
 ]
 
@@ -165,7 +166,7 @@ def test_integer_arrays_of_any_integer_dtype_are_actions_at_every_batch_door(
 ) -> None:
     """An int32, uint8, uint64 array, a list or a tuple of ints plays as the int64 array does."""
     expected = build()
-    actions = legal(_masks(expected))
+    actions = first_legal_per_game(_masks(expected))
     play(expected, actions)
     for form in BATCH_ACTION_FORMS:
         env = build()
@@ -213,15 +214,15 @@ def _threaded(kind: str) -> tuple[Any, Callable[[Any], Any]]:
     if kind == "BatchedGames":
         env: Any = BatchedGames("kalah_v0", N, threads=2)
         env.reset(seed=0)
-        step = lambda env: env.step(legal(_masks(env)))  # noqa: E731
+        step = lambda env: env.step(first_legal_per_game(_masks(env)))  # noqa: E731
     elif kind in ("MancalaVectorEnv", "TwoSeatVectorEnv"):
         env = (MancalaVectorEnv if kind == "MancalaVectorEnv" else TwoSeatVectorEnv)("kalah_v0", N, threads=2)
         env.reset(seed=0)
-        step = lambda env: env.step(legal(env.action_masks()))  # noqa: E731
+        step = lambda env: env.step(first_legal_per_game(env.action_masks()))  # noqa: E731
     else:
         env = _sb3(seed=0, threads=2) if kind == "MancalaSB3VecEnv" else _self_play(seed=0, threads=2)
         env.reset()
-        step = lambda env: env.step(legal(env.action_masks()))  # noqa: E731
+        step = lambda env: env.step(first_legal_per_game(env.action_masks()))  # noqa: E731
     step(env)
     assert (env.games if kind == "SelfPlayVecEnv" else getattr(env, "venv", env)).threads == 2
     return env, step
@@ -272,7 +273,7 @@ def test_a_single_agent_reset_with_a_bad_position_changes_nothing(seed: int | No
     for each in (env, twin):
         each.reset(seed=3)
         each.step(int(np.flatnonzero(each.action_masks())[0]))
-    with pytest.raises(ValueError, match="has 1 fields|position"):
+    with pytest.raises(ValueError, match=r"has 1 fields|position"):
         env.reset(seed=seed, options={"position": "garbage"})
     assert env.seat == twin.seat and env.opponent is not None
     assert env.aec_env.state_dict() == twin.aec_env.state_dict()

@@ -20,6 +20,7 @@ from pettingzoo.utils.wrappers import BaseWrapper
 import mancala_envs
 from mancala_envs.envs.registration import NAMESPACE, VARIANTS
 
+from support.actions import first_players
 from support.episodes import game_cap, one_game_per_episode
 from support.pettingzoo_checks import api_test, only_dict_observation_warnings, render_test, seed_test
 
@@ -305,14 +306,6 @@ def test_register_all_is_idempotent() -> None:
 
 
 # --- seeding and the first player ---------------------------------------------------------------
-def first_players(env: Any, resets: int) -> list[str]:
-    players = []
-    for _ in range(resets):
-        env.reset()
-        players.append(env.agent_selection)
-    return players
-
-
 @pytest.mark.parametrize("env_id", IDS)
 def test_reset_reseeds_only_when_a_seed_is_given(env_id: str) -> None:
     a, b = pettingzoo.make("aec", env_id), pettingzoo.make("aec", env_id)
@@ -436,7 +429,7 @@ def test_pickle_and_deepcopy_mid_game_continue_identically(env_id: str) -> None:
         if not env.agents:
             break
         steps = []
-        for each, each_rng in zip(envs, rngs):
+        for each, each_rng in zip(envs, rngs, strict=True):
             observation, _, terminated, truncated, _ = each.last()
             action = None if terminated or truncated else random_action(observation, each_rng)
             each.step(action)

@@ -18,14 +18,11 @@ from mancala_envs.views.two_seat_env import TwoSeatVectorEnv
 from mancala_envs.views.vector_env import MancalaVectorEnv
 from mancala_envs.wrappers import FlattenObservation, GymFlattenObservation, turn_based_parallel
 
+from support.actions import first_legal_per_game
 from support.contract import Case, Row, plain
 
 SECTION = "Types and shared arrays"
 N = 4
-
-
-def legal(masks: np.ndarray) -> np.ndarray:
-    return np.asarray(masks).astype(bool).argmax(axis=-1).astype(np.int64)
 
 
 # --- subjects, and what a refused call must leave as it was -------------------------------------------------------
@@ -94,7 +91,7 @@ def vector(autoreset_mode: str = "next_step", ended: bool = False) -> MancalaVec
     env = MancalaVectorEnv("kalah_v0", N, learner_seat=0, first_player=0, autoreset_mode=autoreset_mode, threads=1)
     env.reset(seed=0)
     while ended and not env._waiting.any():
-        env.step(legal(env.action_masks()))
+        env.step(first_legal_per_game(env.action_masks()))
     return env
 
 
@@ -128,7 +125,7 @@ def two_seat(ended: bool = False) -> TwoSeatVectorEnv:
     env = TwoSeatVectorEnv("kalah_v0", N, first_player=0, threads=1)
     env.reset(seed=0)
     while ended and not env._waiting.any():
-        env.step(legal(env.action_masks()))
+        env.step(first_legal_per_game(env.action_masks()))
     return env
 
 
@@ -285,7 +282,7 @@ for door, build, frozen in (
     case(
         SITS_OUT,
         f"{door}.step with 99 in a game waiting for its reset",
-        lambda env: env.step(np.where(env._waiting.astype(bool), 99, legal(env.action_masks()))),
+        lambda env: env.step(np.where(env._waiting.astype(bool), 99, first_legal_per_game(env.action_masks()))),
         ValueError,
         ("actions out of range in games", "(e.g. 99); actions are 0..5"),
         build,
