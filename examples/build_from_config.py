@@ -57,7 +57,7 @@ def play_one_game(env: Any, seed: int) -> int:
             if terminated or truncated:
                 return decisions
     env.reset(seed=seed)
-    for agent in env.agent_iter():
+    for _agent in env.agent_iter():
         observation, _, terminated, truncated, _ = env.last()
         if terminated or truncated:
             env.step(None)

@@ -1,4 +1,5 @@
-"""OpenSpiel's MCTS bot against one of our agents, on any registered game, through ``mancala_envs.integrations.openspiel``.
+"""OpenSpiel's MCTS bot against one of our agents, on any registered game, through
+``mancala_envs.integrations.openspiel``.
 
 The game is loaded as an OpenSpiel game (``mancala_envs_ouril_v0`` for ``ouril_v0``); OpenSpiel's Python
 ``MCTSBot`` (UCT with random rollouts) plays it against a mancala-envs agent wrapped as an OpenSpiel bot

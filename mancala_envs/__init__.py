@@ -47,6 +47,7 @@ __all__ = [
 globals().update(public_modules())
 __all__ += list(public_modules())
 
+#: the one place the version is written: pyproject.toml reads it ([tool.setuptools.dynamic])
 __version__ = "0.1.0"
 
 

@@ -19,7 +19,7 @@ Example:
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import gymnasium
 import numpy as np
@@ -216,7 +216,7 @@ class StackObservation(BaseWrapper, gymnasium.utils.RecordConstructorArgs):
         self._observation_spaces: dict[str, spaces.Dict] = {}
         for agent in env.possible_agents:
             inner = _observation_entry(env, agent, wrapper)
-            stack = self._stacks[agent] = ObservationStack(inner["observation"], self.k)
+            stack = self._stacks[agent] = ObservationStack(cast(spaces.Box, inner["observation"]), self.k)
             self._observation_spaces[agent] = spaces.Dict({**inner.spaces, "observation": stack.space})
 
     def observation_space(self, agent: str) -> spaces.Space:
@@ -243,5 +243,5 @@ class StackObservation(BaseWrapper, gymnasium.utils.RecordConstructorArgs):
         live = agent is not None and not (env.terminations[agent] or env.truncations[agent])
         acted_on = env.observe(agent)["observation"] if live else None
         env.step(action)  # a rejected action raises here, before anything is committed
-        if live:
+        if live and agent is not None and acted_on is not None:  # live: both are
             self._stacks[agent].commit(acted_on)

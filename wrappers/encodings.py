@@ -340,7 +340,7 @@ class ObservationEncoder:
         cap = cls.options["cap"] + extra
         if remainder or not 1 <= cap <= max_cap(game):
             return None
-        built = default if extra == 0 else cls(game, cap=cap)
+        built = default if extra == 0 else cls(game, cap=cap)  # type: ignore[call-arg]  # cls takes cap
         return {"cap": cap} if built.space == space else None
 
     def _cap_step(self) -> int | None:

@@ -30,7 +30,7 @@ import dataclasses
 import os
 import pathlib
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, SupportsFloat
 
 import gymnasium
 import numpy as np
@@ -39,6 +39,7 @@ from pettingzoo.utils.wrappers import BaseWrapper
 
 from mancala_envs.envs.aec_env import MancalaEnv
 from mancala_envs.envs.records import RESULT_KEYS, GameRecord
+from mancala_envs.games.game import Game
 
 __all__ = ["GymRecordGames", "RecordGames"]
 
@@ -83,9 +84,10 @@ class _Recorder:
             return []
         return [{"player": player, "action": action} for player, action, _ in self._game.plies]
 
-    def _keep(self, game: Any, recorded: _Game, final_info: Mapping[str, Any]) -> None:
+    def _keep(self, game: Game, recorded: _Game, final_info: Mapping[str, Any]) -> None:
         """Builds the finished game's record, writes and/or keeps it; the game is then closed."""
         self._game = None
+        assert recorded.start_state is not None, "reset sets the start before any ply"
         record = GameRecord.from_plies(
             game, recorded.start_state, recorded.plies, final_info, players=recorded.players, seed=recorded.seed
         )
@@ -181,7 +183,7 @@ class RecordGames(_Recorder, BaseWrapper):
         info = raw.infos[agent] if over else None
         illegal = info is not None and info["end_reason"] == "illegal_action"
         recorded.plies.append((_AGENTS.index(agent), int(action), illegal))
-        if over:
+        if info is not None:  # the game is over
             self._keep(raw.game, recorded, info)
 
     def load_state_dict(self, snapshot: dict[str, Any]) -> None:
@@ -269,7 +271,7 @@ class GymRecordGames(_Recorder, gymnasium.Wrapper, gymnasium.utils.RecordConstru
         except BaseException:
             self._game = before
             raise
-        single = self.env.unwrapped
+        single: Any = self.env.unwrapped  # the single-agent view (a higher layer: not imported here)
         seat = single.seat
         opponent = getattr(single.opponent, "name", "opponent")
         self._game.players = [self.learner_name, opponent] if seat == 0 else [opponent, self.learner_name]
@@ -287,14 +289,14 @@ class GymRecordGames(_Recorder, gymnasium.Wrapper, gymnasium.utils.RecordConstru
         self._twin.reset(options=options)
         return self._twin.state_array
 
-    def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+    def step(self, action: Any) -> tuple[Any, SupportsFloat, bool, bool, dict[str, Any]]:
         """Steps the env (the learner's ply and the opponent's replies are noted); keeps the record at the end."""
         recorded = self._game
         result = self.env.step(action)
         _, _, terminated, truncated, info = result
         if recorded is None or not (terminated or truncated):
             return result
-        single = self.env.unwrapped
+        single: Any = self.env.unwrapped  # the single-agent view (a higher layer: not imported here)
         if info.get("illegal_action"):
             self._keep(single.game, recorded, self._penalty_end(single.seat, action, recorded))
         else:

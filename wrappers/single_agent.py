@@ -88,10 +88,7 @@ def vector_env_advice(
 
 def _check_gym(env: Any, wrapper: str, encoding: str | None = None, options: dict[str, Any] | None = None) -> None:
     if is_vector_env(env):
-        if encoding is None:
-            advice = vector_env_advice(stack=wrapper)
-        else:
-            advice = vector_env_advice(encoding, options)
+        advice = vector_env_advice(stack=wrapper) if encoding is None else vector_env_advice(encoding, options)
         raise TypeError(f"{wrapper} wraps one Gymnasium env, not a vector env ({type(env).__name__}); {advice}.")
     if isinstance(env, AECEnv):
         aec_name = wrapper.removeprefix("Gym")

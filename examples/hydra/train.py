@@ -122,7 +122,7 @@ def play_episodes(env: gymnasium.Env, learner: Learner, episodes: int, seed: int
                 break
         tally[seat][0 if reward > 0 else (2 if reward < 0 else 1)] += 1
     rows = [SeatRow(seat, *counts) for seat, counts in tally.items()]
-    rows.append(SeatRow("both", *(sum(column) for column in zip(*tally.values()))))
+    rows.append(SeatRow("both", *(sum(column) for column in zip(*tally.values(), strict=True))))  # 3 counts each
     return rows, steps
 
 

@@ -1,4 +1,5 @@
-"""The ``"perfect"`` agent: plays a best move of the game's perfect-play table (:mod:`mancala_envs.algorithms.retrograde`).
+"""The ``"perfect"`` agent: plays a best move of the game's perfect-play table
+(:mod:`mancala_envs.algorithms.retrograde`).
 
 A table holds, for every position with at most ``max_seeds`` seeds on the board, its value under
 perfect play: the seeds the player to move will still gain minus those the opponent will

@@ -23,10 +23,10 @@ import os
 import pickle
 import re
 import zipfile
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -35,6 +35,9 @@ from mancala_envs.common.files import open_regular, parse_json, refuse_irregular
 from mancala_envs.engine.state import PLAYER
 from mancala_envs.envs.aec_env import MancalaEnv, unwrap_env
 from mancala_envs.games.game import Game
+
+if TYPE_CHECKING:
+    from gymnasium import spaces
 
 __all__ = [
     "ACTIVATIONS",
@@ -154,7 +157,7 @@ def _identity(observation: np.ndarray) -> np.ndarray:
 
 
 def policy_encoder(
-    game: Any, space: Any, observation: str | dict[str, Any] | None = None
+    game: Game, space: spaces.Space[Any], observation: str | Mapping[str, Any] | None = None
 ) -> Callable[[np.ndarray], np.ndarray]:
     """The function that turns the raw egocentric observation into what a policy with ``space`` expects.
 
@@ -177,6 +180,7 @@ def policy_encoder(
     from mancala_envs.wrappers.encodings import encoder_class, encodings_of_space, make_encoder, parse_encoding
 
     if observation is not None:
+        candidate_space: spaces.Box
         if observation == "raw":
             low, high = game.observation_bounds()
             encoder, candidate_space = _identity, spaces.Box(low, high, dtype=np.int32)
@@ -694,7 +698,7 @@ def _spec_from_data(data: Any) -> PolicySpec:
     module = policy_class.get("__module__") if isinstance(policy_class, dict) else None
     init = policy_class.get("__init__") if isinstance(policy_class, dict) else None
     match = _INIT_NAME.match(init) if isinstance(init, str) else None
-    algorithm = KNOWN_POLICIES.get((module, match.group(1))) if match else None
+    algorithm = KNOWN_POLICIES.get((module, match.group(1))) if match and isinstance(module, str) else None
     if algorithm is None:
         named = f"{module}.{match.group(1)}" if match else "a class it names only in pickled form"
         raise _Unrecoverable(
@@ -763,7 +767,7 @@ def _spec_from_metadata(metadata: Any, where: str) -> PolicySpec:
             f"{METADATA_VERSION}; upgrade mancala-envs (pip install -U mancala-envs)."
         )
     algorithm = metadata.get("algorithm")
-    if algorithm not in KNOWN_POLICIES.values():
+    if not isinstance(algorithm, str) or algorithm not in KNOWN_POLICIES.values():
         raise bad(f"names the algorithm {algorithm!r}, not one of {sorted(set(KNOWN_POLICIES.values()))}")
     activation = metadata.get("activation")
     if activation not in ACTIVATIONS:
@@ -841,7 +845,7 @@ def model_metadata(
             f"only MaskablePPO or PPO with their MlpPolicy can be described for a safe load (got {algorithm} with "
             f"{key[0]}.{key[1]}); save it with model.save() and load it with trust_remote_code=True."
         )
-    activation = getattr(policy, "activation_fn", None)
+    activation: Any = getattr(policy, "activation_fn", None)
     known = getattr(activation, "__module__", None) == "torch.nn.modules.activation"
     if not known or activation.__name__ not in ACTIVATIONS:
         raise ValueError(f"the activation {activation!r} is not one of torch.nn's {', '.join(ACTIVATIONS)}.")

@@ -1055,7 +1055,8 @@ class Table:
         if not {"max_plies", "repetition"} <= fields:
             return None
         probe = type(game)(dataclasses.replace(game.config, repetition=True))
-        ply_cap = probe.max_plies + size - probe.state_size  # the history's length grows with the ply cap
+        # the history's length grows with the ply cap
+        ply_cap = probe.max_plies + size - probe.state_size  # type: ignore[attr-defined]  # each game declares it
         for changes in ({"repetition": False}, {"repetition": True, "max_plies": ply_cap}):
             try:
                 other = type(game)(dataclasses.replace(game.config, **changes))

@@ -29,7 +29,7 @@ from mancala_envs.envs.registration import make_game, resolve_env_id
 __all__ = ["OracleCallback"]
 
 
-class OracleCallback(BaseCallback):  # type: ignore[misc]  # SB3 has no type stubs
+class OracleCallback(BaseCallback):
     """Evaluates the learner against perfect play every ``every`` timesteps and logs the figures.
 
     The current policy plays as an agent (:class:`~mancala_envs.agents.sb3.PolicyOpponent`: masked

@@ -369,7 +369,7 @@ def play_human(
     final = dict(env.infos[session.human])
     if stopped is None:
         session.say()
-        session.say(env.render())
+        session.say(env.render())  # type: ignore[arg-type]  # "ansi" renders a str
         session.say(session.result_line(final))
     final["human"] = int(seat)
     final["stopped"] = stopped

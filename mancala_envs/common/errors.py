@@ -13,7 +13,7 @@ class GameOverError(RuntimeError):
     """``step`` was called after the episode ended."""
 
 
-def is_ctrl_c(error: BaseException) -> bool:
+def is_ctrl_c(error: BaseException | None) -> bool:
     """Whether ``error`` is Ctrl-C: a ``KeyboardInterrupt``, or the ``SystemError`` numba raises when the interrupt
     lands while compiled code calls back into Python (``returned a result with an exception set``, with the
     ``KeyboardInterrupt`` as its cause). The long work (``run_tournament``,

@@ -149,16 +149,16 @@ def check_action_array(actions: Any, n_games: int, n_actions: int) -> np.ndarray
     given = array
     array = array.astype(np.int64, copy=False)  # a uint64 beyond int64 wraps to a negative action, refused below
     if np.count_nonzero(array.view(np.uint64) >= n_actions):  # a negative action reads as a huge unsigned one
-        bad = np.flatnonzero((array < 0) | (array >= n_actions))
+        out = np.flatnonzero((array < 0) | (array >= n_actions))
         raise ValueError(
-            f"actions out of range in games {bad[:5].tolist()} (e.g. {int(given[bad[0]])}); "
+            f"actions out of range in games {out[:5].tolist()} (e.g. {int(given[out[0]])}); "
             f"actions are 0..{n_actions - 1}."
         )
     return array
 
 
-#: The most games one tournament or evaluation plays (pairs times games per pair): every game's result is kept in memory and
-#: written to the JSON (about 200 bytes each).
+#: The most games one tournament or evaluation plays (pairs times games per pair): every game's result is kept in memory
+#: and written to the JSON (about 200 bytes each).
 MAX_GAMES = 1_000_000
 
 

@@ -58,7 +58,7 @@ from __future__ import annotations
 
 import types
 from collections.abc import Callable
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol, TypeGuard, TypeVar
 
 import numpy as np
 from llvmlite import binding as llvm
@@ -170,11 +170,12 @@ def called(function: Callable[..., Any], signature: str = STEP_SIGNATURE) -> Cal
     twin = _CALLED.get(id(function))
     if twin is None:
         kept = {key: value for key, value in options.items() if key not in ("inline", "nopython", "boundscheck")}
-        twin = _CALLED[id(function)] = njit(signature, cache=True, **kept)(function.py_func)
+        dispatcher: Any = function  # a numba dispatcher (numba has no types)
+        twin = _CALLED[id(function)] = njit(signature, cache=True, **kept)(dispatcher.py_func)
     return twin
 
 
-def is_template(value: Any) -> bool:
+def is_template(value: Any) -> TypeGuard[types.FunctionType]:
     """Whether ``value`` is a function marked with :func:`per_game`."""
     return isinstance(value, types.FunctionType) and hasattr(value, _OPTIONS)
 
@@ -272,13 +273,14 @@ def _by_symbol(placeholder: str, rule: Callable[..., Any]) -> Callable[..., Any]
     key = (id(rule), placeholder)
     caller = _BY_SYMBOL.get(key)
     if caller is None:
-        compiled = called(rule) if placeholder == "game_step" else rule
+        compiled: Any = called(rule) if placeholder == "game_step" else rule  # a numba dispatcher (untyped)
         arguments = tuple(sigutils.normalize_signature(_RULE_ARGUMENTS[placeholder])[0])
         result = compiled.overloads.get(arguments)
         if result is None:  # compiled here, or loaded from numba's cache
             compiled.compile(arguments)
             result = compiled.overloads[arguments]
-        symbol = f"mancala_envs.rule:{rule.py_func.__module__}.{rule.py_func.__qualname__}"
+        function: Any = rule  # a numba dispatcher (untyped)
+        symbol = f"mancala_envs.rule:{function.py_func.__module__}.{function.py_func.__qualname__}"
         llvm.add_symbol(symbol, result.library.get_pointer_to_function(result.fndesc.llvm_func_name))
         caller = _BY_SYMBOL[key] = _symbol_call(symbol, result.signature)
     return caller
@@ -291,12 +293,13 @@ def _symbol_call(symbol: str, signature: Any) -> Callable[..., Any]:
     def typer(typing_context: Any, given: tuple[Any, ...]) -> Any:
         if len(given) != len(signature.args):
             return None
-        if not all(typing_context.can_convert(have, want) for have, want in zip(given, signature.args)):
+        if not all(typing_context.can_convert(have, want) for have, want in zip(given, signature.args, strict=True)):
             return None
 
         def codegen(context: Any, builder: Any, call: Any, values: Any) -> Any:
-            values = [
-                context.cast(builder, value, have, want) for value, have, want in zip(values, call.args, signature.args)
+            values = [  # as many of each: the typer above accepted only that many arguments
+                context.cast(builder, value, have, want)
+                for value, have, want in zip(values, call.args, signature.args, strict=True)
             ]
             function_type = context.call_conv.get_function_type(signature.return_type, signature.args)
             function = cgutils.get_or_insert_function(builder.module, function_type, symbol)
@@ -309,25 +312,24 @@ def _symbol_call(symbol: str, signature: Any) -> Callable[..., Any]:
 
         return signature.return_type(*given), codegen
 
+    # numba's intrinsic reads the arity from the signature: one function per arity
+    def rule_2(typing_context: Any, a: Any, b: Any) -> Any:
+        return typer(typing_context, (a, b))
+
+    def rule_3(typing_context: Any, a: Any, b: Any, c: Any) -> Any:
+        return typer(typing_context, (a, b, c))
+
+    def rule_4(typing_context: Any, a: Any, b: Any, c: Any, d: Any) -> Any:
+        return typer(typing_context, (a, b, c, d))
+
+    def rule_5(typing_context: Any, a: Any, b: Any, c: Any, d: Any, e: Any) -> Any:
+        return typer(typing_context, (a, b, c, d, e))
+
     arity = len(signature.args)
-    if arity == 2:
-
-        def rule(typing_context: Any, a: Any, b: Any) -> Any:
-            return typer(typing_context, (a, b))
-    elif arity == 3:
-
-        def rule(typing_context: Any, a: Any, b: Any, c: Any) -> Any:
-            return typer(typing_context, (a, b, c))
-    elif arity == 4:
-
-        def rule(typing_context: Any, a: Any, b: Any, c: Any, d: Any) -> Any:
-            return typer(typing_context, (a, b, c, d))
-    elif arity == 5:
-
-        def rule(typing_context: Any, a: Any, b: Any, c: Any, d: Any, e: Any) -> Any:
-            return typer(typing_context, (a, b, c, d, e))
-    else:
+    by_arity: dict[int, Callable[..., Any]] = {2: rule_2, 3: rule_3, 4: rule_4, 5: rule_5}
+    if arity not in by_arity:
         raise TypeError(f"a rule takes 2 to 5 arguments (got {arity}).")
+    rule = by_arity[arity]
     rule.__name__ = rule.__qualname__ = symbol.rpartition(".")[2]
     return intrinsic(rule)
 

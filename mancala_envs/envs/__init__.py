@@ -21,7 +21,7 @@ from mancala_envs.games.game import Game, config_from_kwargs
 __all__ = ["bind", "public_modules"]
 
 
-def bind(game_class: type[Game]) -> tuple[Callable[..., MancalaEnv], Callable[..., Any], dict[str, Any]]:
+def bind(game_class: type[Game]) -> tuple[Callable[..., MancalaEnv], Callable[..., MancalaEnv], dict[str, Any]]:
     """Returns ``(raw_env, env, metadata)`` for a game class.
 
     ``raw_env(**kwargs)`` splits the keywords into environment options (``render_mode``,
@@ -39,7 +39,7 @@ def bind(game_class: type[Game]) -> tuple[Callable[..., MancalaEnv], Callable[..
         config = config_from_kwargs(game_class.config_class, kwargs.pop("config", None), **kwargs)
         return MancalaEnv(game_class(config), **env_options)
 
-    def env(**kwargs: Any) -> Any:
+    def env(**kwargs: Any) -> MancalaEnv:
         return raw_env(**kwargs)
 
     raw_env.__doc__ = f"{title} without wrappers. Keywords: {config_name} fields and MancalaEnv options."
@@ -56,10 +56,18 @@ def bind(game_class: type[Game]) -> tuple[Callable[..., MancalaEnv], Callable[..
 def _public_module(game_class: type[Game]) -> types.ModuleType:
     name = f"{game_class.name}_v{game_class.version}"
     module = types.ModuleType(f"{__name__}.{name}", game_class.env_doc or None)
-    module.raw_env, module.env, module.metadata = bind(game_class)
-    module.GAME = game_class
-    setattr(module, game_class.config_class.__name__, game_class.config_class)
-    module.__all__ = [game_class.config_class.__name__, "GAME", "env", "metadata", "raw_env"]
+    raw_env, env, metadata = bind(game_class)
+    config_name = game_class.config_class.__name__
+    vars(module).update(
+        {
+            "raw_env": raw_env,
+            "env": env,
+            "metadata": metadata,
+            "GAME": game_class,
+            config_name: game_class.config_class,
+            "__all__": [config_name, "GAME", "env", "metadata", "raw_env"],
+        }
+    )
     return module
 
 

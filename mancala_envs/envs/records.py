@@ -603,7 +603,7 @@ def write_animation(
         names = [path.with_name(path.name.replace("*", f"{index:0{width}d}")) for index in range(count)]
     else:
         names = [path.with_name(f"{path.stem}-{index:0{width}d}.png") for index in range(count)]
-    for name, frame in zip(names, _frames(record)):
+    for name, frame in zip(names, _frames(record), strict=True):  # one frame per position: count of them
         image_module.fromarray(frame).save(name)
     return names
 
@@ -613,7 +613,7 @@ def _write_mp4(record: GameRecord, path: pathlib.Path, fps: int, end_pause: floa
         from moviepy.video.io.ffmpeg_writer import FFMPEG_VideoWriter
     except ImportError as error:
         raise ImportError(f"writing MP4 needs moviepy ({error}); {RENDER_EXTRA}") from None
-    writer = None
+    writer: Any = None  # moviepy's FFMPEG_VideoWriter (untyped), made at the first frame
     try:
         frame = None
         for frame in _frames(record):

@@ -19,12 +19,15 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pettingzoo.env_registry.registration import aec_registry, register
 
 from mancala_envs.games import game_classes
 from mancala_envs.games.game import Game, config_from_kwargs
+
+if TYPE_CHECKING:
+    from mancala_envs.envs.aec_env import MancalaEnv
 
 __all__ = [
     "NAMESPACE",
@@ -155,7 +158,7 @@ def find_variant(env_id: str) -> EnvVariant:
     raise ValueError(f"unknown environment {env_id!r}; choose one of {list_envs()}.")
 
 
-def make(env_id: str, **kwargs: Any):
+def make(env_id: str, **kwargs: Any) -> MancalaEnv:
     """Creates a registered environment (wrapped as by its module's ``env``).
 
     Args:
@@ -164,7 +167,7 @@ def make(env_id: str, **kwargs: Any):
         **kwargs: Game and environment options; they override the variant's.
 
     Returns:
-        The AEC environment.
+        The AEC environment (a :class:`~mancala_envs.envs.aec_env.MancalaEnv`).
 
     Example:
         >>> import mancala_envs

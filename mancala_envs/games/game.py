@@ -320,7 +320,7 @@ class Game(ABC):
         alone, once (and loads them from numba's cache after that). ``constants`` fix module-level
         constants of the templates (see :func:`~mancala_envs.engine.kernels.specialise`).
         """
-        return specialise(template, self, **constants)
+        return specialise(template, self, **constants)  # type: ignore[arg-type]  # GameRules: the rules are class attributes
 
     @property
     def history_start(self) -> int:
@@ -429,11 +429,11 @@ class Game(ABC):
             return np.flatnonzero((bits >> np.arange(self.n_actions)) & 1)
         table = self.__dict__.get("_actions_table")
         if table is None:
-            table = self._actions_table = []
+            table = self._actions_table = []  # type: ignore[var-annotated]  # read-only arrays
             for every in range(1 << self.n_actions):
                 actions = np.flatnonzero((every >> np.arange(self.n_actions)) & 1)
                 actions.flags.writeable = False
-                table.append(actions)
+                table.append(actions)  # type: ignore[arg-type]  # (the list above)
         return table[bits]
 
     def info(self, state: np.ndarray) -> dict[str, Any]:
@@ -466,7 +466,7 @@ class Game(ABC):
     @property
     def max_episode_plies(self) -> int:
         """The most plies an episode can last: the ply cap, times the game or round cap of a match."""
-        return self.max_plies
+        return self.max_plies  # type: ignore[attr-defined]  # each game declares it
 
     # --- state checks -----------------------------------------------------------------------------
     def held_seeds(self, state: np.ndarray) -> int | None:

@@ -85,11 +85,11 @@ def make_from_config(config: Mapping[str, Any]) -> Any:
     """
     if not isinstance(config, Mapping):
         raise TypeError(f"config must be a mapping such as {{'id': 'mancala/ouril-v0'}} (got {type(config).__name__}).")
-    config = _plain(config)
-    if "id" not in config:
+    settings: dict[str, Any] = _plain(config)  # a dict: the entries are taken out one by one
+    if "id" not in settings:
         raise ValueError(f"config has no 'id'; add one of {list_envs()} or {list_gymnasium_envs()}.")
-    env_id = config.pop("id")
-    wrappers = config.pop("wrappers", [])
+    env_id = settings.pop("id")
+    wrappers = settings.pop("wrappers", [])
     if wrappers is None:
         wrappers = []
     if not isinstance(wrappers, list):
@@ -105,14 +105,11 @@ def make_from_config(config: Mapping[str, Any]) -> Any:
             f"or a Gymnasium id {list_gymnasium_envs()}."
         )
     accepted = _option_names(pettingzoo_id, gymnasium_form)
-    unknown = sorted(set(config) - accepted)
+    unknown = sorted(set(settings) - accepted)
     if unknown:
         allowed = sorted(accepted | set(CONFIG_KEYS))
         raise ValueError(f"config has unknown keys {unknown} for {env_id!r}; the keys it takes are {allowed}.")
-    if gymnasium_form:
-        env = gymnasium.make(env_id, **config)
-    else:
-        env = make(pettingzoo_id, **config)
+    env = gymnasium.make(env_id, **settings) if gymnasium_form else make(pettingzoo_id, **settings)
     from mancala_envs.wrappers import apply_wrappers
 
     return apply_wrappers(env, wrappers)

@@ -93,7 +93,8 @@ try:
     import pyspiel
 except ImportError as error:  # pragma: no cover - depends on the installed extras
     raise ImportError(
-        "mancala_envs.integrations.openspiel needs OpenSpiel (the pyspiel module): pip install 'mancala-envs[openspiel]'"
+        "mancala_envs.integrations.openspiel needs OpenSpiel (the pyspiel module): "
+        "pip install 'mancala-envs[openspiel]'"
     ) from error
 from open_spiel.python.observation import IIGObserverForPublicInfoGame
 
@@ -372,7 +373,8 @@ class MancalaGame(pyspiel.Game):
             raise ValueError(
                 "the serialized state is in OpenSpiel's pickled form ('history=...', '__dict__=...'), which "
                 "mancala-envs never loads: unpickling a text can run any code. Serialize the state with this version's "
-                "state.serialize() or pyspiel.serialize_game_and_state() (after importing mancala_envs.integrations.openspiel)."
+                "state.serialize() or pyspiel.serialize_game_and_state() "
+                "(after importing mancala_envs.integrations.openspiel)."
             )
         try:
             fields = json.loads(text)
@@ -715,7 +717,7 @@ def _serialized_text(serialized: Any, what: str, limit: int | None = None, holde
             serialized.encode("utf-8")
             return serialized
         return bytes(serialized).decode("utf-8")
-    except UnicodeError as error:
+    except (UnicodeEncodeError, UnicodeDecodeError) as error:  # the errors of encode and decode
         raise ValueError(
             f"{what} is not UTF-8 text ({error.reason} at position {error.start}); {_SERIALIZE_FIX}."
         ) from None

@@ -205,17 +205,17 @@ class BoardPicture:
         played = None
         # A match's new game starts at ply 0: the last move (which ended the previous game) is named in
         # the caption but not drawn on the new board.
-        on_board = last_move is not None and int(state[PLY]) > 0
-        if on_board:
-            sown_counts = Counter(last_move["sown"])
-            for pit, seeds in last_move["captures"]:
+        drawn = last_move if last_move is not None and int(state[PLY]) > 0 else None
+        if drawn is not None:
+            sown_counts = Counter(drawn["sown"])
+            for pit, seeds in drawn["captures"]:
                 captured[pit] = captured.get(pit, 0) + seeds
-            played = game.played_pit(last_move["player"], last_move["action"])
+            played = game.played_pit(drawn["player"], drawn["action"])
 
         for pit, centre in self.centres.items():
             self._draw_pit(pygame, surface, centre, int(board[pit]), pit in closed)
-        if on_board:
-            self._draw_path(pygame, surface, played, last_move["sown"])
+        if drawn is not None:
+            self._draw_path(pygame, surface, played, drawn["sown"])
         count_font = _font(int(self.cell * 0.36))
         for pit, centre in self.centres.items():
             seeds = int(board[pit])
@@ -253,7 +253,7 @@ class BoardPicture:
             pygame.draw.line(surface, WOOD_EDGE, (rect.left + 12, middle), (rect.right - 12, middle), 3)
         self._draw_legend(pygame, surface)
         small = _font(max(14, self.cell // 5))
-        for r, row in enumerate(self.rows):
+        for row in self.rows:
             for pit in row:
                 cx, cy = self.centres[pit]
                 label = small.render(str(pit), True, (236, 222, 200))
@@ -328,11 +328,11 @@ class BoardPicture:
         (x0, y0), (x1, y1) = points[-2], points[-1]
         angle = math.atan2(y1 - y0, x1 - x0)
         tip = (x1 - math.cos(angle) * self.radius * 0.35, y1 - math.sin(angle) * self.radius * 0.35)
-        size = self.cell * 0.16
+        head_size = self.cell * 0.16
         head = [
             tip,
-            (tip[0] - size * math.cos(angle - 0.5), tip[1] - size * math.sin(angle - 0.5)),
-            (tip[0] - size * math.cos(angle + 0.5), tip[1] - size * math.sin(angle + 0.5)),
+            (tip[0] - head_size * math.cos(angle - 0.5), tip[1] - head_size * math.sin(angle - 0.5)),
+            (tip[0] - head_size * math.cos(angle + 0.5), tip[1] - head_size * math.sin(angle + 0.5)),
         ]
         pygame.draw.polygon(overlay, (*PATH, 220), head)
         surface.blit(overlay, (left, top))

@@ -49,6 +49,7 @@ from mancala_envs.agents.agent import Agent, masked_choice
 from mancala_envs.agents.sb3 import policy_encoder
 from mancala_envs.common.validation import check_integer, check_seed
 from mancala_envs.envs.batch import BatchedGames, BatchStep
+from mancala_envs.games.game import Game
 from mancala_envs.views.sb3_vec_env import vec_env_indices
 from mancala_envs.views.vector_env import encoded_space
 
@@ -117,7 +118,7 @@ class AgentBatchOpponent:
 
     def __init__(self, agent: Agent, name: str | None = None) -> None:
         self.agent = agent
-        self.name = name or getattr(agent, "name", type(agent).__name__)
+        self.name: str = name or getattr(agent, "name", None) or type(agent).__name__
 
     def act_batch(
         self,
@@ -185,15 +186,16 @@ class TorchPolicyOpponent:
         self.policy = getattr(policy, "policy", policy)
         if not hasattr(self.policy, "get_distribution") or not hasattr(self.policy, "obs_to_tensor"):
             raise TypeError(
-                f"TorchPolicyOpponent needs a Stable-Baselines3 on-policy model or policy (got {type(policy).__name__})."
+                "TorchPolicyOpponent needs a Stable-Baselines3 on-policy model or policy "
+                f"(got {type(policy).__name__})."
             )
         self.encoding = encoding
         self.deterministic = deterministic
         self.name = name
         self._encoder: Any = None
-        self._game: Any = None
+        self._game: Game | None = None
 
-    def logits(self, game: Any, observations: np.ndarray) -> np.ndarray:
+    def logits(self, game: Game, observations: np.ndarray) -> np.ndarray:
         """The policy's logits ``(k, n_actions)`` for raw observations ``(k, obs_size)``, in one forward pass."""
         import torch
 
@@ -255,7 +257,8 @@ def batch_opponent(spec: Any, seed: int | None = None, encoding: Any = None) -> 
         return TorchPolicyOpponent(spec, encoding=encoding)
     raise TypeError(
         f"opponent {spec!r} cannot play batched games; pass an agent name ('greedy', 'alphabeta:2', 'pretrained'), "
-        f"{SELF!r}, an SB3 model or policy, an Agent, or an object with act_batch(games, index, observations, masks, rng)."
+        f"{SELF!r}, an SB3 model or policy, an Agent, "
+        "or an object with act_batch(games, index, observations, masks, rng)."
     )
 
 

@@ -788,13 +788,13 @@ def warm_up(config: TrainConfig, batched: bool | None = None) -> float:
     if config.self_play:  # the batched loop and the pool's agents
         from mancala_envs.training.selfplay import SelfPlayVecEnv
 
-        env = SelfPlayVecEnv(
+        self_play = SelfPlayVecEnv(
             config.game, 2, opponents=opponents, encoding=config.encoding, seed=0, **config.game_options
         )
-        env.reset()
+        self_play.reset()
         for _ in range(4):
-            env.step(np.argmax(env.action_masks(), axis=1))
-        env.close()
+            self_play.step(np.argmax(self_play.action_masks(), axis=1))
+        self_play.close()
     if _opponents_to_batch(config, batched) is not None:  # the learners' loop for these opponents' kinds
         env = make_training_env(dataclasses.replace(config, n_envs=2, seed=0), batched)
         env.reset()
@@ -899,9 +899,9 @@ def evaluate(
                     break
             outcome = 0 if reward > 0 else (2 if reward < 0 else 1)
             tally["first" if seat == 0 else "second"][outcome] += 1
-        for seat, (wins, draws, losses) in tally.items():
-            rows.append(EvalRow(name, seat, wins, draws, losses))
-        both = [a + b for a, b in zip(tally["first"], tally["second"])]
+        for seats, (wins, draws, losses) in tally.items():
+            rows.append(EvalRow(name, seats, wins, draws, losses))
+        both = [a + b for a, b in zip(tally["first"], tally["second"], strict=True)]  # three counts each
         rows.append(EvalRow(name, "both", *both))
     return rows
 

@@ -107,8 +107,9 @@ def warm_up(
     """
     every_game = [game_class.name for game_class in game_classes()]
     names = every_game if games is None else list(games)
-    env_ids = {name: _registered_id(name) for name in names}
-    unknown = [name for name, env_id in env_ids.items() if env_id is None]
+    found = {name: _registered_id(name) for name in names}
+    unknown = [name for name, env_id in found.items() if env_id is None]
+    env_ids = {name: env_id for name, env_id in found.items() if env_id is not None}
     if unknown:
         raise ValueError(
             f"unknown game(s) {unknown}; use game names from {every_game} or registered ids "

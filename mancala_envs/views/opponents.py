@@ -146,7 +146,7 @@ class OpponentPool:
             if len(weights) != len(self.members) or any(w < 0 for w in weights) or sum(weights) <= 0:
                 raise ValueError("pool weights must be one non-negative number per opponent, not all zero.")
             total = float(sum(weights))
-            self.weights = [float(w) / total for w in weights]
+            self.weights: list[float] | None = [float(w) / total for w in weights]
         else:
             self.weights = None
         self.name = "pool(" + ", ".join(getattr(m, "name", "?") for m in self.members) + ")"
@@ -182,7 +182,7 @@ def make_opponent(spec: Any, seed: int | None = None, *, trust_remote_code: bool
             By default a model is loaded without unpickling (see :func:`~mancala_envs.agents.sb3.load_policy`).
 
     Raises:
-        TypeError: ``spec`` is none of the accepted kinds.
+        TypeError: ``spec`` is none of the accepted kinds, or a list holding a list or a pool (pools do not nest).
         ValueError: an unknown baseline name, or a file that is not a saved model.
         UntrustedModelError: (a ``ValueError``) a model file that can only be loaded by unpickling it,
             without ``trust_remote_code``; the message says how to opt in.
@@ -197,7 +197,16 @@ def make_opponent(spec: Any, seed: int | None = None, *, trust_remote_code: bool
         else:
             opponent = AgentOpponent(make_agent(spec), name=spec)
     elif isinstance(spec, (list, tuple)):
-        opponent = OpponentPool([make_opponent(member, trust_remote_code=trust_remote_code) for member in spec])
+        members: list[Opponent] = []
+        for member in spec:
+            built = make_opponent(member, trust_remote_code=trust_remote_code)
+            if isinstance(built, OpponentPool):  # a pool draws an opponent that acts; a pool does not act
+                raise TypeError(
+                    f"an opponent list holds opponents, not lists or pools (got {member!r}); "
+                    "list its opponents in the outer list instead."
+                )
+            members.append(built)
+        opponent = OpponentPool(members)
     elif hasattr(spec, "act") and callable(spec.act):
         opponent = AgentOpponent(spec)
     elif callable(spec):

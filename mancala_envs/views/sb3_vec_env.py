@@ -52,7 +52,8 @@ class MancalaSB3VecEnv(VecEnv):
             (``"flat"``, ``"one_hot"``, ``"thermometer"``, ``"planes"``) or as a dict with its options
             (``{"name": "one_hot", "cap": 8}``); the observation space is the encoder's.
         threads: Threads that step the games (``None``, the default: every core, one per 64 games at most; at most
-            256); the results are the same whatever the count (see :class:`~mancala_envs.views.vector_env.MancalaVectorEnv`).
+            256); the results are the same whatever the count
+            (see :class:`~mancala_envs.views.vector_env.MancalaVectorEnv`).
         **options: Game options, ``first_player``, ``reward_mode``, ``history_capacity``.
 
     Attributes:
@@ -121,7 +122,9 @@ class MancalaSB3VecEnv(VecEnv):
             games = np.flatnonzero(dones)
             elapsed = round(time.time() - self._start, 6)
             results = self.venv.final_results(games)
-            for game, final_observation, result in zip(games.tolist(), self.venv.final_observations(games), results):
+            for game, final_observation, result in zip(
+                games.tolist(), self.venv.final_observations(games), results, strict=True
+            ):
                 step_infos[game] = {
                     "terminal_observation": final_observation,
                     "TimeLimit.truncated": bool(truncated[game] and not terminated[game]),

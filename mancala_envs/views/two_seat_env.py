@@ -54,7 +54,7 @@ Example:
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import Any
 
 import gymnasium
 import numpy as np
@@ -89,8 +89,8 @@ class TwoSeatVectorEnv(gymnasium.vector.VectorEnv):
             features, and the observation spaces the encoder's.
         threads: Threads that step the games, each its own contiguous part of them (``None``, the default:
             every core this process may run on, one per 64 games at most; ``1``: the calling thread alone; at most
-            256, :data:`~mancala_envs.envs.batch.MAX_THREADS`). Observations, rewards and infos are the same whatever the
-            count.
+            256, :data:`~mancala_envs.envs.batch.MAX_THREADS`). Observations, rewards and infos are the same whatever
+            the count.
         **options: Game options and ``first_player`` (``None``: drawn for each game from its generator) and
             ``reward_mode`` (``"win_loss"`` or ``"match_points"``), as for :func:`mancala_envs.make`.
 
@@ -102,7 +102,8 @@ class TwoSeatVectorEnv(gymnasium.vector.VectorEnv):
         ValueError / TypeError: an unknown id, mode or encoding, or invalid options or counts.
     """
 
-    metadata: ClassVar[dict[str, Any]] = {"autoreset_mode": AutoresetMode.NEXT_STEP}
+    # an instance attribute in Gymnasium's VectorEnv (each env sets its own), so not a ClassVar here
+    metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.NEXT_STEP}  # noqa: RUF012
 
     def __init__(
         self,
@@ -194,10 +195,7 @@ class TwoSeatVectorEnv(gymnasium.vector.VectorEnv):
         """
         waiting = self._waiting
         playing = ~waiting
-        if waiting.any():
-            step = self._games.step(actions, playing=playing)
-        else:
-            step = self._games.step(actions)
+        step = self._games.step(actions, playing=playing) if waiting.any() else self._games.step(actions)
         # From here on nothing raises: the step was played.
         n = self.num_envs
         acted = np.where(playing, self._to_play, -1).astype(np.int8)
@@ -238,7 +236,7 @@ class TwoSeatVectorEnv(gymnasium.vector.VectorEnv):
         }
         if self.autoreset_mode == AutoresetMode.SAME_STEP and final.index.size:
             final_obs = np.empty(n, dtype=object)
-            for game, view in zip(final.index, self._encode(last_views)):
+            for game, view in zip(final.index, self._encode(last_views), strict=True):  # the views of those games
                 final_obs[game] = view
             infos["final_obs"] = final_obs
             infos["_final_obs"] = ended.copy()
@@ -280,7 +278,7 @@ class TwoSeatVectorEnv(gymnasium.vector.VectorEnv):
         final = self._final
         index = final.index
         views = self._encode(final.observation)
-        seat_observations = np.zeros((n, 2, *self.single_observation_space.shape), views.dtype)
+        seat_observations = np.zeros((n, 2, *(self.single_observation_space.shape or ())), views.dtype)
         seat_observations[index] = views
         info: dict[str, Any] = {}
         for key, values in (

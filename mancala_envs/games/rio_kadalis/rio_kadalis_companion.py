@@ -76,7 +76,7 @@ class RioKadalisCompanion(TwoRowCompanion):
                 raise ValueError(f"closed pit {pit} holds {board[pit]} seeds; a closed pit is empty.")
         if len(set(pits)) != len(pits):
             raise ValueError(f"closed={pits!r} names a pit twice.")
-        return sum(check_counts("reserves", reserves, 2, self.total_seeds))
+        return sum(check_counts("reserves", reserves, 2, self.total_seeds))  # type: ignore[arg-type]  # ints
 
     def apply_position_flags(self, state: np.ndarray, flags: dict[str, Any]) -> None:
         bits = 0
