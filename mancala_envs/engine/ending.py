@@ -14,6 +14,8 @@ in the per-ply cost.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import numpy as np
 
 from mancala_envs.engine.jit import njit
@@ -26,8 +28,10 @@ from mancala_envs.engine.state import (
     END_NO_FEEDING_MOVE,
     END_NO_LEGAL_MOVE,
     END_REASON,
+    END_REASON_NAMES,
     END_REPETITION,
     END_THRESHOLD,
+    FIRST_GAME_END_REASON,
     FIRST_MOVE_DONE,
     GAMES_PLAYED,
     LAST_ACTION,
@@ -47,11 +51,14 @@ from mancala_envs.engine.state import (
 )
 
 __all__ = [
+    "NO_WIN_THRESHOLD",
     "PLAIN_WIN",
     "check_end",
     "close_match_game",
     "end_ply",
+    "end_reason_code",
     "finish_game",
+    "game_end_reasons",
     "match_points",
     "record_result",
     "row_seeds",
@@ -78,6 +85,9 @@ def row_seeds(board: np.ndarray, player: int, row_size: int) -> int:
 
 #: ``three_quarter_points`` value meaning "the winner scores 1 point, whatever the score" (Ouril).
 PLAIN_WIN = 0
+
+#: ``win_threshold`` of a game without one (:func:`end_ply`): no store size ends the game at once
+NO_WIN_THRESHOLD = 0
 
 
 @njit(cache=True, inline="always", error_model="numpy")
@@ -231,3 +241,50 @@ def close_match_game(state: np.ndarray, match_target: int, max_games: int) -> bo
         return True
     set_winner(state, MATCH)
     return False
+
+
+# --- a game's own end reasons: declared by name, numbered here ---------------------------------------------------
+def game_end_reasons(*names: str) -> dict[int, str]:
+    """Numbers a game's own end reasons: ``{code: name}``, codes from ``FIRST_GAME_END_REASON`` in the order given.
+
+    A rules module declares its own end reasons once, by name, and takes their codes from here (never a
+    number of its own); the result is what its Game class declares as ``end_reasons``. The codes are the
+    game's own: two games may use the same code for different reasons (``Game.end_reason_names`` is per
+    game). For example, ``game_end_reasons("max_rounds", "cannot_refill")`` is ``{10: "max_rounds",
+    11: "cannot_refill"}``.
+
+    Args:
+        *names: The reasons' names as ``info["end_reason"]`` shows them, in the order of their codes.
+
+    Raises:
+        ValueError: a name is not a lower-case identifier, is given twice, or is the name of a shared end
+            reason (``END_REASON_NAMES``); the message names it and what to do.
+    """
+    shared = {name for name in END_REASON_NAMES.values() if name is not None}
+    for index, name in enumerate(names):
+        if not isinstance(name, str) or not name.isidentifier() or name != name.lower():
+            raise ValueError(f"end reason {name!r} is not a lower-case identifier; name it like 'row_empty'.")
+        if name in shared:
+            raise ValueError(
+                f"end reason {name!r} is one every game shares (code {_code_of(END_REASON_NAMES, name)}); "
+                "end the game with that shared code instead of declaring it again."
+            )
+        if name in names[:index]:
+            raise ValueError(f"end reason {name!r} is declared twice; declare each reason once.")
+    return {FIRST_GAME_END_REASON + index: name for index, name in enumerate(names)}
+
+
+def end_reason_code(reasons: Mapping[int, str], name: str) -> int:
+    """The code of the end reason called ``name`` in ``reasons`` (a :func:`game_end_reasons` declaration).
+
+    Raises:
+        ValueError: no reason of ``reasons`` has that name; the message lists the names declared.
+    """
+    code = _code_of(reasons, name)
+    if code is None:
+        raise ValueError(f"no end reason is called {name!r}; the declared ones are {sorted(reasons.values())}.")
+    return code
+
+
+def _code_of(reasons: Mapping[int, str | None], name: str) -> int | None:
+    return next((code for code, reason in reasons.items() if reason == name), None)

@@ -51,6 +51,8 @@ __all__ = [
     "GROUPS_END_OF_LAP",
     "GROUPS_IMMEDIATE",
     "GROUPS_OFF",
+    "NO_CLOSED_PITS",
+    "NO_GROUPS",
     "TURN_ENDED_BINIKH",
     "TURN_ENDED_EMPTY",
     "TURN_ENDLESS",
@@ -67,6 +69,10 @@ __all__ = [
 GROUPS_OFF = 0  # never (no en-passant captures)
 GROUPS_IMMEDIATE = 1  # as soon as the seed makes the group (StoneShark)
 GROUPS_END_OF_LAP = 2  # when the lap is over, among the pits it sowed (Ludii)
+#: ``group_size`` of a game without en-passant groups (with ``GROUPS_OFF``)
+NO_GROUPS = 0
+#: ``closed`` of a ring with every pit open (the bit mask of closed pits is empty)
+NO_CLOSED_PITS = 0
 
 # How relay_turn ended:
 TURN_ENDED_EMPTY = 0  # the last seed fell into an empty pit

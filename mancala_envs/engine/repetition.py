@@ -21,7 +21,10 @@ import numpy as np
 from mancala_envs.engine.jit import njit
 from mancala_envs.engine.state import HISTORY_FILTER, HISTORY_LEN
 
-__all__ = ["history_clear", "history_repeats", "key_fits", "position_key", "position_key_at"]
+__all__ = ["NO_HISTORY", "history_clear", "history_repeats", "key_fits", "position_key", "position_key_at"]
+
+#: ``history_start`` of a game that keeps no repetition history (``repetition=False``, or no repetition rule)
+NO_HISTORY = 0
 
 _MAX_N = 128
 _MAX_K = 32

@@ -42,6 +42,7 @@ from mancala_envs.engine.trace import trace_sow
 __all__ = [
     "CCW",
     "CW",
+    "NO_CAPACITY",
     "ORIGIN_FIRST",
     "ORIGIN_SKIPPED",
     "ORIGIN_SKIPPED_FIRST_CIRCUIT",
@@ -58,6 +59,9 @@ ORIGIN_SOWN = 0  # the origin is an ordinary pit when the lap passes it again
 ORIGIN_SKIPPED = 1  # the origin is skipped on every pass (Oware, Urim, Ouril)
 ORIGIN_SKIPPED_FIRST_CIRCUIT = 2  # skipped on the first pass only (Ouril variant)
 ORIGIN_FIRST = 3  # the first seed goes back into the origin (Modiar)
+
+#: ``capacity`` of a game whose pits take any number of seeds (no pit is ever skipped as full)
+NO_CAPACITY = 0
 
 
 @njit(cache=True, inline="always", error_model="numpy")

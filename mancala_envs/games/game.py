@@ -250,8 +250,8 @@ class Game(ABC):
     position_options: ClassVar[dict[str, str]] = {}
     #: whether the final scores decide the winner (Omweso's winner is decided by its rules)
     scores_decide_winner: ClassVar[bool] = True
-    #: whether :mod:`mancala_envs.algorithms.retrograde` can table the game: a single game's position is its board, stores,
-    #: player to move and first-move flag, and seeds that leave the board (into the stores) never return
+    #: whether :mod:`mancala_envs.algorithms.retrograde` can table the game: a single game's position is its board,
+    #: stores, player to move and first-move flag, and seeds that leave the board (into the stores) never return
     tables: ClassVar[bool] = False
     config_class: ClassVar[type]
     config: Any
@@ -761,7 +761,7 @@ class Game(ABC):
         if len(halves) != 2:
             raise ValueError(f"position board {parts[0]!r} must be two halves separated by '/'; write {form}.")
         half = self.n_pits // 2
-        for name, pits in zip(("first", "second"), halves):
+        for name, pits in zip(("first", "second"), halves, strict=True):  # two halves: checked above
             if len(pits.split(",")) != half:
                 raise ValueError(
                     f"position board: the {name} half {pits!r} must hold {half} counts "

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 from pathlib import Path
+from types import ModuleType
 
 import numpy as np
 import pytest
@@ -17,6 +18,14 @@ from mancala_envs.games import game_classes
 
 ROOT = Path(__file__).resolve().parents[2]
 GAME_CLASSES = game_classes()
+
+
+def _rules_and_companion(game_class: type) -> tuple[ModuleType, ModuleType]:
+    """A game's two modules, by the shape of a game's folder: ``<folder>/<folder>_rules.py`` and
+    ``<folder>/<folder>_companion.py``, the folder being the package that exposes the game's class."""
+    package = game_class.__module__
+    prefix = f"{package}.{package.rsplit('.', 1)[-1]}"  # mancala_envs.games.kalah.kalah
+    return importlib.import_module(f"{prefix}_rules"), importlib.import_module(f"{prefix}_companion")
 
 
 def _load_docs_script():
@@ -39,8 +48,9 @@ def test_docs_script_refuses_a_page_without_markers() -> None:
 
 @pytest.mark.parametrize("game_class", GAME_CLASSES, ids=lambda cls: cls.name)
 def test_every_game_declares_a_layout_of_its_own_module(game_class: type) -> None:
-    module = importlib.import_module(game_class.__module__)
+    module, _companion = _rules_and_companion(game_class)
     assert game_class.layout is module.LAYOUT
+    assert importlib.import_module(game_class.__module__).LAYOUT is module.LAYOUT  # the folder re-exports it
     layout = game_class.layout
     # The game's own slots are out of the shared header's way: in its free part, or after the board.
     for field in layout.slots:
@@ -74,7 +84,7 @@ def test_params_and_observation_follow_the_declaration(variant) -> None:
             observation = np.full(game.observation_size + 1, -7, dtype=np.int32)
             mask = np.empty(game.n_actions, dtype=np.int8)
             game.observe_function(state, game.params, player, observation, mask)
-            assert (observation[:-1] != -7).all(), [n for n, v in zip(names, observation) if v == -7]
+            assert (observation[:-1] != -7).all(), [n for n, v in zip(names, observation, strict=False) if v == -7]
             assert observation[-1] == -7
             assert ((observation[:-1] >= low) & (observation[:-1] <= high)).all()
         if state[STATUS] != RUNNING:
@@ -124,10 +134,15 @@ def test_tables_print_symbolic_indices() -> None:
 
 @pytest.mark.parametrize("game_class", GAME_CLASSES, ids=lambda cls: cls.name)
 def test_every_game_is_a_rules_module_plus_a_companion(game_class: type) -> None:
-    companion = importlib.import_module(f"{game_class.__module__}_companion")
+    rules, companion = _rules_and_companion(game_class)
     mixin = getattr(companion, f"{game_class.__name__}Companion")
+    rules_class = getattr(rules, f"{game_class.__name__}Rules")
     # The companion comes first among the class's bases, so its people-side methods win.
-    assert game_class.__bases__[0] is mixin
+    assert game_class.__bases__ == (mixin, rules_class)
+    assert importlib.import_module(game_class.__module__).GAME is game_class
+    # The imports run one way: the companion imports the rules module, the rules module nothing of the companion.
+    assert not [value for value in vars(rules).values() if getattr(value, "__module__", None) == companion.__name__]
+    assert companion.__name__ not in {getattr(value, "__name__", None) for value in vars(rules).values()}
     assert game_class.env_doc == mixin.__dict__["env_doc"]
     assert game_class.__name__ in game_class.env_doc or game_class.name.replace("_", " ").title() in game_class.env_doc
     # The rules module defines no people-side method itself: positions, infos and text are the companion's.
@@ -144,3 +159,4 @@ def test_every_game_is_a_rules_module_plus_a_companion(game_class: type) -> None
         "env_doc",
     }
     assert not people_side & set(vars(game_class)), sorted(people_side & set(vars(game_class)))
+    assert not people_side & set(vars(rules_class)), sorted(people_side & set(vars(rules_class)))

@@ -35,13 +35,22 @@ from typing import ClassVar
 
 import numpy as np
 
-from mancala_envs.engine.ending import PLAIN_WIN, check_end, end_ply, finish_game, row_seeds_at
+from mancala_envs.engine.ending import (
+    NO_WIN_THRESHOLD,
+    PLAIN_WIN,
+    check_end,
+    end_ply,
+    end_reason_code,
+    finish_game,
+    game_end_reasons,
+    row_seeds_at,
+)
 from mancala_envs.engine.jit import njit
 from mancala_envs.engine.layout import Field
+from mancala_envs.engine.repetition import NO_HISTORY
 from mancala_envs.engine.setup import refusal_code, start_game, start_match
 from mancala_envs.engine.state import (
     BOARD,
-    FIRST_GAME_END_REASON,
     LEGAL,
     OK,
     PLAYER,
@@ -63,8 +72,9 @@ from mancala_envs.games.two_row_family.two_row_rules import (
     observe_two_row,
 )
 
-#: Kalah's own end reason: a row is empty after a move, and each player takes the seeds of their own row
-END_ROW_EMPTY = FIRST_GAME_END_REASON
+#: Kalah's own end reason, "row_empty": a row is empty after a move, and each player takes the seeds of their own row
+END_REASONS = game_end_reasons("row_empty")
+END_ROW_EMPTY = end_reason_code(END_REASONS, "row_empty")
 
 __all__ = [
     "EMPTY_CAPTURE",
@@ -230,7 +240,7 @@ def capture_opposite(
 def end_if_row_empty(state: np.ndarray, row_size: int, total_seeds: int) -> None:
     """Rule 4: if either row is empty, the owners collect their rows and the game ends (``row_empty``)."""
     if row_seeds_at(state, BOARD, 0, row_size) == 0 or row_seeds_at(state, BOARD, 1, row_size) == 0:
-        finish_game(state, row_size, TERMINATED, END_ROW_EMPTY, total_seeds, PLAIN_WIN)
+        finish_game(state, row_size, TERMINATED, END_ROW_EMPTY, total_seeds, three_quarter_points=PLAIN_WIN)
 
 
 @njit(cache=True, inline="always", error_model="numpy")
@@ -240,7 +250,7 @@ def step(state: np.ndarray, params: np.ndarray, action: int, trace: np.ndarray) 
     Returns:
         ``OK``, or ``ILLEGAL`` / ``GAME_OVER`` with the state unchanged.
     """
-    # The options are read first: the compiled code is leanest when ``params`` is not used after a call.
+    # The options are read first (docs/architecture.md, "Performance notes for rules modules").
     row_size = params[ROW_SIZE]
     empty_capture = params[EMPTY_CAPTURE] == 1
     max_plies = params[MAX_PLIES]
@@ -254,14 +264,30 @@ def step(state: np.ndarray, params: np.ndarray, action: int, trace: np.ndarray) 
     landing = sow_with_store(state, mover, mover * row_size + action, row_size, trace)
     captured = capture_opposite(state, mover, landing, row_size, empty_capture, trace)
     # Ply count and the turn passes to the opponent, unless rule 2 gives the mover another move.
-    end_ply(state, row_size, action, captured, 0, False, total, PLAIN_WIN)
+    end_ply(
+        state,
+        row_size,
+        action,
+        captured,
+        win_threshold=NO_WIN_THRESHOLD,
+        passing=False,
+        total_seeds=total,
+        three_quarter_points=PLAIN_WIN,
+    )
     if landing == store_pit(mover, row_size):
         state[PLAYER] = mover
     # Rule 4 (an empty row ends the game, extra turn or not), then rule 5 (the ply cap).
     end_if_row_empty(state, row_size, total)
     if state[STATUS] == RUNNING:
         state[LEGAL] = _own_pit_bits(state, state[PLAYER], row_size)
-        check_end(state, row_size, 0, max_plies, total, PLAIN_WIN)
+        check_end(
+            state,
+            row_size,
+            history_start=NO_HISTORY,
+            max_plies=max_plies,
+            total_seeds=total,
+            three_quarter_points=PLAIN_WIN,
+        )
     return OK
 
 
@@ -285,7 +311,7 @@ class KalahRules(TwoRowGame):
     version = 0
     config_class = KalahConfig
     tables = True  # mancala_envs.algorithms.retrograde can solve its positions
-    end_reasons: ClassVar[dict[int, str]] = {END_ROW_EMPTY: "row_empty"}
+    end_reasons: ClassVar[dict[int, str]] = END_REASONS
     variants = (
         Variant("kalah", {}, "Kalah, 2x6, 4 seeds per pit, stores in the lap, extra turns (OpenSpiel's mancala)"),
         Variant("kalah-6x6", {"seeds_per_pit": 6}, "Kalah(6,6): 2x6, 6 seeds per pit (T = 72)"),

@@ -35,11 +35,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from mancala_envs.engine.capture import chain_length, count_set, in_count_set, lift_chain
-from mancala_envs.engine.ending import PLAIN_WIN, check_end, end_ply, row_seeds_at
+from mancala_envs.engine.ending import NO_WIN_THRESHOLD, PLAIN_WIN, check_end, end_ply, row_seeds_at
 from mancala_envs.engine.jit import njit
 from mancala_envs.engine.layout import Feature
 from mancala_envs.engine.setup import refusal_code, start_game, start_match
-from mancala_envs.engine.sowing import CCW, ORIGIN_FIRST, sow_lap
+from mancala_envs.engine.sowing import CCW, NO_CAPACITY, ORIGIN_FIRST, sow_lap
 from mancala_envs.engine.state import (
     BOARD,
     FIRST_MOVE_DONE,
@@ -201,7 +201,7 @@ def step(state: np.ndarray, params: np.ndarray, action: int, trace: np.ndarray) 
     Returns:
         ``OK``, or ``ILLEGAL`` / ``GAME_OVER`` with the state unchanged.
     """
-    # The options are read first: the compiled code is leanest when ``params`` is not used after a call.
+    # The options are read first (docs/architecture.md, "Performance notes for rules modules").
     row_size = params[ROW_SIZE]
     history_start = params[HISTORY_START]
     max_plies = params[MAX_PLIES]
@@ -213,17 +213,45 @@ def step(state: np.ndarray, params: np.ndarray, action: int, trace: np.ndarray) 
     player = state[PLAYER]
     trace_clear(trace)
     # Rule 2: sow, origin first.
-    landing = sow_lap(state, BOARD, BOARD + player * row_size + action, CCW, ORIGIN_FIRST, 0, BOARD, n_pits, trace)
+    landing = sow_lap(
+        state,
+        BOARD,
+        BOARD + player * row_size + action,
+        direction=CCW,
+        origin_rule=ORIGIN_FIRST,
+        capacity=NO_CAPACITY,
+        ring_start=BOARD,
+        ring_size=n_pits,
+        trace=trace,
+    )
     # Rules 3 and 4: capture (the chain of 2s, 4s and 6s round the whole ring), except on the very first ply.
     captured = 0
     if state[FIRST_MOVE_DONE] == 1:
-        length = chain_length(state, landing, BOARD, n_pits, CAPTURE_COUNTS, CAPTURE_COUNTS, True)
-        captured = lift_chain(state, BOARD, landing, length, BOARD, n_pits, trace)
+        length = chain_length(
+            state, landing, zone_start=BOARD, zone_size=n_pits, trigger=CAPTURE_COUNTS, chain=CAPTURE_COUNTS, wrap=True
+        )
+        captured = lift_chain(state, BOARD, landing, length, zone_start=BOARD, zone_size=n_pits, trace=trace)
         state[STORE + player] += captured
-    end_ply(state, row_size, action, captured, 0, False, total, PLAIN_WIN)
+    end_ply(
+        state,
+        row_size,
+        action,
+        captured,
+        win_threshold=NO_WIN_THRESHOLD,
+        passing=False,
+        total_seeds=total,
+        three_quarter_points=PLAIN_WIN,
+    )
     # Rules 5-8: the next player's legal moves, then no legal move, repetition, ply cap.
     state[LEGAL] = _legal_bits(state, row_size)
-    check_end(state, row_size, history_start, max_plies, total, PLAIN_WIN)
+    check_end(
+        state,
+        row_size,
+        history_start=history_start,
+        max_plies=max_plies,
+        total_seeds=total,
+        three_quarter_points=PLAIN_WIN,
+    )
     return OK
 
 

@@ -81,11 +81,13 @@ from typing import ClassVar
 
 import numpy as np
 
-from mancala_envs.engine.ending import close_match_game
+from mancala_envs.engine.ending import close_match_game, end_reason_code, game_end_reasons
 from mancala_envs.engine.jit import njit
 from mancala_envs.engine.layout import Feature, Field, Layout
 from mancala_envs.engine.relay import (
     GROUPS_OFF,
+    NO_CLOSED_PITS,
+    NO_GROUPS,
     new_turn_memory,
     relay_lap,
     sow_from,
@@ -93,6 +95,7 @@ from mancala_envs.engine.relay import (
     turn_memory_repeats,
     turn_memory_with_room,
 )
+from mancala_envs.engine.repetition import NO_HISTORY
 from mancala_envs.engine.setup import refusal_code, start_game, start_match
 from mancala_envs.engine.sowing import CCW, CW
 from mancala_envs.engine.state import (
@@ -102,7 +105,6 @@ from mancala_envs.engine.state import (
     END_NONE,
     END_REASON,
     ENDLESS,
-    FIRST_GAME_END_REASON,
     FIRST_MOVE_DONE,
     HEADER_SIZE,
     LAPS,
@@ -207,19 +209,18 @@ class OmwesoConfig:
 
 
 # --- layout: end reasons, pits, params and state slots ----------------------------------------------------
-#: Omweso's own end reasons: its winning results and the turn cap
-END_AKAWUMBI = FIRST_GAME_END_REASON + 2  # the opponent was emptied by a capture at an end column (12 points)
-END_EMITWE_EBIRI = FIRST_GAME_END_REASON + 3  # captures at both end columns in one turn (2 points)
-END_FRONT_ROW_CLEAR = FIRST_GAME_END_REASON + 4  # a capturing turn left the opponent's inner row empty (2 points)
-END_AKAKYALA = FIRST_GAME_END_REASON + 5  # option: captures on two turns before the opponent's first capture (2 points)
-END_MAX_TURNS = FIRST_GAME_END_REASON + 6  # the turn cap truncated the game
-END_REASONS = {
-    END_AKAWUMBI: "akawumbi",
-    END_EMITWE_EBIRI: "emitwe_ebiri",
-    END_FRONT_ROW_CLEAR: "front_row_clear",
-    END_AKAKYALA: "akakyala",
-    END_MAX_TURNS: "max_turns",
-}
+#: Omweso's own end reasons, its winning results and the turn cap, numbered by ``game_end_reasons``:
+#: - akawumbi: the opponent was emptied by a capture at an end column (12 points);
+#: - emitwe_ebiri: captures at both end columns in one turn (2 points);
+#: - front_row_clear: a capturing turn left the opponent's inner row empty (2 points);
+#: - akakyala: option, captures on two turns before the opponent's first capture (2 points);
+#: - max_turns: the turn cap truncated the game.
+END_REASONS = game_end_reasons("akawumbi", "emitwe_ebiri", "front_row_clear", "akakyala", "max_turns")
+END_AKAWUMBI = end_reason_code(END_REASONS, "akawumbi")
+END_EMITWE_EBIRI = end_reason_code(END_REASONS, "emitwe_ebiri")
+END_FRONT_ROW_CLEAR = end_reason_code(END_REASONS, "front_row_clear")
+END_AKAKYALA = end_reason_code(END_REASONS, "akakyala")
+END_MAX_TURNS = end_reason_code(END_REASONS, "max_turns")
 
 RING = 16  # pits per player
 N_PITS = 32
@@ -320,7 +321,9 @@ LAYOUT = Layout(
     symbols={
         "max_turns": "the turn cap (`max_turns`)",
         "match": "an episode is a match (`match_target` set)",
-        "match_top": "`match_target + 11`, the most points a player can hold (akawumbi's 12 points after 1 less than the target)",
+        "match_top": (
+            "`match_target + 11`, the most points a player can hold (akawumbi's 12 points after 1 less than the target)"
+        ),
     },
 )
 P_SETUP = LAYOUT.param("P_SETUP")
@@ -348,6 +351,28 @@ STATE_SIZE = LAYOUT.slots_end
 assert STATE_SIZE > HEADER_SIZE + N_PITS
 #: entries of the observation before the match points (the match points follow, in a match)
 OBSERVATION_SIZE = len(LAYOUT.observation_names({}))
+#: where ``observe`` writes each entry: its index in the layout's observation (a match's entries included)
+_OBSERVATION_INDEX = {name: index for index, name in enumerate(LAYOUT.observation_names({"match": True}))}
+OBS_OWN_PITS = _OBSERVATION_INDEX["own_pit_0"]
+OBS_OPPONENT_PITS = _OBSERVATION_INDEX["opponent_pit_0"]
+OBS_IS_TO_MOVE = _OBSERVATION_INDEX["is_to_move"]
+OBS_PLACEMENT_PHASE = _OBSERVATION_INDEX["placement_phase"]
+OBS_SEEDS_TO_PLACE = _OBSERVATION_INDEX["seeds_to_place"]
+OBS_PENDING_CHOICE = _OBSERVATION_INDEX["pending_choice"]
+OBS_PENDING_PIT = _OBSERVATION_INDEX["pending_pit"]
+OBS_PENDING_SEEDS = _OBSERVATION_INDEX["pending_seeds"]
+OBS_PENDING_IS_RESOW = _OBSERVATION_INDEX["pending_is_resow"]
+OBS_ANCHOR = _OBSERVATION_INDEX["anchor"]
+OBS_CAPTURES_ENABLED = _OBSERVATION_INDEX["captures_enabled"]
+OBS_FIRST_CAPTURE_DONE = _OBSERVATION_INDEX["first_capture_done"]
+OBS_CAPTURED_THIS_TURN = _OBSERVATION_INDEX["captured_this_turn"]
+OBS_CAPTURED_COLUMN_0_THIS_TURN = _OBSERVATION_INDEX["captured_column_0_this_turn"]
+OBS_CAPTURED_COLUMN_7_THIS_TURN = _OBSERVATION_INDEX["captured_column_7_this_turn"]
+OBS_OWN_CAPTURING_TURNS = _OBSERVATION_INDEX["own_capturing_turns"]
+OBS_OPPONENT_CAPTURING_TURNS = _OBSERVATION_INDEX["opponent_capturing_turns"]
+OBS_TURN = _OBSERVATION_INDEX["turn"]
+OBS_OWN_MATCH_POINTS = _OBSERVATION_INDEX["own_match_points"]
+OBS_OPPONENT_MATCH_POINTS = _OBSERVATION_INDEX["opponent_match_points"]
 
 PHASE_SOWING = 0
 PHASE_PLACEMENT = 1
@@ -364,6 +389,9 @@ LAST_CAPTURE_AT_END = 8  # the turn's latest capture was at an end column
 LAPS_TURN_OVER = 0
 LAPS_DECISION = 1
 LAPS_ENDLESS = 2
+#: a turn's memory of in-turn states: words of a key (``_in_turn_key``), and laps it has room for at first
+TURN_KEY_WORDS = 3
+FIRST_MEMORY_LAPS = 6
 
 POINTS_BULIJO = 1
 POINTS_TWO = 2
@@ -466,7 +494,7 @@ def _legal_bits(state: np.ndarray, placement_cap: int, three_seed_opening: bool,
 @njit(cache=True, inline="always", error_model="numpy")
 def _can_move(state: np.ndarray, player: int) -> bool:
     first = BOARD + RING * player
-    for slot in range(first, first + RING):
+    for slot in range(first, first + RING):  # noqa: SIM110 (compiled code: a loop, not a generator)
         if state[slot] >= 2:
             return True
     return False
@@ -476,7 +504,9 @@ def _can_move(state: np.ndarray, player: int) -> bool:
 @njit(cache=True, error_model="numpy")
 def _start_game(state: np.ndarray, params: np.ndarray, first_player: int) -> None:
     setup = params[P_SETUP]
-    start_game(state, N_PITS, 2 if setup == SETUP_TWO_EACH else 0, first_player, 0)
+    # two_each: 2 seeds in every pit; outer4 fills its pits below; placement starts empty
+    seeds_per_pit = 2 if setup == SETUP_TWO_EACH else 0
+    start_game(state, N_PITS, seeds_per_pit, first_player, history_start=NO_HISTORY)
     if setup == SETUP_OUTER4:
         for player in range(2):
             for k in range(8):
@@ -531,6 +561,99 @@ def _offer_choice(state: np.ndarray, kind: int, pit: int, max_laps: int) -> int:
     return LAPS_DECISION
 
 
+@njit(cache=True, inline="always", error_model="numpy")
+def _resow_start(anchor: int, direction: int, into_anchor: bool) -> int:
+    """Rule 4: the own pit before the first one a re-sow fills: the anchor, or with ``resow_into_anchor``
+    the pit before it, so that the anchor itself takes the first seed."""
+    return (anchor - direction + RING) % RING if into_anchor else anchor
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def _sow_one_lap(
+    state: np.ndarray,
+    kind: int,
+    pit: int,
+    anchor: int,
+    hand: int,
+    direction: int,
+    own: int,
+    into_anchor: bool,
+    trace: np.ndarray,
+) -> int:
+    """Rules 2 and 4: sows one lap round the mover's ring (slots ``own`` onwards) and returns the own pit
+    of its last seed: a relay lap lifts own pit ``pit`` (``PENDING_RELAY``), a re-sow sows the ``hand``
+    seeds from the ``anchor`` (``PENDING_RESOW``, emptying ``HAND``)."""
+    if kind == PENDING_RELAY:
+        last = relay_lap(
+            state,
+            BOARD,
+            own + pit,
+            direction=direction,
+            ring_start=own,
+            ring_size=RING,
+            closed=NO_CLOSED_PITS,
+            group_size=NO_GROUPS,
+            group_timing=GROUPS_OFF,
+            row_size=RING,
+            trace=trace,
+        )
+        return last - own
+    last = sow_from(
+        state,
+        BOARD,
+        own + _resow_start(anchor, direction, into_anchor),
+        hand,
+        direction=direction,
+        ring_start=own,
+        ring_size=RING,
+        closed=NO_CLOSED_PITS,
+        group_size=NO_GROUPS,
+        group_timing=GROUPS_OFF,
+        row_size=RING,
+        trace=trace,
+    )
+    state[HAND] = 0
+    return last - own
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def _capture_opposites(state: np.ndarray, mover: int, opponent: int, last: int, trace: np.ndarray) -> int:
+    """Rule 4: takes the opponent's two pits opposite own inner pit ``last`` (slots ``opponent`` onwards)
+    into the mover's hand and tally, sets the turn's capture flags, and returns the seeds taken."""
+    inner = opponent + 23 - last
+    outer = opponent + last - 8
+    hand = state[inner] + state[outer]
+    trace_capture(trace, inner - BOARD, state[inner])
+    trace_capture(trace, outer - BOARD, state[outer])
+    state[inner] = 0
+    state[outer] = 0
+    state[STORE + mover] += hand
+    state[FIRST_CAPTURE] = 1
+    flags = (state[TURN_FLAGS] | CAPTURED) & ~LAST_CAPTURE_AT_END
+    if last == COLUMN_0_INNER:
+        flags |= CAPTURED_COLUMN_0 | LAST_CAPTURE_AT_END
+    elif last == COLUMN_7_INNER:
+        flags |= CAPTURED_COLUMN_7 | LAST_CAPTURE_AT_END
+    state[TURN_FLAGS] = flags
+    state[HAND] = hand
+    return hand
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def _resow_may_reverse(state: np.ndarray, own: int, opponent: int, anchor: int, hand: int, into_anchor: bool) -> bool:
+    """Rule 9: a clockwise re-sow of ``hand`` seeds from ``anchor`` would capture at once, so the mover
+    may choose its direction (only from the four reverse-capture pits)."""
+    start = _resow_start(anchor, CW, into_anchor)
+    return _in_left4(anchor) and lap_captures_directly(state, own, opponent, start, hand, CW, False)
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def _relay_may_reverse(state: np.ndarray, own: int, opponent: int, pit: int) -> bool:
+    """Rule 9: a clockwise relay from own pit ``pit`` would capture at once, so the mover may choose its
+    direction (only from the four reverse-capture pits)."""
+    return _in_left4(pit) and lap_captures_directly(state, own, opponent, pit, state[own + pit], CW, True)
+
+
 @njit(cache=True, error_model="numpy")
 def _sow_laps(
     state: np.ndarray,
@@ -566,7 +689,7 @@ def _sow_laps(
     mover = state[PLAYER]
     own = BOARD + RING * mover
     opponent = BOARD + RING * (1 - mover)
-    memory = new_turn_memory(min(max_laps, 6), 3)  # grows as laps accumulate
+    memory = new_turn_memory(min(max_laps, FIRST_MEMORY_LAPS), key_words=TURN_KEY_WORDS)  # grows with the laps
     anchor = state[ANCHOR]
     hand = state[HAND]
     while True:
@@ -578,59 +701,26 @@ def _sow_laps(
             if turn_memory_repeats(memory, _in_turn_key(state, own, pit, direction)):
                 return LAPS_ENDLESS
             anchor = pit
-            last = relay_lap(state, BOARD, own + pit, direction, own, RING, 0, 0, GROUPS_OFF, RING, trace) - own
-        else:
-            start = anchor
-            if into_anchor:
-                start = (anchor - direction + RING) % RING
-            last = sow_from(state, BOARD, own + start, hand, direction, own, RING, 0, 0, GROUPS_OFF, RING, trace)
-            last -= own
-            hand = 0
-            state[HAND] = 0
+        last = _sow_one_lap(state, kind, pit, anchor, hand, direction, own, into_anchor, trace)
+        hand = 0
         state[LAPS] += 1
         state[ANCHOR] = anchor
         if state[own + last] == 1:
             return LAPS_TURN_OVER  # rule 3: the last seed fell into an empty pit
         if captures and last >= 8 and _opposites_full(state, opponent, last):
             # Rule 4: take both opposite pits; the seeds are re-sown from the same anchor.
-            inner = opponent + 23 - last
-            outer = opponent + last - 8
-            hand = state[inner] + state[outer]
-            trace_capture(trace, inner - BOARD, state[inner])
-            trace_capture(trace, outer - BOARD, state[outer])
-            state[inner] = 0
-            state[outer] = 0
-            state[STORE + mover] += hand
-            state[FIRST_CAPTURE] = 1
-            flags = (state[TURN_FLAGS] | CAPTURED) & ~LAST_CAPTURE_AT_END
-            if last == COLUMN_0_INNER:
-                flags |= CAPTURED_COLUMN_0 | LAST_CAPTURE_AT_END
-            elif last == COLUMN_7_INNER:
-                flags |= CAPTURED_COLUMN_7 | LAST_CAPTURE_AT_END
-            state[TURN_FLAGS] = flags
+            hand = _capture_opposites(state, mover, opponent, last, trace)
             turn_memory_clear(memory)  # the opponent lost seeds: no earlier state comes back
-            state[HAND] = hand
             kind = PENDING_RESOW
             pit = anchor
-            start = (anchor - CW + RING) % RING if into_anchor else anchor
-            if (
-                direction == CW
-                and midturn
-                and _in_left4(anchor)
-                and lap_captures_directly(state, own, opponent, start, hand, CW, False)
-            ):
+            if direction == CW and midturn and _resow_may_reverse(state, own, opponent, anchor, hand, into_anchor):
                 return _offer_choice(state, PENDING_RESOW, anchor, max_laps)
             direction = CCW
             continue
         # Rule 3: relay from the landing pit; rule 9: it may offer the clockwise choice.
         kind = PENDING_RELAY
         pit = last
-        if (
-            midturn
-            and captures
-            and _in_left4(last)
-            and lap_captures_directly(state, own, opponent, last, state[own + last], CW, True)
-        ):
+        if midturn and captures and _relay_may_reverse(state, own, opponent, last):
             return _offer_choice(state, PENDING_RELAY, last, max_laps)
         direction = CCW
 
@@ -738,7 +828,7 @@ def step(state: np.ndarray, params: np.ndarray, action: int, trace: np.ndarray) 
     Returns:
         ``OK``, or ``ILLEGAL`` / ``GAME_OVER`` with the state unchanged.
     """
-    # The options are read first: the compiled code is leanest when ``params`` is not used after a call.
+    # The options are read first (docs/architecture.md, "Performance notes for rules modules").
     placement_cap = params[P_PLACEMENT_CAP]
     midturn = params[P_MIDTURN_REVERSE] != 0
     three_seed_opening = params[P_THREE_SEED] != 0
@@ -825,46 +915,45 @@ def observe(state: np.ndarray, params: np.ndarray, player: int, observation: np.
     own = RING * player
     opponent = RING - own
     for k in range(RING):
-        observation[k] = board[own + k]
-        observation[RING + k] = board[opponent + k]
+        observation[OBS_OWN_PITS + k] = board[own + k]
+        observation[OBS_OPPONENT_PITS + k] = board[opponent + k]
     to_move = state[STATUS] == RUNNING and state[PLAYER] == player
-    i = 2 * RING
-    observation[i] = 1 if to_move else 0
+    observation[OBS_IS_TO_MOVE] = 1 if to_move else 0
     placing = state[PHASE] == PHASE_PLACEMENT and state[STATUS] == RUNNING
-    observation[i + 1] = 1 if placing else 0
+    observation[OBS_PLACEMENT_PHASE] = 1 if placing else 0
     left = 0
     if placing and to_move:
         left = SEEDS_PER_PLAYER
         for k in range(RING):
             left -= board[own + k]
-    observation[i + 2] = left
+    observation[OBS_SEEDS_TO_PLACE] = left
     pending = state[PENDING] if to_move else PENDING_NONE
     pit = state[PENDING_PIT]
-    observation[i + 3] = 1 if pending != PENDING_NONE else 0
-    observation[i + 4] = pit if pending != PENDING_NONE else 0
+    observation[OBS_PENDING_CHOICE] = 1 if pending != PENDING_NONE else 0
+    observation[OBS_PENDING_PIT] = pit if pending != PENDING_NONE else 0
     if pending == PENDING_RELAY:
-        observation[i + 5] = board[own + pit]
+        observation[OBS_PENDING_SEEDS] = board[own + pit]
     elif pending == PENDING_RESOW:
-        observation[i + 5] = state[HAND]
+        observation[OBS_PENDING_SEEDS] = state[HAND]
     else:
-        observation[i + 5] = 0
-    observation[i + 6] = 1 if pending == PENDING_RESOW else 0
-    observation[i + 7] = state[ANCHOR] if pending != PENDING_NONE else 0
-    observation[i + 8] = 1 if state[TURN] >= params[P_NO_CAPTURE_TURNS] else 0
-    observation[i + 9] = state[FIRST_CAPTURE]
+        observation[OBS_PENDING_SEEDS] = 0
+    observation[OBS_PENDING_IS_RESOW] = 1 if pending == PENDING_RESOW else 0
+    observation[OBS_ANCHOR] = state[ANCHOR] if pending != PENDING_NONE else 0
+    observation[OBS_CAPTURES_ENABLED] = 1 if state[TURN] >= params[P_NO_CAPTURE_TURNS] else 0
+    observation[OBS_FIRST_CAPTURE_DONE] = state[FIRST_CAPTURE]
     flags = state[TURN_FLAGS] if to_move else 0
-    observation[i + 10] = 1 if flags & CAPTURED else 0
-    observation[i + 11] = 1 if flags & CAPTURED_COLUMN_0 else 0
-    observation[i + 12] = 1 if flags & CAPTURED_COLUMN_7 else 0
-    observation[i + 13] = min(state[CAPTURE_TURNS + player], 2)
-    observation[i + 14] = min(state[CAPTURE_TURNS + 1 - player], 2)
-    observation[i + 15] = min(state[TURN], params[P_MAX_TURNS])
+    observation[OBS_CAPTURED_THIS_TURN] = 1 if flags & CAPTURED else 0
+    observation[OBS_CAPTURED_COLUMN_0_THIS_TURN] = 1 if flags & CAPTURED_COLUMN_0 else 0
+    observation[OBS_CAPTURED_COLUMN_7_THIS_TURN] = 1 if flags & CAPTURED_COLUMN_7 else 0
+    observation[OBS_OWN_CAPTURING_TURNS] = min(state[CAPTURE_TURNS + player], 2)
+    observation[OBS_OPPONENT_CAPTURING_TURNS] = min(state[CAPTURE_TURNS + 1 - player], 2)
+    observation[OBS_TURN] = min(state[TURN], params[P_MAX_TURNS])
     legal = state[LEGAL] if to_move else 0
     for action in range(N_ACTIONS):
         mask[action] = (legal >> action) & 1
     if params[P_MATCH_TARGET] > 0:
-        observation[OBSERVATION_SIZE] = state[MATCH + player]
-        observation[OBSERVATION_SIZE + 1] = state[MATCH + 1 - player]
+        observation[OBS_OWN_MATCH_POINTS] = state[MATCH + player]
+        observation[OBS_OPPONENT_MATCH_POINTS] = state[MATCH + 1 - player]
 
 
 class OmwesoRules(Game):

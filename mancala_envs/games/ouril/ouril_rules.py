@@ -32,13 +32,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mancala_envs.engine import sow_capture as capture_sowing
+from mancala_envs.engine import sow_capture
 from mancala_envs.engine.capture import GRAND_SLAM_ALLOWED, GRAND_SLAM_FORBIDDEN, count_set
 from mancala_envs.engine.ending import PLAIN_WIN, check_end, end_ply
 from mancala_envs.engine.jit import njit
 from mancala_envs.engine.layout import Field
 from mancala_envs.engine.setup import refusal_code, start_game, start_match
-from mancala_envs.engine.sowing import ORIGIN_SKIPPED, ORIGIN_SKIPPED_FIRST_CIRCUIT
+from mancala_envs.engine.sowing import NO_CAPACITY, ORIGIN_SKIPPED, ORIGIN_SKIPPED_FIRST_CIRCUIT
 from mancala_envs.engine.state import LEGAL, OK, PLAYER, RUNNING, STATUS
 from mancala_envs.engine.trace import trace_clear
 from mancala_envs.games.game import Variant, check_bool, check_choice, check_int
@@ -130,16 +130,16 @@ class OurilConfig:
 @njit(cache=True, error_model="numpy")
 def legal_bits(state: np.ndarray, params: np.ndarray) -> int:
     """Legal actions of the player to move: rules 1, 7, 4 and 6, as a bit mask."""
-    return capture_sowing.legal_bits(
+    return sow_capture.legal_bits(
         state,
         state[PLAYER],
         params[ROW_SIZE],
-        params[ORIGIN_RULE],
-        0,
-        TRIGGER,
-        CHAIN,
-        params[GRAND_SLAM],
-        params[SINGLETONS_ONLY_IF_ALL] == 1,
+        origin_rule=params[ORIGIN_RULE],
+        capacity=NO_CAPACITY,
+        trigger=TRIGGER,
+        chain=CHAIN,
+        grand_slam=params[GRAND_SLAM],
+        singletons_only_if_all=params[SINGLETONS_ONLY_IF_ALL] == 1,
     )
 
 
@@ -158,7 +158,7 @@ def step(state: np.ndarray, params: np.ndarray, action: int, trace: np.ndarray) 
     Returns:
         ``OK``, or ``ILLEGAL`` / ``GAME_OVER`` with the state unchanged.
     """
-    # The options are read first: the compiled code is leanest when ``params`` is not used after a call.
+    # The options are read first (docs/architecture.md, "Performance notes for rules modules").
     row_size = params[ROW_SIZE]
     origin_rule = params[ORIGIN_RULE]
     grand_slam = params[GRAND_SLAM]
@@ -172,19 +172,55 @@ def step(state: np.ndarray, params: np.ndarray, action: int, trace: np.ndarray) 
         return refused
     trace_clear(trace)
     # Rules 1-3 and 6: sow, capture, grand slam.
-    captured = capture_sowing.play_move(
-        state, state[PLAYER], action, row_size, origin_rule, 0, TRIGGER, CHAIN, grand_slam, trace
+    captured = sow_capture.play_move(
+        state,
+        state[PLAYER],
+        action,
+        row_size,
+        origin_rule=origin_rule,
+        capacity=NO_CAPACITY,
+        trigger=TRIGGER,
+        chain=CHAIN,
+        grand_slam=grand_slam,
+        trace=trace,
     )
     # Rules 8 (threshold) and 5 (automatic pass after a grand slam).
-    end_ply(state, row_size, action, captured, win_threshold, grand_slam == GRAND_SLAM_ALLOWED, total, PLAIN_WIN)
+    end_ply(
+        state,
+        row_size,
+        action,
+        captured,
+        win_threshold=win_threshold,
+        passing=grand_slam == GRAND_SLAM_ALLOWED,
+        total_seeds=total,
+        three_quarter_points=PLAIN_WIN,
+    )
     if state[STATUS] == RUNNING:
         # Rules 7, 4 and 6 (the legal moves), then 4 and 8: no (feeding) move, repetition, ply cap.
         mover = state[PLAYER]
-        legal = capture_sowing.playable_bits(state, mover, row_size, 0, singletons_only_if_all)
+        legal = sow_capture.playable_bits(
+            state, mover, row_size, capacity=NO_CAPACITY, singletons_only_if_all=singletons_only_if_all
+        )
         if grand_slam == GRAND_SLAM_FORBIDDEN:
-            legal = capture_sowing.remove_grand_slams(state, mover, legal, row_size, origin_rule, 0, TRIGGER, CHAIN)
+            legal = sow_capture.remove_grand_slams(
+                state,
+                mover,
+                legal,
+                row_size,
+                origin_rule=origin_rule,
+                capacity=NO_CAPACITY,
+                trigger=TRIGGER,
+                chain=CHAIN,
+            )
         state[LEGAL] = legal
-        check_end(state, row_size, history_start, max_plies, total, PLAIN_WIN)
+        check_end(
+            state,
+            row_size,
+            history_start=history_start,
+            max_plies=max_plies,
+            total_seeds=total,
+            three_quarter_points=PLAIN_WIN,
+        )
     return OK
 
 

@@ -43,7 +43,16 @@ from typing import ClassVar
 
 import numpy as np
 
-from mancala_envs.engine.ending import PLAIN_WIN, check_end, end_ply, finish_game, set_winner
+from mancala_envs.engine.ending import (
+    NO_WIN_THRESHOLD,
+    PLAIN_WIN,
+    check_end,
+    end_ply,
+    end_reason_code,
+    finish_game,
+    game_end_reasons,
+    set_winner,
+)
 from mancala_envs.engine.jit import njit
 from mancala_envs.engine.layout import Feature, Field
 from mancala_envs.engine.relay import GROUPS_END_OF_LAP, GROUPS_IMMEDIATE, TURN_ENDLESS, relay_turn
@@ -57,7 +66,6 @@ from mancala_envs.engine.state import (
     END_NO_LEGAL_MOVE,
     END_REASON,
     ENDLESS,
-    FIRST_GAME_END_REASON,
     GAMES_PLAYED,
     LAPS,
     LEGAL,
@@ -87,9 +95,11 @@ from mancala_envs.games.two_row_family.two_row_rules import (
     observe_two_row,
 )
 
-#: Rio Kadalis's own end reasons (a match's end)
-END_MAX_ROUNDS = FIRST_GAME_END_REASON  # the round cap truncated a match
-END_CANNOT_REFILL = FIRST_GAME_END_REASON + 1  # a player could not fill a single pit for the next round (match lost)
+#: Rio Kadalis's own end reasons (a match's end): "max_rounds", the round cap truncated a match;
+#: "cannot_refill", a player could not fill a single pit for the next round (match lost)
+END_REASONS = game_end_reasons("max_rounds", "cannot_refill")
+END_MAX_ROUNDS = end_reason_code(END_REASONS, "max_rounds")
+END_CANNOT_REFILL = end_reason_code(END_REASONS, "cannot_refill")
 
 __all__ = [
     "CLOSED",
@@ -245,7 +255,7 @@ def step(state: np.ndarray, params: np.ndarray, action: int, trace: np.ndarray) 
     Returns:
         ``OK``, or ``ILLEGAL`` / ``GAME_OVER`` with the state unchanged.
     """
-    # The options are read first: the compiled code is leanest when ``params`` is not used after a call.
+    # The options are read first (docs/architecture.md, "Performance notes for rules modules").
     row_size = params[ROW_SIZE]
     direction = params[DIRECTION]
     four_timing = params[FOUR_TIMING]
@@ -265,27 +275,43 @@ def step(state: np.ndarray, params: np.ndarray, action: int, trace: np.ndarray) 
         state,
         BOARD,
         BOARD + mover * row_size + action,
-        direction,
-        BOARD,
-        n_pits,
-        state[CLOSED],
-        FOUR,
-        four_timing,
-        row_size,
-        mover,
-        FOUR,
-        max_laps,
-        trace,
+        direction=direction,
+        ring_start=BOARD,
+        ring_size=n_pits,
+        closed=state[CLOSED],
+        group_size=FOUR,
+        group_timing=four_timing,
+        row_size=row_size,
+        mover=mover,
+        binikh=FOUR,
+        max_laps=max_laps,
+        trace=trace,
     )
     state[LAPS] = laps
     state[ENDLESS] = 1 if outcome == TURN_ENDLESS else 0
-    end_ply(state, row_size, action, state[STORE] + state[STORE + 1] - taken_before, 0, False, total, PLAIN_WIN)
+    end_ply(
+        state,
+        row_size,
+        action,
+        state[STORE] + state[STORE + 1] - taken_before,
+        win_threshold=NO_WIN_THRESHOLD,
+        passing=False,
+        total_seeds=total,
+        three_quarter_points=PLAIN_WIN,
+    )
     if outcome == TURN_ENDLESS:
-        finish_game(state, row_size, TERMINATED, END_ENDLESS_MOVE, total, PLAIN_WIN)
+        finish_game(state, row_size, TERMINATED, END_ENDLESS_MOVE, total, three_quarter_points=PLAIN_WIN)
     else:
         # Rule 6: no seeds to move, repetition, ply cap.
         state[LEGAL] = _legal_bits(state, row_size)
-        check_end(state, row_size, history_start, max_plies, total, PLAIN_WIN)
+        check_end(
+            state,
+            row_size,
+            history_start=history_start,
+            max_plies=max_plies,
+            total_seeds=total,
+            three_quarter_points=PLAIN_WIN,
+        )
     if state[STATUS] != RUNNING:
         game_over(state, params)
     return OK
@@ -385,7 +411,7 @@ class RioKadalisRules(TwoRowGame):
     name = "rio_kadalis"
     version = 0
     config_class = RioKadalisConfig
-    end_reasons: ClassVar[dict[int, str]] = {END_MAX_ROUNDS: "max_rounds", END_CANNOT_REFILL: "cannot_refill"}
+    end_reasons: ClassVar[dict[int, str]] = END_REASONS
     variants = (
         Variant("rio-kadalis", {}, "Rio Kadalis, 2x6, 4 seeds per pit, relay sowing, fours"),
         Variant("rio-kadalis5", {"pits_per_row": 5}, "Rio Kadalis on the 2x5 board (Habr Awal, T = 40)"),

@@ -96,10 +96,13 @@ class TwoRowCompanion:
         state[STORE : STORE + 2] = store_values
         state[FIRST_MOVE_DONE] = 1
         self.apply_position_flags(state, flags)
-        if self.passing and row_seeds(board_view, int(player), self.row_size) == 0:
-            if row_seeds(board_view, 1 - int(player), self.row_size) > 0:
-                state[PLAYER] = 1 - int(player)  # rule 5: a player without seeds passes
-                state[PASSES] = 1
+        if (
+            self.passing
+            and row_seeds(board_view, int(player), self.row_size) == 0
+            and row_seeds(board_view, 1 - int(player), self.row_size) > 0
+        ):
+            state[PLAYER] = 1 - int(player)  # rule 5: a player without seeds passes
+            state[PASSES] = 1
         history_start = int(self.params[HISTORY_START])
         history_clear(state)
         if history_start > 0:

@@ -32,13 +32,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mancala_envs.engine import sow_capture as capture_sowing
+from mancala_envs.engine import sow_capture
 from mancala_envs.engine.capture import GRAND_SLAM_ALLOWED, GRAND_SLAM_FORBIDDEN, count_set
-from mancala_envs.engine.ending import check_end, close_match_game, end_ply
+from mancala_envs.engine.ending import NO_WIN_THRESHOLD, check_end, close_match_game, end_ply
 from mancala_envs.engine.jit import njit
 from mancala_envs.engine.layout import Feature, Field
 from mancala_envs.engine.setup import refusal_code, start_game, start_match
-from mancala_envs.engine.sowing import ORIGIN_SKIPPED
+from mancala_envs.engine.sowing import NO_CAPACITY, ORIGIN_SKIPPED
 from mancala_envs.engine.state import LEGAL, MATCH, OK, PLAYER, RUNNING, STARTER, STATUS
 from mancala_envs.engine.trace import trace_clear
 from mancala_envs.games.game import Variant, check_bool, check_choice, check_count_set, check_int
@@ -159,16 +159,16 @@ class UrimConfig:
 @njit(cache=True, error_model="numpy")
 def legal_bits(state: np.ndarray, params: np.ndarray) -> int:
     """Legal actions of the player to move: rules 1, 6 and 5, as a bit mask."""
-    return capture_sowing.legal_bits(
+    return sow_capture.legal_bits(
         state,
         state[PLAYER],
         params[ROW_SIZE],
-        ORIGIN_SKIPPED,
-        params[CAPACITY],
-        params[TRIGGER],
-        params[CHAIN],
-        params[GRAND_SLAM],
-        False,
+        origin_rule=ORIGIN_SKIPPED,
+        capacity=params[CAPACITY],
+        trigger=params[TRIGGER],
+        chain=params[CHAIN],
+        grand_slam=params[GRAND_SLAM],
+        singletons_only_if_all=False,
     )
 
 
@@ -192,7 +192,7 @@ def step(state: np.ndarray, params: np.ndarray, action: int, trace: np.ndarray) 
     Returns:
         ``OK``, or ``ILLEGAL`` / ``GAME_OVER`` with the state unchanged.
     """
-    # The options are read first: the compiled code is leanest when ``params`` is not used after a call.
+    # The options are read first (docs/architecture.md, "Performance notes for rules modules").
     row_size = params[ROW_SIZE]
     capacity = params[CAPACITY]
     trigger = params[TRIGGER]
@@ -208,19 +208,44 @@ def step(state: np.ndarray, params: np.ndarray, action: int, trace: np.ndarray) 
         return refused
     trace_clear(trace)
     # Rules 1-5: sow with skips, trigger, chain, grand slam.
-    captured = capture_sowing.play_move(
-        state, state[PLAYER], action, row_size, ORIGIN_SKIPPED, capacity, trigger, chain, grand_slam, trace
+    captured = sow_capture.play_move(
+        state,
+        state[PLAYER],
+        action,
+        row_size,
+        origin_rule=ORIGIN_SKIPPED,
+        capacity=capacity,
+        trigger=trigger,
+        chain=chain,
+        grand_slam=grand_slam,
+        trace=trace,
     )
-    end_ply(state, row_size, action, captured, 0, grand_slam == GRAND_SLAM_ALLOWED, total, points)
+    end_ply(
+        state,
+        row_size,
+        action,
+        captured,
+        win_threshold=NO_WIN_THRESHOLD,
+        passing=grand_slam == GRAND_SLAM_ALLOWED,
+        total_seeds=total,
+        three_quarter_points=points,
+    )
     # Rules 6-7: the next player's legal moves, then the end checks.
     mover = state[PLAYER]
-    legal = capture_sowing.playable_bits(state, mover, row_size, capacity, False)
+    legal = sow_capture.playable_bits(state, mover, row_size, capacity=capacity, singletons_only_if_all=False)
     if grand_slam == GRAND_SLAM_FORBIDDEN:
-        legal = capture_sowing.remove_grand_slams(
-            state, mover, legal, row_size, ORIGIN_SKIPPED, capacity, trigger, chain
+        legal = sow_capture.remove_grand_slams(
+            state, mover, legal, row_size, origin_rule=ORIGIN_SKIPPED, capacity=capacity, trigger=trigger, chain=chain
         )
     state[LEGAL] = legal
-    check_end(state, row_size, history_start, max_plies, total, points)
+    check_end(
+        state,
+        row_size,
+        history_start=history_start,
+        max_plies=max_plies,
+        total_seeds=total,
+        three_quarter_points=points,
+    )
     if match:
         game_over(state, params)
     return OK
@@ -276,7 +301,7 @@ class UrimRules(TwoRowGame):
         common = self._common_params(c.pits_per_row, c.seeds_per_pit, c.max_plies, c.repetition, passing)
         self.params = LAYOUT.pack_params(
             **common,
-            CAPACITY=c.pit_capacity or 0,
+            CAPACITY=c.pit_capacity or NO_CAPACITY,
             TRIGGER=count_set(*c.trigger),
             CHAIN=count_set(*c.chain),
             GRAND_SLAM=GRAND_SLAM_RULES[c.grand_slam],
