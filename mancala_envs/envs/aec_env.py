@@ -898,6 +898,18 @@ class MancalaEnv(AECEnv):
             self._window.close()
             self._window = None
 
+    @property
+    def window(self) -> Any:
+        """The :class:`~mancala_envs.rendering.BoardWindow` of ``render_mode="human"``: ``None`` until
+        :meth:`open_window` (or the first step or render) makes it, and again after :meth:`close`."""
+        return self._window
+
+    @property
+    def picture(self) -> Any:
+        """The :class:`~mancala_envs.rendering.BoardPicture` that paints the board, ``None`` until the first picture
+        (it is not copied with the env)."""
+        return self._picture
+
     # --- helpers ------------------------------------------------------------------------
     def _player_index(self, agent: str) -> int:
         if agent == "player_0":

@@ -636,6 +636,13 @@ class BatchStep(NamedTuple):
     final: FinalInfo
 
 
+def _read_only(array: np.ndarray) -> np.ndarray:
+    """A view of ``array`` that cannot be written through (what the inspection properties hand out)."""
+    view = array.view()
+    view.flags.writeable = False
+    return view
+
+
 class GameRows:
     """The rows of ``n_games`` games of one game and config, with their spill area and generators.
 
@@ -741,6 +748,28 @@ class GameRows:
     def spilled_games(self) -> int:
         """Games whose repetition memory is out of their own row right now (in the spill area or the vault)."""
         return int((self._spilled != -1).sum())
+
+    @property
+    def has_reset(self) -> bool:
+        """Whether :meth:`reset` (or ``reset_learners``) has been called since the batch was built."""
+        return self._has_reset
+
+    @property
+    def states(self) -> np.ndarray:
+        """Every game's engine state row, ``(n_games, width)`` int64, as a read-only view (for inspection;
+        :meth:`state` gives one game's whole state, its spilled repetition memory included)."""
+        return _read_only(self._states)
+
+    @property
+    def generator_words(self) -> np.ndarray:
+        """Every game's random-generator state, ``(n_games, 4)`` int64, as a read-only view."""
+        return _read_only(self._words)
+
+    @property
+    def spill_slots(self) -> np.ndarray:
+        """Where each game's repetition memory is, ``(n_games,)`` int64 read-only: ``-1`` in its own row, ``-2``
+        or less in the vault, another value a row of the spill area."""
+        return _read_only(self._spilled)
 
     def state(self, game: int) -> np.ndarray:
         """A copy of game ``game``'s engine state, in the full layout of ``game.new_state`` (what

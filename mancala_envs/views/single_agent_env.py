@@ -170,6 +170,33 @@ class SingleAgentEnv(gymnasium.Env):
         self._opponent_spec = opponent
         self._opponents = built
 
+    @property
+    def opponent_spec(self) -> Any:
+        """The opponent as given to the constructor or to :meth:`set_opponent` (a name, an agent, a list)."""
+        return self._opponent_spec
+
+    @property
+    def opponents(self) -> Opponent | OpponentPool:
+        """The built opponent, or the pool each episode draws its opponent from."""
+        return self._opponents
+
+    # --- inspection -----------------------------------------------------------------
+    @property
+    def has_reset(self) -> bool:
+        """Whether :meth:`reset` has been called (``step`` needs it)."""
+        return self._has_reset
+
+    @property
+    def episode_over(self) -> bool:
+        """Whether the episode has ended (``True`` before the first reset too): the next call must be ``reset``."""
+        return self._over
+
+    @property
+    def generator_state(self) -> dict[str, Any] | None:
+        """The env's random generator's state, ``None`` while it has none (reading ``np_random`` would create
+        one)."""
+        return None if self._np_random is None else self._np_random.bit_generator.state
+
     # --- Gymnasium API ----------------------------------------------------------------
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None

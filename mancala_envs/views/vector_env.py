@@ -368,6 +368,22 @@ class MancalaVectorEnv(gymnasium.vector.VectorEnv):
         return self._seats.copy()
 
     @property
+    def games(self) -> GameRows:
+        """The batch of games the env steps (its engine states and generators, for inspection)."""
+        return self._rows
+
+    @property
+    def waiting_for_reset(self) -> np.ndarray:
+        """The games whose episode ended and whose next :meth:`step` only resets them (next-step autoreset),
+        ``(num_envs,)`` bool (a copy)."""
+        return self._waiting.astype(bool)
+
+    @property
+    def has_reset(self) -> bool:
+        """Whether :meth:`reset` has been called (``step`` needs it)."""
+        return self._has_reset
+
+    @property
     def state_bytes_per_game(self) -> int:
         """Bytes of engine state per game (see :attr:`mancala_envs.envs.batch.BatchedGames.state_bytes_per_game`)."""
         return self._rows.state_bytes_per_game
