@@ -18,7 +18,7 @@ from mancala_envs.envs.aec_env import ENV_OPTIONS, RENDER_MODES, MancalaEnv
 from mancala_envs.games import game_classes
 from mancala_envs.games.game import Game, config_from_kwargs
 
-__all__ = ["bind", "public_modules"]
+__all__ = ["bind", "public_modules", "sync_public_modules"]
 
 
 def bind(game_class: type[Game]) -> tuple[Callable[..., MancalaEnv], Callable[..., MancalaEnv], dict[str, Any]]:
@@ -73,13 +73,33 @@ def _public_module(game_class: type[Game]) -> types.ModuleType:
 
 def public_modules() -> dict[str, types.ModuleType]:
     """The public game modules by name (``{"ouril_v0": <module>, ...}``), in the order of the games."""
-    return {module.__name__.rsplit(".", 1)[1]: module for module in _MODULES}
+    return dict(_MODULES)
 
 
-_MODULES = [
-    sys.modules.setdefault(f"{__name__}.{cls.name}_v{cls.version}", _public_module(cls)) for cls in game_classes()
-]
-for _module in _MODULES:
-    globals()[_module.__name__.rsplit(".", 1)[1]] = _module
-    __all__.append(_module.__name__.rsplit(".", 1)[1])
-del _module
+def sync_public_modules() -> dict[str, types.ModuleType]:
+    """Makes the public modules follow the list of games (:data:`mancala_envs.games.GAME_MODULES`) as it is
+    now: a module for each game (made once; importable as ``mancala_envs.envs.<name>_v<version>``), none for a
+    game no longer in the list. :func:`mancala_envs.envs.registration.register_all` calls it.
+
+    Returns:
+        :func:`public_modules`.
+    """
+    wanted = {f"{cls.name}_v{cls.version}": cls for cls in game_classes()}
+    for name in [name for name in _MODULES if name not in wanted]:
+        sys.modules.pop(f"{__name__}.{name}", None)
+        globals().pop(name, None)
+        __all__.remove(name)
+        del _MODULES[name]
+    for name, game_class in wanted.items():
+        if name not in _MODULES:
+            _MODULES[name] = sys.modules.setdefault(f"{__name__}.{name}", _public_module(game_class))
+            globals()[name] = _MODULES[name]
+            __all__.append(name)
+    for name in wanted:  # in the order of the list
+        _MODULES[name] = _MODULES.pop(name)
+    return public_modules()
+
+
+#: the public modules by name, in the order of the games
+_MODULES: dict[str, types.ModuleType] = {}
+sync_public_modules()

@@ -87,13 +87,18 @@ def _variants() -> tuple[EnvVariant, ...]:
     return tuple(variants)
 
 
-#: every registered id, derived from the games' declared variants (:data:`mancala_envs.games.GAME_MODULES`)
+def _game_names() -> dict[str, str]:
+    return {
+        f"{cls.name}_v{cls.version}": f"{NAMESPACE}/{cls.variants[0].name}-v{cls.version}" for cls in game_classes()
+    }
+
+
+#: every registered id, derived from the games' declared variants (:data:`mancala_envs.games.GAME_MODULES`);
+#: :func:`register_all` brings it up to date with the list
 VARIANTS: tuple[EnvVariant, ...] = _variants()
 
 #: the plain game names (``"ouril_v0"``) and the id of each game's first variant
-_GAME_NAMES = {
-    f"{cls.name}_v{cls.version}": f"{NAMESPACE}/{cls.variants[0].name}-v{cls.version}" for cls in game_classes()
-}
+_GAME_NAMES = _game_names()
 
 
 def gymnasium_id(env_id: str) -> str:
@@ -117,9 +122,36 @@ def register_all() -> None:
 
     The Gymnasium kwargs are plain JSON (the PettingZoo id and the default opponent), so
     ``EnvSpec.to_json()`` round-trips; every keyword of ``gymnasium.make`` overrides them.
+
+    It reads the list of games as it is now: after a game is added to :data:`mancala_envs.games.GAME_MODULES`
+    (a plugin's game, the test suite's toy game), calling it again registers that game everywhere a game is
+    registered (:data:`VARIANTS`, :func:`make`, :func:`list_envs`, :func:`game_names`, the public module
+    ``mancala_envs.envs.<name>_v<version>``, PettingZoo's and Gymnasium's registries); after one is removed from
+    the list, it unregisters that game's ids.
+
+    Example:
+        >>> from mancala_envs.envs.registration import game_names, register_all
+        >>> register_all()  # the list is unchanged: nothing changes
+        >>> game_names()[0]
+        'ouril_v0'
     """
     import gymnasium
 
+    from mancala_envs.envs import sync_public_modules
+
+    global VARIANTS
+    VARIANTS = _variants()
+    _GAME_NAMES.clear()
+    _GAME_NAMES.update(_game_names())
+    sync_public_modules()
+    ids = {variant.id for variant in VARIANTS}
+    for stale in [env_id for env_id in aec_registry if env_id.startswith(f"{NAMESPACE}/") and env_id not in ids]:
+        del aec_registry[stale]
+    gymnasium_ids = {variant.gymnasium_id for variant in VARIANTS}
+    for stale in [
+        env_id for env_id in gymnasium.registry if env_id.startswith(f"{NAMESPACE}/") and env_id not in gymnasium_ids
+    ]:
+        del gymnasium.registry[stale]
     for variant in VARIANTS:
         if variant.id not in aec_registry:
             register("aec", variant.id, entry_point=variant.entry_point, kwargs=dict(variant.kwargs))

@@ -8,6 +8,10 @@ module ``<module>_rules.py``, its companion ``<module>_companion.py`` (the peopl
 ``__init__.py`` that binds the two into the game's :class:`~mancala_envs.games.game.Game` subclass and
 exposes it as ``GAME``; ``docs/architecture.md`` ("Adding a game") lists what that class declares.
 What the two-row games share is in :mod:`mancala_envs.games.two_row_family`, which is not a game.
+
+A name with a dot is a game from elsewhere, imported by that full name (a plugin's game, or the test suite's
+toy game ``support.toy_game``): adding it to the list, then calling
+:func:`mancala_envs.envs.registration.register_all`, registers it like the package's own games.
 """
 
 from __future__ import annotations
@@ -22,16 +26,31 @@ from mancala_envs.common.moved import moved_attribute
 if TYPE_CHECKING:
     from mancala_envs.games.game import Game
 
-__all__ = ["GAME_MODULES", "game_class", "game_classes"]
+__all__ = ["GAME_MODULES", "game_class", "game_classes", "game_module_name"]
 
-#: the games' folders (packages), in the order the docs and ``list_envs`` show them
+#: the games' folders (packages), in the order the docs and ``list_envs`` show them; a name with a dot is a
+#: game's package outside this one, by its full name
 GAME_MODULES: tuple[str, ...] = ("ouril", "urim", "modiar", "rio_kadalis", "omweso", "kalah")
 
 
-@cache
+def game_module_name(entry: str) -> str:
+    """The full name of the package of a :data:`GAME_MODULES` entry: ``"ouril"`` -> ``"mancala_envs.games.ouril"``;
+    a name with a dot is already full (``"support.toy_game"``)."""
+    return entry if "." in entry else f"{__name__}.{entry}"
+
+
 def game_classes() -> tuple[type[Game], ...]:
-    """The Game class of every game, in :data:`GAME_MODULES` order (imports the rules modules; compiles nothing)."""
-    return tuple(importlib.import_module(f"{__name__}.{module}").GAME for module in GAME_MODULES)
+    """The Game class of every game, in :data:`GAME_MODULES` order (imports the rules modules; compiles nothing).
+
+    Read from the list as it is now, so a game added to :data:`GAME_MODULES` is in it (each list's classes are
+    imported once).
+    """
+    return _game_classes_of(GAME_MODULES)
+
+
+@cache
+def _game_classes_of(entries: tuple[str, ...]) -> tuple[type[Game], ...]:
+    return tuple(importlib.import_module(game_module_name(entry)).GAME for entry in entries)
 
 
 def game_class(name: str) -> type[Game]:

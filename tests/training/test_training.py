@@ -18,6 +18,7 @@ from sb3_contrib import MaskablePPO
 from stable_baselines3.common.vec_env import DummyVecEnv
 
 from mancala_envs.cli import main
+from mancala_envs.envs.registration import game_names
 from mancala_envs.training.trainer import (
     EvalRow,
     SelfPlayCallback,
@@ -153,7 +154,9 @@ def test_evaluate_plays_both_seats_and_is_seeded(tmp_path: Path) -> None:
     both = rows[2]
     assert (both.wins, both.draws, both.losses) == tuple(
         a + b
-        for a, b in zip((rows[0].wins, rows[0].draws, rows[0].losses), (rows[1].wins, rows[1].draws, rows[1].losses))
+        for a, b in zip(
+            (rows[0].wins, rows[0].draws, rows[0].losses), (rows[1].wins, rows[1].draws, rows[1].losses), strict=True
+        )
     )
     assert evaluate(result.model, "ouril_v0", ("random",), games=6, seed=5) == rows
 
@@ -247,8 +250,8 @@ def test_cli_train_prints_the_table_and_writes_figures(tmp_path: Path, capsys: p
     out = capsys.readouterr().out
     assert status == 0
     assert out.startswith(
-        "Training MaskablePPO on ouril_v0 against random / greedy (one drawn per episode): 256 steps, 2 envs (batched: one "
-        "compiled call a step), seed 0"
+        "Training MaskablePPO on ouril_v0 against random / greedy (one drawn per episode): 256 steps, 2 envs "
+        "(batched: one compiled call a step), seed 0"
     )
     assert "% of the time inside the environments and wrappers (timed)" in out
     assert "win/draw/loss rates with 95% Wilson confidence intervals" in out
@@ -277,10 +280,8 @@ def test_cli_train_bad_input_is_one_line(argv: list[str], fragment: str, capsys:
 
 def test_python_dash_m_runs_the_command_line() -> None:
     result = subprocess.run([sys.executable, "-m", "mancala_envs", "list"], capture_output=True, text=True, check=True)
-    assert (
-        result.stdout.splitlines()[0]
-        == "games (mancala_envs.make): ouril_v0 urim_v0 modiar_v0 rio_kadalis_v0 omweso_v0 kalah_v0"
-    )
+    assert result.stdout.splitlines()[0] == "games (mancala_envs.make): " + " ".join(game_names())
+    assert result.stdout.splitlines()[0].startswith("games (mancala_envs.make): ouril_v0 urim_v0 modiar_v0 ")
 
 
 def test_train_logs_to_tensorboard_when_asked(tmp_path: Path) -> None:
