@@ -1,10 +1,10 @@
 """Test-session settings (pygame windows go to SDL's dummy video driver: no display needed) and shared fixtures.
 
 Run over every core with ``python -m pytest -n auto`` (pytest-xdist, the test extra). The workers share numba's
-compiled cache on disk; before they start, :func:`pytest_sessionstart` compiles every game's entry points once,
-spread over as many processes as there are workers (``mancala_envs.warm_up``), so that two workers never compile
-the same kernel at the same time. Long property and soak tests are marked ``slow`` (``-m "not slow"`` leaves them
-out; CI runs them as a stage of their own).
+compiled cache on disk; before they start on the whole suite, :func:`pytest_sessionstart` compiles every game's
+entry points once, spread over as many processes as there are workers (``mancala_envs.warm_up``), so that two
+workers do not compile the same kernel at the same time. Long property, table and soak tests are marked ``slow``
+(``-m "not slow"`` leaves them out; README's test command and CI run them after the others, ``-m slow``).
 """
 
 import os
@@ -42,12 +42,14 @@ def _xdist_workers(config: pytest.Config) -> int:
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
-    """With workers (``-n 2``, ``-n auto``): every game's entry points compiled into numba's cache once, before the
-    workers start, one game per process and as many processes at once as there are workers (a cold cache: about a
-    minute per game on one core; a warm one: a few seconds in all). Without it, the workers' first tests of a game
-    compiled it in each worker at once. Nothing is compiled with ``NUMBA_DISABLE_JIT=1``."""
+    """The whole suite with workers (``python -m pytest -n auto``, no paths given): every game's entry points
+    compiled into numba's cache once, before the workers start, one game per process and as many processes at once
+    as there are workers (a cold cache: about a minute per game on one core; a warm one: a few seconds in all).
+    Without it, the workers' first tests of a game compiled it in each worker at once. A run of chosen files
+    compiles only what its tests use, as without workers; nothing is compiled with ``NUMBA_DISABLE_JIT=1``."""
     workers = _xdist_workers(session.config)
-    if workers < 2 or os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0"):
+    whole_suite = session.config.args_source == pytest.Config.ArgsSource.TESTPATHS
+    if workers < 2 or not whole_suite or os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0"):
         return
     start = time.perf_counter()
     environment = {**os.environ, QUIET_VARIABLE: "1"}
