@@ -442,7 +442,7 @@ def _solve_component(
         _write(table, offset + node, current[node], lows[node], highs[node])
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, inline="always", error_model="numpy")
 def _solve_position(
     node: int,
     n_actions: int,
