@@ -329,7 +329,7 @@ class MancalaEnv(AECEnv):
         super().__init__()
         if not isinstance(game, Game):
             raise TypeError(f"game must be a mancala_envs Game (got {type(game).__name__}).")
-        self.metadata = {
+        self.metadata: dict[str, Any] = {
             "render_modes": list(RENDER_MODES),
             "name": game.env_name,
             "is_parallelizable": False,
@@ -355,7 +355,7 @@ class MancalaEnv(AECEnv):
         self.infos_mode = infos
 
         self.possible_agents = list(AGENTS)
-        self.agents = []
+        self.agents: list[str] = []
         low, high = game.observation_bounds()
         self.observation_spaces = {
             agent: spaces.Dict(
@@ -575,7 +575,7 @@ class MancalaEnv(AECEnv):
         rng = np.random.default_rng(seed) if seed is not None else self._rng
         # the generator's state, kept to undo the draw if the position is rejected (reading it costs ~2 µs:
         # only a position can be rejected)
-        rng_before = None if fields is None else rng.bit_generator.state
+        rng_before: Any = None if fields is None else rng.bit_generator.state
         draw = int(rng.integers(2))
         first = draw if self.first_player is None else self.first_player
         state = np.zeros(self._state.shape[0], _STATE_DTYPE)
@@ -592,8 +592,9 @@ class MancalaEnv(AECEnv):
         self._state = state
         self._has_reset = True
         self.agents = list(AGENTS)
-        self.rewards = {"player_0": 0, "player_1": 0}  # literals: cheaper than comprehensions over AGENTS
-        self._cumulative_rewards = {"player_0": 0, "player_1": 0}
+        # literals: cheaper than comprehensions over AGENTS
+        self.rewards: dict[str, float] = {"player_0": 0, "player_1": 0}
+        self._cumulative_rewards: dict[str, float] = {"player_0": 0, "player_1": 0}
         self.terminations = {"player_0": False, "player_1": False}
         self.truncations = {"player_0": False, "player_1": False}
         self._last_move: dict[str, Any] | None = None

@@ -603,7 +603,7 @@ class FinalInfo(NamedTuple):
         turns: Completed turns in the last game (Omweso; 0 in the two-row games, where a ply is a turn).
     """
 
-    index: np.ndarray
+    index: np.ndarray  # type: ignore[assignment]  # a NamedTuple field named as tuple.index
     observation: np.ndarray
     winner: np.ndarray
     end_reason: np.ndarray
@@ -984,7 +984,7 @@ class GameRows:
     def _seed(self, seed: int | None) -> None:
         if seed is not None:
             seed = check_seed(seed)
-            self._words = new_words(np.random.default_rng(int(seed)), self.n_games)
+            self._words = new_words(np.random.default_rng(int(seed)), self.n_games)  # type: ignore[arg-type]  # not None here
 
     def check_actions(
         self, actions: Any, skip: np.ndarray | None = None, masks: np.ndarray | None = None
@@ -1000,7 +1000,7 @@ class GameRows:
             raise RuntimeError("step() was called before reset(); call reset() first.")
         array = check_action_array(actions, self.n_games, self.n_actions)  # the one rule of every door
         legal = None if masks is not None else self._column(LEGAL)
-        illegal = masks[self._game_index, array] == 0 if legal is None else ((legal >> array) & 1) == 0
+        illegal = masks[self._game_index, array] == 0 if legal is None else ((legal >> array) & 1) == 0  # type: ignore[index]  # masks is set when legal is None
         if skip is not None:
             illegal &= ~skip
         if illegal.any():

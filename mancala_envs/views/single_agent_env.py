@@ -57,7 +57,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
 import gymnasium
 import numpy as np
@@ -109,7 +109,8 @@ class SingleAgentEnv(gymnasium.Env):
         TypeError: an option of the wrong type, or an opponent or encoding of an unusable kind.
     """
 
-    metadata = {"render_modes": ["ansi", "human", "rgb_array"], "render_fps": 2}
+    # an instance attribute in Gymnasium's Env (each env may set its own), so not a ClassVar here
+    metadata = {"render_modes": ["ansi", "human", "rgb_array"], "render_fps": 2}  # noqa: RUF012
 
     def __init__(
         self,
@@ -145,7 +146,7 @@ class SingleAgentEnv(gymnasium.Env):
 
         self.encoder = env_encoder(encoding, self.game)
         if self.encoder is None:
-            self.observation_space = self.aec_env.observation_space(AGENTS[0])["observation"]
+            self.observation_space = cast(spaces.Dict, self.aec_env.observation_space(AGENTS[0]))["observation"]
         else:
             self.observation_space = self.encoder.space
         self.action_space = spaces.Discrete(self.game.n_actions)
@@ -222,6 +223,7 @@ class SingleAgentEnv(gymnasium.Env):
         # Nothing changes until the AEC env has accepted the options (it refuses a bad position unchanged): the
         # draws come from the new generator, or from a copy of the current one while options may be refused, and
         # are kept only then.
+        rng_seed: int | None
         if seed is not None:
             rng, rng_seed = seeding.np_random(seed)
         else:
@@ -353,6 +355,7 @@ class SingleAgentEnv(gymnasium.Env):
 
     def _run_compiled(self, action: int) -> tuple[int, int, int]:
         """``action`` (-1: none) and the compiled opponent's replies."""
+        assert self._compiled is not None, "called only with a compiled opponent"
         kernel, settings = self._compiled
         return self.aec_env.run_kernel(kernel, action, settings, self._words, self._trial)
 

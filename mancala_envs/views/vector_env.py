@@ -56,7 +56,7 @@ Example:
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any
 
 import gymnasium
 import numpy as np
@@ -67,6 +67,10 @@ from gymnasium.vector.utils import batch_space
 from mancala_envs.algorithms.tree_search import parse_compiled_opponent
 from mancala_envs.common.validation import check_integer
 from mancala_envs.envs.batch import FACT_COUNT, GameRows
+from mancala_envs.games.game import Game
+
+if TYPE_CHECKING:
+    from mancala_envs.wrappers.encodings import ObservationEncoder
 
 __all__ = [
     "AUTORESET_MODES",
@@ -99,8 +103,8 @@ class MancalaVectorEnv(gymnasium.vector.VectorEnv):
         opponent: The compiled agent that plays the other seat, inside the compiled loop: ``"random"``
             (default), ``"greedy"``, ``"alphabeta:D"`` or ``"mcts:N"`` (each game draws from its own
             generator); or a list of them, one drawn uniformly for each episode from the game's generator
-            (``["random", "greedy"]``: still one compiled call a step). Other opponents (saved models, callables, pools): one
-            :class:`~mancala_envs.views.single_agent_env.SingleAgentEnv` per game, with
+            (``["random", "greedy"]``: still one compiled call a step). Other opponents (saved models, callables,
+            pools): one :class:`~mancala_envs.views.single_agent_env.SingleAgentEnv` per game, with
             ``gymnasium.make_vec(id, num_envs, vectorization_mode="sync", opponent=...)`` or SB3's
             ``SubprocVecEnv``.
         learner_seat: ``None`` (default): drawn for each episode; ``0`` or ``1``: always that seat.
@@ -114,8 +118,8 @@ class MancalaVectorEnv(gymnasium.vector.VectorEnv):
             encoder's float32 features, and the observation spaces the encoder's.
         threads: Threads that step the games, each its own contiguous part of them (``None``, the default:
             every core this process may run on, one per 64 games at most; ``1``: the calling thread alone; at most
-            256, :data:`~mancala_envs.envs.batch.MAX_THREADS`). Observations, rewards and infos are the same whatever the
-            count.
+            256, :data:`~mancala_envs.envs.batch.MAX_THREADS`). Observations, rewards and infos are the same whatever
+            the count.
         **options: Game options and ``first_player`` and ``reward_mode``, as for :func:`mancala_envs.make`.
 
     Attributes:
@@ -125,7 +129,8 @@ class MancalaVectorEnv(gymnasium.vector.VectorEnv):
         ValueError / TypeError: an unknown id, opponent, seat, mode or encoding, or invalid options.
     """
 
-    metadata: ClassVar[dict[str, Any]] = {"autoreset_mode": AutoresetMode.NEXT_STEP}
+    # an instance attribute in Gymnasium's VectorEnv (each env sets its own), so not a ClassVar here
+    metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.NEXT_STEP}  # noqa: RUF012
 
     def __init__(
         self,
@@ -211,7 +216,7 @@ class MancalaVectorEnv(gymnasium.vector.VectorEnv):
         if self.autoreset_mode == AutoresetMode.SAME_STEP and ended.any():
             games = np.flatnonzero(ended)
             final_obs = np.empty(self.num_envs, dtype=object)
-            for game, final_observation in zip(games, self.final_observations(games)):
+            for game, final_observation in zip(games, self.final_observations(games), strict=True):
                 final_obs[game] = final_observation
             infos["final_obs"] = final_obs
             infos["_final_obs"] = ended.copy()
@@ -317,12 +322,12 @@ class MancalaVectorEnv(gymnasium.vector.VectorEnv):
                 "episode_return": episode_return,
                 "episode_length": episode_length,
             }
-            for (winner, seat, opponent), episode_return, episode_length in zip(facts, returns, lengths)
+            for (winner, seat, opponent), episode_return, episode_length in zip(facts, returns, lengths, strict=True)
         ]
 
     # --- the batch's settings --------------------------------------------------------------------------------
     @property
-    def opponent(self) -> str | list[str]:
+    def opponent(self) -> str | Sequence[str]:
         """The compiled opponent's name, or the list of them drawn from. Setting it (or :meth:`set_opponent`)
         changes the opponents of every game from the next step on."""
         return _opponent_names(self._opponent_name)  # a list is the caller's copy
@@ -430,7 +435,8 @@ class MancalaVectorEnv(gymnasium.vector.VectorEnv):
                 )
             if any(not _same(value, values[0]) for value in values[1:]):
                 raise ValueError(
-                    f"{name} is shared by every game of the batch; set one value for all of them (got {list(values)!r}). "
+                    f"{name} is shared by every game of the batch; set one value for all of them "
+                    f"(got {list(values)!r}). "
                     "For a value per game, use one SingleAgentEnv per game (gymnasium.make_vec(..., "
                     "vectorization_mode='sync'))."
                 )
@@ -489,13 +495,13 @@ def parse_autoreset_mode(autoreset_mode: str | AutoresetMode) -> AutoresetMode:
     Raises:
         ValueError: any other value; the message lists the names.
     """
-    modes = {**AUTORESET_MODES, **{mode: mode for mode in AUTORESET_MODES.values()}}
+    modes: dict[Any, AutoresetMode] = {**AUTORESET_MODES, **{mode: mode for mode in AUTORESET_MODES.values()}}
     if autoreset_mode not in modes:
         raise ValueError(f"autoreset_mode must be one of {list(AUTORESET_MODES)} (got {autoreset_mode!r}).")
     return modes[autoreset_mode]
 
 
-def encoded_space(encoding: str | Mapping[str, Any] | None, game: Any) -> tuple[Any, spaces.Box]:
+def encoded_space(encoding: str | Mapping[str, Any] | None, game: Game) -> tuple[ObservationEncoder | None, spaces.Box]:
     """The encoder that a vector env's ``encoding=`` names (``None`` for the raw observation) and the space of one
     game's observation: the raw int32 vector's bounds, or the encoder's space.
 
@@ -523,7 +529,7 @@ def _compiled_opponents(opponent: Any) -> list[tuple[int, int]]:
     return [_compiled_opponent(opponent)]
 
 
-def _opponent_names(opponent: str | Sequence[str]) -> str | list[str]:
+def _opponent_names(opponent: str | Sequence[str]) -> str | Sequence[str]:
     """What :attr:`MancalaVectorEnv.opponent` gives back: the name, or a list of the names (a copy)."""
     return list(opponent) if isinstance(opponent, (list, tuple)) else opponent
 
