@@ -193,7 +193,7 @@ class SingleAgentEnv(gymnasium.Env):
         return self._over
 
     @property
-    def generator_state(self) -> dict[str, Any] | None:
+    def generator_state(self) -> Mapping[str, Any] | None:
         """The env's random generator's state, ``None`` while it has none (reading ``np_random`` would create
         one)."""
         return None if self._np_random is None else self._np_random.bit_generator.state
