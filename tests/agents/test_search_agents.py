@@ -74,16 +74,16 @@ def random_positions(env_id: str, count: int, seed: int, max_plies: int = 160) -
         game_seed += 1
         raw = env.unwrapped
         for _ in range(int(rng.integers(0, max_plies))):
-            if raw._state[STATUS] != RUNNING:
+            if raw.state_array[STATUS] != RUNNING:
                 break
-            env.step(int(rng.choice(raw.game.legal_actions(raw._state))))
-        if raw._state[STATUS] == RUNNING:
+            env.step(int(rng.choice(raw.game.legal_actions(raw.state_array))))
+        if raw.state_array[STATUS] == RUNNING:
             positions.append(raw)
     return positions
 
 
 def legal_set(raw: Any) -> set[int]:
-    return set(raw.game.legal_actions(raw._state).tolist())
+    return set(raw.game.legal_actions(raw.state_array).tolist())
 
 
 # --- legality on positions of every registered id ---------------------------------------------------------------------
@@ -98,14 +98,14 @@ def test_search_agents_return_only_legal_actions_and_change_nothing(env_id: str)
     while seen < 12:
         env.reset(seed=game)
         game += 1
-        while raw._state[STATUS] == RUNNING and raw._state[PLY] < 240:
+        while raw.state_array[STATUS] == RUNNING and raw.state_array[PLY] < 240:
             if rng.random() < 0.25:
                 before = raw.state_array
                 legal = legal_set(raw)
                 for agent in agents:
                     assert agent.act(env) in legal
                     assert agent.act_on_state(raw.game, before) in legal
-                assert np.array_equal(raw._state, before)
+                assert np.array_equal(raw.state_array, before)
                 seen += 1
             env.step(int(rng.choice(sorted(legal_set(raw)))))
 
@@ -201,7 +201,7 @@ def test_alphabeta_value_equals_plain_minimax(env_id: str) -> None:
             child = state.copy()
             assert raw.game.step(child, action, NO_TRACE) == OK
             assert nodes >= len(legal_set(raw))
-        assert np.array_equal(state, raw._state)
+        assert np.array_equal(state, raw.state_array)
 
 
 @pytest.mark.parametrize("env_id", ["mancala/urim-match-v0", "mancala/rio-kadalis-match-v0", "mancala/omweso-match-v0"])
@@ -214,7 +214,7 @@ def test_the_end_of_a_game_of_a_match_is_a_leaf(env_id: str) -> None:
     checked = 0
     for game in range(30):
         env.reset(seed=game)
-        while raw._state[STATUS] == RUNNING and checked < 3:
+        while raw.state_array[STATUS] == RUNNING and checked < 3:
             state = raw.state_array
             ends = []
             for action in raw.game.legal_actions(state):
@@ -228,7 +228,7 @@ def test_the_end_of_a_game_of_a_match_is_a_leaf(env_id: str) -> None:
                     assert value == minimax(raw.game, state, depth, int(state[PLAYER]), int(state[GAMES_PLAYED]))
                 assert alphabeta_search(raw.game, state, 1)[1] >= max(ends)
                 checked += 1
-            env.step(int(rng.choice(raw.game.legal_actions(raw._state))))
+            env.step(int(rng.choice(raw.game.legal_actions(raw.state_array))))
         if checked >= 3:
             break
     assert checked >= 3
@@ -241,7 +241,7 @@ def test_alphabeta_values_a_win_above_any_score_and_sooner_above_later() -> None
     env = mancala_envs.make("ouril_v0")
     env.reset(options={"board": [0, 0, 0, 0, 1, 1, 1, 0, 0, 0, 0, 0], "stores": [23, 22], "player": 0})
     raw = env.unwrapped
-    action, value, _ = alphabeta_search(raw.game, raw._state, 4)
+    action, value, _ = alphabeta_search(raw.game, raw.state_array, 4)
     child = raw.state_array
     raw.game.step(child, action, NO_TRACE)
     assert child[STATUS] != RUNNING and child[WINNER] == 0
@@ -249,7 +249,7 @@ def test_alphabeta_values_a_win_above_any_score_and_sooner_above_later() -> None
 
 
 # --- alphabeta:1 and greedy ----------------------------------------------------------------------------------------
-@pytest.mark.parametrize("env_id", DEFAULT_GAMES + ["mancala/rio-kadalis-match-v0", "mancala/urim-match-v0"])
+@pytest.mark.parametrize("env_id", [*DEFAULT_GAMES, "mancala/rio-kadalis-match-v0", "mancala/urim-match-v0"])
 def test_alphabeta_1_plays_greedys_unique_best_move(env_id: str) -> None:
     compared = 0
     for raw in random_positions(env_id, 40, seed=5):
@@ -574,10 +574,10 @@ def test_mcts_search_function() -> None:
     env.reset(seed=0)
     raw = env.unwrapped
     words = np.array([1, 2, 3, 4], np.int64)
-    action, visits, plies = mcts_search(raw.game, raw._state, 200, words.copy())
+    action, visits, plies = mcts_search(raw.game, raw.state_array, 200, words.copy())
     assert visits.sum() == 200 and visits[action] == visits.max() and plies > 0
-    assert mcts_search(raw.game, raw._state, 200, words.copy())[0] == action  # the same generator words
-    assert np.array_equal(mcts_search(raw.game, raw._state, 200, words.copy())[1], visits)
+    assert mcts_search(raw.game, raw.state_array, 200, words.copy())[0] == action  # the same generator words
+    assert np.array_equal(mcts_search(raw.game, raw.state_array, 200, words.copy())[1], visits)
 
 
 def test_mcts_takes_a_winning_capture() -> None:
@@ -616,7 +616,7 @@ def test_sb3_agent_plays_legal_moves_for_both_seats(model_path: Path) -> None:
     env = mancala_envs.make("ouril_v0", illegal_action="raise")
     for seed in range(2):
         env.reset(seed=seed)
-        for name in env.agent_iter():
+        for _name in env.agent_iter():
             observation, _, terminated, truncated, _ = env.last()
             if terminated or truncated:
                 env.step(None)

@@ -136,15 +136,14 @@ def single(env_id: str = "kalah_v0", reset: bool = True, **kwargs: Any) -> Singl
 def single_frozen(env: SingleAgentEnv) -> Any:
     """The single-agent env's state: its AEC env's snapshot, the seat, the episode flag, the opponent and
     the generator (read without creating one)."""
-    generator = env._np_random  # the property would create a generator
     return {
         "aec": env_frozen(env.aec_env),
         "seat": env.seat,
-        "over": env._over,
-        "has_reset": env._has_reset,
-        "opponent spec": env._opponent_spec,
-        "opponents": id(env._opponents),
-        "rng": None if generator is None else generator.bit_generator.state,
+        "over": env.episode_over,
+        "has_reset": env.has_reset,
+        "opponent spec": env.opponent_spec,
+        "opponents": id(env.opponents),
+        "rng": env.generator_state,  # None while the env has no generator (np_random would create one)
     }
 
 
@@ -160,7 +159,12 @@ def batch(reset: bool = True, steps: int = 0) -> BatchedGames:
 
 def batch_frozen(games: BatchedGames) -> Any:
     return plain(
-        {"states": games._states, "words": games._words, "spilled": games._spilled, "has_reset": games._has_reset}
+        {
+            "states": games.states,
+            "words": games.generator_words,
+            "spilled": games.spill_slots,
+            "has_reset": games.has_reset,
+        }
     )
 
 
@@ -175,15 +179,15 @@ def vector(reset: bool = True, steps: int = 0) -> MancalaVectorEnv:
 
 
 def vector_frozen(env: MancalaVectorEnv) -> Any:
-    rows = env._rows
+    rows = env.games
     return plain(
         {
-            "states": rows._states,
-            "words": rows._words,
-            "waiting": env._waiting,
-            "seats": env._seats,
+            "states": rows.states,
+            "words": rows.generator_words,
+            "waiting": env.waiting_for_reset,
+            "seats": env.learner_seats,
             "mask": env.action_masks(),
-            "has_reset": env._has_reset,
+            "has_reset": env.has_reset,
         }
     )
 

@@ -166,11 +166,11 @@ def single_agent(encoding: str | None = None, to_the_end: bool = False) -> Subje
 
 
 def single_state(env: SingleAgentEnv) -> Any:
-    return {"aec": aec_state(env.aec_env), "masks": env.action_masks(), "over": env._over}
+    return {"aec": aec_state(env.aec_env), "masks": env.action_masks(), "over": env.episode_over}
 
 
 def single_advance(env: SingleAgentEnv) -> Any:
-    if env._over:
+    if env.episode_over:
         return env.reset(seed=5)
     return env.step(int(legal_actions(env.action_masks())))
 
@@ -204,7 +204,7 @@ def batch() -> Subject:
 
 
 def batch_state(games: BatchedGames) -> Any:
-    return {"states": [games.state(game) for game in range(games.n_games)], "words": games._words.copy()}
+    return {"states": [games.state(game) for game in range(games.n_games)], "words": games.generator_words.copy()}
 
 
 def batch_advance(games: BatchedGames) -> Any:

@@ -3,6 +3,7 @@ registered id, ``play_random`` against a plain-Python loop, input checks, memory
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import numpy as np
@@ -94,7 +95,7 @@ class Mirror:
         assert final.observation.dtype == np.int32 and final.index.dtype == np.int64
         assert final.winner.dtype == final.end_reason.dtype == np.int8
         assert final.scores.dtype == final.points.dtype == final.plies.dtype == final.turns.dtype == np.int32
-        expected_rewards = [raw._cumulative_rewards[agent] for agent in AGENTS]
+        expected_rewards = [raw.cumulative_reward(agent) for agent in AGENTS]
         assert step.rewards[game].tolist() == expected_rewards
         assert step.rewards[game].tolist() == [raw.rewards[agent] for agent in AGENTS]
         assert bool(step.terminated[game]) == raw.terminations["player_0"] == raw.terminations["player_1"]
@@ -219,9 +220,9 @@ def test_long_memories_move_on_to_the_vault_and_back() -> None:
     in_vault = []
     for _ in range(150):
         mirror.play(1, rng)
-        in_vault.append(int((mirror.batch._spilled < -1).sum()))
+        in_vault.append(int((mirror.batch.spill_slots < -1).sum()))
     assert max(in_vault) >= 2, "games reached the vault"
-    assert any(later < earlier for earlier, later in zip(in_vault, in_vault[1:])), "games left the vault"
+    assert any(later < earlier for earlier, later in itertools.pairwise(in_vault)), "games left the vault"
     assert mirror.ended >= 1
 
 
@@ -426,7 +427,7 @@ def test_state_bytes_per_game() -> None:
     assert games.state_bytes_per_game == (start + DEFAULT_HISTORY_CAPACITY) * 8 + 32 == 576
     assert games.state_bytes_per_game < 1000  # a million games in less than 1 GB
     assert games.state_bytes_per_game * 1_000_000 < 10**9
-    assert games._states.nbytes + games._words.nbytes == 1000 * games.state_bytes_per_game
+    assert games.states.nbytes + games.generator_words.nbytes == 1000 * games.state_bytes_per_game
     small = BatchedGames("ouril_v0", 1000, history_capacity=3)
     assert small.history_capacity == 3
     assert small.state_bytes_per_game == (start + 3) * 8 + 32 == 408

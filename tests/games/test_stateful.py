@@ -69,6 +69,8 @@ from mancala_envs.engine.state import (
 from mancala_envs.envs.registration import VARIANTS, make_game
 from mancala_envs.games.rio_kadalis import CLOSED
 
+from support import actions as support_actions
+
 IDS = [variant.id for variant in VARIANTS]
 #: the game names behind the ids (``"ouril_v0"`` ...), for snapshots of another game
 GAME_NAMES = sorted({variant.module.rsplit(".", 1)[1] for variant in VARIANTS})
@@ -141,7 +143,7 @@ def view(env: Any) -> dict[str, Any]:
         "agents": list(env.agents),
         "agent_selection": env.agent_selection,
         "rewards": dict(env.rewards),
-        "cumulative_rewards": dict(env._cumulative_rewards),
+        "cumulative_rewards": {agent: env.cumulative_reward(agent) for agent in AGENTS},
         "terminations": dict(env.terminations),
         "truncations": dict(env.truncations),
         "infos": copy.deepcopy(env.infos),
@@ -182,7 +184,7 @@ class SnapshotMachine(RuleBasedStateMachine):
         return [self.env] + [follower for _, follower in self.followers]
 
     def add_follower(self, label: str, follower: Any) -> None:
-        self.followers = (self.followers + [(label, follower)])[-MAX_FOLLOWERS:]
+        self.followers = ([*self.followers, (label, follower)])[-MAX_FOLLOWERS:]
 
     # --- setup --------------------------------------------------------------------------------
     @initialize(
@@ -278,7 +280,7 @@ class SnapshotMachine(RuleBasedStateMachine):
             # Loading a position restarts the game, so only a running game's position is kept.
             "position": env.position() if is_running(env) else None,
         }
-        self.snapshots = (self.snapshots + [saved])[-MAX_SNAPSHOTS:]
+        self.snapshots = ([*self.snapshots, saved])[-MAX_SNAPSHOTS:]
         # The returned dict is the caller's: changing it must not reach the env.
         state_dict["state"][BOARD] += 5
         state_dict["rng"]["state"]["state"] += 1
@@ -477,14 +479,8 @@ def test_snapshots_copies_and_positions_interleaved_longer(env_id: str) -> None:
 
 # --- what the machine found: one small test each ------------------------------------------------------
 def mid_game(env_id: str, plies: int = 6, seed: int = 3) -> Any:
-    """An env ``plies`` random plies into a seeded game that is still running."""
-    env = mancala_envs.make(env_id, illegal_action="raise")
-    env.reset(seed=seed)
-    rng = np.random.default_rng(seed)
-    for _ in range(plies):
-        env.step(int(rng.choice(legal_actions(env))))
-    assert is_running(env), "the game ended too early for this test"
-    return env
+    """An env (illegal actions raise) ``plies`` random plies into a seeded game that is still running."""
+    return support_actions.mid_game(env_id, plies, seed, illegal_action="raise")
 
 
 def assert_rejected_and_unchanged(env_id: str, snapshot: dict[str, Any]) -> None:

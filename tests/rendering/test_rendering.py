@@ -463,7 +463,7 @@ def test_human_window_shows_a_frame_per_ply(env_id: str, monkeypatch: pytest.Mon
     env.unwrapped.metadata["render_fps"] = 1000  # the window waits 1/fps per frame
     painter = BoardPicture(env.unwrapped.game)
     env.reset(seed=1)
-    assert env.unwrapped._window is None, "reset() must not open the window"
+    assert env.unwrapped.window is None, "reset() must not open the window"
     frames: list[int] = []
     flip = pygame.display.flip
     monkeypatch.setattr(pygame.display, "flip", lambda: (frames.append(1), flip())[1])
@@ -507,7 +507,7 @@ def test_closing_a_copy_leaves_the_original_window_working() -> None:
     env.reset(seed=0)
     env.render()
     clone = copy.deepcopy(env)
-    assert clone.unwrapped._window is None and clone.unwrapped._picture is None  # no pygame objects copied
+    assert clone.unwrapped.window is None and clone.unwrapped.picture is None  # no pygame objects copied
     clone.render()
     clone.close()
     try:
@@ -566,7 +566,7 @@ def test_copies_after_a_render_draw_the_same_picture(env_id: str, copier: Any) -
     for _ in play(env, rng, 1):  # the last move is not decoded yet when the copy is made
         pass
     clone = copier(env)
-    assert clone.unwrapped._picture is None and clone.unwrapped._window is None
+    assert clone.unwrapped.picture is None and clone.unwrapped.window is None
     np.testing.assert_array_equal(clone.render(), env.render())
     for _ in play(clone, np.random.default_rng(9), 1):
         pass

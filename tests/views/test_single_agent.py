@@ -687,7 +687,7 @@ def test_render_human_shows_every_ply_in_a_window() -> None:
     reference.reset(seed=0)
     shown = pygame.surfarray.array3d(pygame.display.get_surface()).transpose(1, 0, 2)
     np.testing.assert_array_equal(shown, reference.render())
-    window = env.aec_env._window
+    window = env.aec_env.window
     frames: list[int] = []
     plies: list[int] = []
     show = window.show

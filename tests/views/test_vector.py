@@ -65,14 +65,14 @@ class ReferenceGame:
             self.env = mancala_envs.make(self.env_id, first_player=first, illegal_action="raise", **options).unwrapped
             self.env.reset()
             self.opponent_moves()
-            if self.env._state[STATUS] == RUNNING:
+            if self.env.state_array[STATUS] == RUNNING:
                 return
 
     def opponent_moves(self) -> None:
         env = self.env
         other = AGENTS[1 - self.seat]
-        while env.agents and env.agent_selection == other and env._state[STATUS] == RUNNING:
-            state = env._state
+        while env.agents and env.agent_selection == other and env.state_array[STATUS] == RUNNING:
+            state = env.state_array
             if self.opponent == "greedy":
                 action = env.game.compiled(greedy_action)(state, env.game.params, np.empty_like(state), self.draw())
             else:
@@ -87,10 +87,10 @@ class ReferenceGame:
         over = not env.agents or env.terminations[learner] or env.truncations[learner]
         if not over:
             return 0.0, False, False
-        return float(env._cumulative_rewards[learner]), bool(env.terminations[learner]), bool(env.truncations[learner])
+        return float(env.cumulative_reward(learner)), bool(env.terminations[learner]), bool(env.truncations[learner])
 
     def view(self) -> tuple[np.ndarray, np.ndarray]:
-        return self.env.game.observe_with_mask(self.env._state, self.seat)
+        return self.env.game.observe_with_mask(self.env.state_array, self.seat)
 
 
 def comparable(game: Any, state: np.ndarray) -> np.ndarray:
@@ -142,7 +142,7 @@ def run_against_reference(
             assert envs.learner_seats[i] == reference.seat
             assert envs.learner_opponents[i] == reference.member
             game = reference.env.game
-            assert comparable(game, envs.state(i)).tolist() == comparable(game, reference.env._state).tolist()
+            assert comparable(game, envs.state(i)).tolist() == comparable(game, reference.env.state_array).tolist()
 
     check(observation, envs.action_masks())
     for _ in range(steps):
@@ -161,7 +161,7 @@ def run_against_reference(
             if term or trunc:
                 ended_episodes += 1
                 final_observation, _ = reference.view()
-                state = reference.env._state
+                state = reference.env.state_array
                 assert "episode" not in infos  # RecordEpisodeStatistics's key (tests/views/test_vector_integration.py)
                 if mode == "same_step":
                     assert infos["final_obs"][i].tolist() == final_observation.tolist()
@@ -336,12 +336,12 @@ def test_search_opponents_play_inside_the_compiled_loop(opponent: str, best_lear
     seeded, so the figures are exact for this seed)."""
     envs = MancalaVectorEnv("ouril_v0", num_envs=16, opponent=opponent)
     rng = np.random.default_rng(0)
-    observation, infos = envs.reset(seed=3)
+    observation, _infos = envs.reset(seed=3)
     returns = []
     while len(returns) < 48:
         masks = envs.action_masks()
         actions = np.array([rng.choice(np.flatnonzero(mask)) for mask in masks])
-        observation, rewards, terminated, truncated, infos = envs.step(actions)
+        observation, rewards, terminated, truncated, _infos = envs.step(actions)
         assert (observation[:, :12] >= 0).all()
         returns.extend(rewards[terminated | truncated].tolist())
     mean = float(np.mean(returns))
@@ -389,7 +389,7 @@ def test_one_opponent_in_a_list_plays_as_the_name_alone() -> None:
             observation, rewards, *_ = envs.step(actions)
             trail += [observation.copy(), rewards.copy()]
         runs.append(trail)
-    assert all(np.array_equal(a, b) for a, b in zip(*runs))
+    assert all(np.array_equal(a, b) for a, b in zip(*runs, strict=True))
 
 
 def test_set_opponent_to_a_list_and_bad_lists() -> None:

@@ -71,7 +71,7 @@ class Replay:
             and not env.terminations[opponent]
             and not env.truncations[opponent]
         ):
-            state, draw = env._state, uniform(self.words)
+            state, draw = env.state_array, uniform(self.words)
             if self.opponent == "greedy":
                 action = env.game.compiled(greedy_action)(state, env.game.params, np.empty_like(state), draw)
             else:
@@ -79,7 +79,7 @@ class Replay:
             env.step(int(action))
 
     def view(self) -> tuple[list[int], list[bool]]:
-        observation, mask = self.env.game.observe_with_mask(self.env._state, self.seat)
+        observation, mask = self.env.game.observe_with_mask(self.env.state_array, self.seat)
         return observation.tolist(), mask.astype(bool).tolist()
 
     def learner_plays(self, action: int) -> tuple[float, bool, bool]:
@@ -89,7 +89,7 @@ class Replay:
         self.opponent_plays()
         if env.agents and not env.terminations[learner] and not env.truncations[learner]:
             return 0.0, False, False
-        return float(env._cumulative_rewards[learner]), bool(env.terminations[learner]), bool(env.truncations[learner])
+        return float(env.cumulative_reward(learner)), bool(env.terminations[learner]), bool(env.truncations[learner])
 
 
 def play_against_replays(
@@ -143,7 +143,7 @@ def play_against_replays(
             assert info["TimeLimit.truncated"] is (truncated and not terminated), f"game {i}: TimeLimit.truncated"
             assert (info["episode"]["r"], info["episode"]["l"]) == (returns[i], lengths[i]), f"game {i}: episode"
             assert isinstance(info["episode"]["t"], float) and info["episode"]["t"] >= 0
-            assert info["winner"] == replay.env._state[WINNER]
+            assert info["winner"] == replay.env.state_array[WINNER]
             assert info["learner_seat"] == replay.seat, f"game {i}: the ended episode's seat, not the next one's"
             counts["truncated" if truncated else "terminated"] += 1
             returns[i], lengths[i] = 0.0, 0

@@ -60,12 +60,11 @@ def single(reset: bool = True) -> SingleAgentEnv:
 
 def single_frozen(env: Any) -> Any:
     raw = env.unwrapped
-    generator = raw._np_random  # the property would create one
     return {
         "aec": aec_frozen(raw.aec_env),
         "seat": raw.seat,
-        "over": raw._over,
-        "rng": None if generator is None else generator.bit_generator.state,
+        "over": raw.episode_over,
+        "rng": raw.generator_state,  # None while the env has no generator (np_random would create one)
     }
 
 
@@ -82,7 +81,7 @@ def batch() -> BatchedGames:
 
 
 def batch_frozen(games: BatchedGames) -> Any:
-    return plain({"states": [games.state(game) for game in range(N)], "words": games._words})
+    return plain({"states": [games.state(game) for game in range(N)], "words": games.generator_words})
 
 
 def vector(autoreset_mode: str = "next_step", ended: bool = False) -> MancalaVectorEnv:
@@ -90,7 +89,7 @@ def vector(autoreset_mode: str = "next_step", ended: bool = False) -> MancalaVec
     for its reset, and its action is ignored)."""
     env = MancalaVectorEnv("kalah_v0", N, learner_seat=0, first_player=0, autoreset_mode=autoreset_mode, threads=1)
     env.reset(seed=0)
-    while ended and not env._waiting.any():
+    while ended and not env.waiting_for_reset.any():
         env.step(first_legal_per_game(env.action_masks()))
     return env
 
@@ -102,8 +101,8 @@ def vector_frozen(env: Any) -> Any:
             "states": [env.state(game) for game in range(N)],
             "masks": env.action_masks(),
             "seats": env.learner_seats,
-            "words": env._rows._words,
-            "waiting": env._waiting,
+            "words": env.games.generator_words,
+            "waiting": env.waiting_for_reset,
         }
     )
 
@@ -118,7 +117,7 @@ def sb3(reset: bool = True) -> Any:
 
 
 def sb3_frozen(env: Any) -> Any:
-    return {"vector": vector_frozen(env) if env.venv._has_reset else None, "seeds": list(env._seeds)}
+    return {"vector": vector_frozen(env) if env.venv.has_reset else None, "seeds": list(env._seeds)}
 
 
 def two_seat(ended: bool = False) -> TwoSeatVectorEnv:
@@ -156,7 +155,7 @@ def self_play_frozen(env: Any) -> Any:
             "masks": env.action_masks() if env._last is not None else None,
             "seeds": list(env._seeds),
             "rng": env._rng.bit_generator.state,
-            "words": env.games._words,
+            "words": env.games.generator_words,
         }
     )
 
