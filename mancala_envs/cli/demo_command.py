@@ -6,7 +6,7 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TextIO
 
 from mancala_envs.cli.common import SEED, add_trust_remote_code
 from mancala_envs.common.validation import check_integer
@@ -37,12 +37,12 @@ def play_demo(
     env_id: str,
     agent_names: Sequence[str],
     seed: int,
-    out=sys.stdout,
+    out: TextIO = sys.stdout,
     *,
     record: str | os.PathLike[str] | None = None,
     trust_remote_code: bool = False,
-    **options,
-) -> dict:
+    **options: Any,
+) -> dict[str, Any]:
     """Plays one game between two named agents, printing every ply.
 
     Each ply is printed in words with its action, numbered as the text board's ``legal actions [...]``
@@ -89,7 +89,7 @@ def play_demo(
     env.reset(seed=seed)
     print(f"{env_id}: player_0 = {agent_names[0]}, player_1 = {agent_names[1]}", file=out)
     print(env.render(), file=out)
-    final: dict = {}
+    final: dict[str, Any] = {}
     for agent in env.agent_iter():
         _, _, terminated, truncated, info = env.last()
         if terminated or truncated:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TextIO
 
 from mancala_envs.cli.common import POSITIVE
 
@@ -31,7 +31,7 @@ def add_replay_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--fps", type=POSITIVE, default=2, help="positions per second in the animation (default: 2)")
 
 
-def print_replay(record: GameRecord | str | os.PathLike[str], out=sys.stdout) -> None:
+def print_replay(record: GameRecord | str | os.PathLike[str], out: TextIO = sys.stdout) -> None:
     """Prints a recorded game move by move: the text board after the start and after every move.
 
     Each move is printed in words with its action, numbered as the board's ``legal actions [...]`` list
@@ -74,7 +74,7 @@ def print_replay(record: GameRecord | str | os.PathLike[str], out=sys.stdout) ->
     )
 
 
-def run_replay(args: argparse.Namespace, out=None) -> int:
+def run_replay(args: argparse.Namespace, out: TextIO | None = None) -> int:
     """``mancala-envs replay``: prints the recorded game, or writes its animation to ``--out``; returns 0."""
     from mancala_envs.envs.records import GameRecord, write_animation
 

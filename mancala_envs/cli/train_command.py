@@ -267,7 +267,7 @@ def _train_saying_interrupts(config: Any, training: Any, out: TextIO) -> Any:
         raise training.TrainingInterrupted(None, 0) from None
 
 
-def _report_training(args: argparse.Namespace, config: Any, result: Any, training: Any, out: Any) -> dict:
+def _report_training(args: argparse.Namespace, config: Any, result: Any, training: Any, out: TextIO) -> dict[str, Any]:
     """``train``'s report after the training: the figures, the evaluation, the ``--json`` file; returns the figures."""
     game, opponent = config.game, config.opponent
     print(
