@@ -260,6 +260,17 @@ class TwoSeatVectorEnv(gymnasium.vector.VectorEnv):
         ended, with ``"next_step"`` auto-reset: the player who made its last move)."""
         return self._to_play.copy()
 
+    @property
+    def games(self) -> BatchedGames:
+        """The batch of games the env steps (its engine states and generators, for inspection)."""
+        return self._games
+
+    @property
+    def waiting_for_reset(self) -> np.ndarray:
+        """The games whose episode ended and whose next :meth:`step` only resets them (``"next_step"``
+        auto-reset), ``(num_envs,)`` bool (a copy)."""
+        return self._waiting.copy()
+
     def action_masks(self) -> np.ndarray:
         """The movers' legal actions, ``(num_envs, n_actions)`` bool. A game that ended on the last step and
         waits for its next-step reset has every action allowed (its action is ignored); before ``reset``,

@@ -123,7 +123,7 @@ def sb3_frozen(env: Any) -> Any:
 def two_seat(ended: bool = False) -> TwoSeatVectorEnv:
     env = TwoSeatVectorEnv("kalah_v0", N, first_player=0, threads=1)
     env.reset(seed=0)
-    while ended and not env._waiting.any():
+    while ended and not env.waiting_for_reset.any():
         env.step(first_legal_per_game(env.action_masks()))
     return env
 
@@ -134,7 +134,7 @@ def two_seat_frozen(env: TwoSeatVectorEnv) -> Any:
             "states": [env.state(game) for game in range(N)],
             "masks": env.action_masks(),
             "to_play": env.to_play,
-            "words": env._games._words,
+            "words": env.games.generator_words,
         }
     )
 
@@ -281,7 +281,7 @@ for door, build, frozen in (
     case(
         SITS_OUT,
         f"{door}.step with 99 in a game waiting for its reset",
-        lambda env: env.step(np.where(env._waiting.astype(bool), 99, first_legal_per_game(env.action_masks()))),
+        lambda env: env.step(np.where(env.waiting_for_reset, 99, first_legal_per_game(env.action_masks()))),
         ValueError,
         ("actions out of range in games", "(e.g. 99); actions are 0..5"),
         build,
