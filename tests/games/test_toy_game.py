@@ -70,13 +70,13 @@ def test_one_line_registers_the_toy_everywhere_a_game_is_registered(toy_game: ty
     assert game_classes()[-1] is toy_game
     assert registration.game_names()[-1] == "toy_v0"
     assert [variant.id for variant in registration.VARIANTS][-2:] == ["mancala/toy-v0", "mancala/toy-mini-v0"]
-    assert registration.list_envs(verbose=True)[-1] == "mancala/toy-mini-v0: Toy on the 2x2 board (T = 8)"
+    assert registration.list_envs(verbose=True)[-1] == "mancala/toy-mini-v0: Toy on the 2x2 board (T = 16)"
     from mancala_envs.envs import toy_v0  # the public module, made from the list
 
     assert toy_v0.GAME is toy_game and toy_v0.metadata["name"] == "toy_v0"
     env = mancala_envs.make("toy-mini-v0", first_player=0)
     env.reset(seed=0)
-    assert env.observe("player_0")["observation"].tolist() == [2, 2, 2, 2, 0, 0, 1, 0, 0]
+    assert env.observe("player_0")["observation"].tolist() == [4, 4, 4, 4, 0, 0, 1, 0, 0]
     assert pettingzoo.make("aec", "mancala/toy-v0").unwrapped.game.row_size == 3
     single = gymnasium.make("mancala/Toy-v0", opponent="greedy")
     observation, _ = single.reset(seed=1)
@@ -109,7 +109,7 @@ def test_the_toys_tables_come_from_the_generator(toy_game: type[Toy]) -> None:
     text = (TOY_FOLDER / "toy.md").read_text(encoding="utf-8")
     assert script.updated_page(text, toy_game) == text
     row = script.games_table(game_classes()).splitlines()[-1]
-    assert row.startswith("| **Toy** (`toy_v0`) | `mancala/toy-v0`: Toy, 2x3, 2 seeds per pit (T = 12)")
+    assert row.startswith("| **Toy** (`toy_v0`) | `mancala/toy-v0`: Toy, 2x3, 4 seeds per pit (T = 24)")
     assert "[`tests/support/toy/toy.md`](tests/support/toy/toy.md)" in row
     # the committed README has no toy row: a real game's author runs python docs/update_tables.py
     assert script.stale_pages() == ["README.md"]

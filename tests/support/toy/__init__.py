@@ -19,7 +19,7 @@ __all__ = ["GAME", "LAYOUT", "Toy", "ToyConfig", "legal_bits", "observe", "reset
 
 
 class Toy(ToyCompanion, ToyRules):
-    """Toy, 2x3 (or 2x2, 2x4) pits, 2 seeds per pit, single captures on 2 and 3.
+    """Toy, 2x3 (or 2x2, 2x4) pits, 4 seeds per pit, single captures on 2 and 3.
 
     Args:
         config: The game's options.

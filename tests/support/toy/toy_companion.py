@@ -16,7 +16,7 @@ class ToyCompanion(TwoRowCompanion):
 
 | Import      | ``from mancala_envs.envs import toy_v0`` (while the test suite registers it) |
 |-------------|------------------------------------------------------------------------------|
-| Ids         | ``mancala/toy-v0`` (2x3, 2 seeds per pit), ``mancala/toy-mini-v0`` (2x2)      |
+| Ids         | ``mancala/toy-v0`` (2x3, 4 seeds per pit), ``mancala/toy-mini-v0`` (2x2)      |
 | Actions     | Discrete(3): sow own local pit k                                             |
 | Agents      | ``player_0``, ``player_1``                                                   |
 | Rewards     | +1 win, -1 loss, 0 draw, at the end                                          |

@@ -41,7 +41,7 @@ from mancala_envs.games.two_row_family.two_row_rules import (
 
 __all__ = ["LAYOUT", "ToyConfig", "ToyRules", "legal_bits", "observe", "reset_state", "step"]
 
-SEEDS_PER_PIT_TOY = 2
+SEEDS_PER_PIT_TOY = 4
 CAPTURE_COUNTS = count_set(2, 3)  # rule 2
 #: a single pit is captured, never a chain (rule 2)
 ONE_PIT = 1
@@ -75,7 +75,7 @@ class ToyConfig:
 
     @property
     def total_seeds(self) -> int:
-        """Seeds in the game: 2 in each pit."""
+        """Seeds in the game: 4 in each pit."""
         return 2 * self.pits_per_row * SEEDS_PER_PIT_TOY
 
 
@@ -97,7 +97,7 @@ def _legal_bits(state: np.ndarray, row_size: int) -> int:
 
 @njit(cache=True, error_model="numpy")
 def reset_state(state: np.ndarray, params: np.ndarray, first_player: int) -> None:
-    """Sets up the opening position: 2 seeds in every pit, ``first_player`` to move."""
+    """Sets up the opening position: 4 seeds in every pit, ``first_player`` to move."""
     start_match(state)
     start_game(state, 2 * params[ROW_SIZE], params[SEEDS_PER_PIT], first_player, params[HISTORY_START])
     state[LEGAL] = legal_bits(state, params)
@@ -152,8 +152,8 @@ class ToyRules(TwoRowGame):
     version = 0
     config_class = ToyConfig
     variants = (
-        Variant("toy", {}, "Toy, 2x3, 2 seeds per pit (T = 12): the test suite's seventh game"),
-        Variant("toy-mini", {"pits_per_row": 2}, "Toy on the 2x2 board (T = 8)"),
+        Variant("toy", {}, "Toy, 2x3, 4 seeds per pit (T = 24): the test suite's seventh game"),
+        Variant("toy-mini", {"pits_per_row": 2}, "Toy on the 2x2 board (T = 16)"),
     )
 
     def __init__(self, config: ToyConfig | None = None) -> None:
