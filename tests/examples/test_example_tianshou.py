@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import mancala_envs
-from mancala_envs.games import GAME_MODULES
+from mancala_envs.envs.registration import game_names
 
 pytest.importorskip("tianshou", reason="needs the tianshou extra: pip install 'mancala-envs[tianshou]'")
 from tianshou.env import PettingZooEnv
@@ -42,9 +42,9 @@ def assert_passes_through(wrapped: dict[str, Any], raw: Any) -> None:
     assert np.flatnonzero(ours["action_mask"]).tolist() == legal
 
 
-@pytest.mark.parametrize("game", GAME_MODULES)
+@pytest.mark.parametrize("game", game_names())  # every game of the list
 def test_a_random_game_passes_through_pettingzooenv(game: str) -> None:
-    env = PettingZooEnv(mancala_envs.make(f"{game}_v0"))
+    env = PettingZooEnv(mancala_envs.make(game))
     raw = env.env.unwrapped
     assert env.agents == list(SEATS) and env.agent_idx == {"player_0": 0, "player_1": 1}
     assert env.observation_space == raw.observation_space("player_0")  # the Dict: observation + action_mask
