@@ -23,6 +23,7 @@ import pytest
 from mancala_envs.cli import play_demo, print_replay
 from mancala_envs.envs.records import GameRecord
 from mancala_envs.envs.registration import make_game, resolve_env_id
+from mancala_envs.games import game_classes
 from mancala_envs.games.omweso import omweso_rules
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -172,7 +173,8 @@ def test_every_pettingzoo_make_in_the_docs_says_to_import_mancala_envs(path: Pat
 
 
 # --- demo and replay ------------------------------------------------------------------------------------------------
-GAMES = ["ouril", "urim", "modiar", "rio_kadalis", "kalah", "omweso"]
+#: every game of the list (mancala_envs.games.GAME_MODULES), by its short name
+GAMES = [game_class.name for game_class in game_classes()]
 HEADER = re.compile(r"^\S+ .*ply \d+  (player_[01]) to (?:move|choose mid-turn|place)(.*)$")
 DEMO_PLY = re.compile(r"^(player_[01]) \(\w+\) (.*) \(action (\d+)\), captures \d+$")
 REPLAY_MOVE = re.compile(r"^(\d+)\. (player_[01]) (.*) \(action (\d+)\)$")
@@ -270,7 +272,7 @@ def test_the_text_board_keeps_player_0_on_the_same_side_every_ply(
     assert len(shown) == len(record.moves) + 1
     first = row_owners(shown[0])
     assert [player for _, player in first][-1] == "player_0", "player_0's row is at the bottom"
-    assert [player for _, player in first][0] == "player_1", "player_1's row is at the top"
+    assert first[0][1] == "player_1", "player_1's row is at the top"
     movers = {HEADER.match(board[0]).group(1) for board in shown[:-1]}
     assert movers == {"player_0", "player_1"}, "both players move in the game (the board would turn)"
     for ply, board in enumerate(shown):
