@@ -60,6 +60,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_machine import machine_info, rate, write_report  # a sibling script module
 
 from mancala_envs.envs.registration import game_names
+from mancala_envs.games import game_classes
 
 __all__ = [
     "GAMES",
@@ -88,8 +89,9 @@ __all__ = [
 #: Our games, by the names ``mancala_envs.make`` takes: every game of the list (mancala_envs.games.GAME_MODULES).
 #: Importing mancala_envs here is not the start-up measured: that runs in a fresh interpreter (measure_startup).
 GAMES = tuple(game_names())
-#: Games whose turn can span several plies: turns/s is reported next to plies/s.
-TURN_GAMES = ("omweso_v0",)
+#: Games whose turn can span several plies (their layout counts turns in the ``TURN`` slot): turns/s is reported
+#: next to plies/s.
+TURN_GAMES = tuple(f"{cls.name}_v{cls.version}" for cls in game_classes() if "TURN" in cls.layout.header)
 #: The peer environment of the PettingZoo loop.
 PEER = "connect_four_v3"
 PEER_REGISTRY_ID = "classic/connect_four-v3"
