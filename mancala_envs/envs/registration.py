@@ -108,6 +108,10 @@ def gymnasium_id(env_id: str) -> str:
     return f"{namespace}/{''.join(part.capitalize() for part in stem.split('-'))}-v{version}"
 
 
+#: the ids register_all put in PettingZoo's and Gymnasium's registries (only these are taken out again)
+_REGISTERED_AEC: set[str] = set()
+_REGISTERED_GYMNASIUM: set[str] = set()
+
 GYMNASIUM_ENTRY_POINT = "mancala_envs.views.single_agent_env:SingleAgentEnv"
 #: what ``gymnasium.make_vec(id, num_envs)`` builds by default (``vectorization_mode="vector_entry_point"``):
 #: the games stepped by one compiled call, every keyword (``opponent=``, ``encoding=``, ``autoreset_mode=``,
@@ -144,18 +148,18 @@ def register_all() -> None:
     _GAME_NAMES.clear()
     _GAME_NAMES.update(_game_names())
     sync_public_modules()
-    ids = {variant.id for variant in VARIANTS}
-    for stale in [env_id for env_id in aec_registry if env_id.startswith(f"{NAMESPACE}/") and env_id not in ids]:
-        del aec_registry[stale]
-    gymnasium_ids = {variant.gymnasium_id for variant in VARIANTS}
-    for stale in [
-        env_id for env_id in gymnasium.registry if env_id.startswith(f"{NAMESPACE}/") and env_id not in gymnasium_ids
-    ]:
-        del gymnasium.registry[stale]
+    for stale in _REGISTERED_AEC - {variant.id for variant in VARIANTS}:  # a game taken out of the list
+        aec_registry.pop(stale, None)
+        _REGISTERED_AEC.discard(stale)
+    for stale in _REGISTERED_GYMNASIUM - {variant.gymnasium_id for variant in VARIANTS}:
+        gymnasium.registry.pop(stale, None)
+        _REGISTERED_GYMNASIUM.discard(stale)
     for variant in VARIANTS:
         if variant.id not in aec_registry:
             register("aec", variant.id, entry_point=variant.entry_point, kwargs=dict(variant.kwargs))
+            _REGISTERED_AEC.add(variant.id)
         if variant.gymnasium_id not in gymnasium.registry:
+            _REGISTERED_GYMNASIUM.add(variant.gymnasium_id)
             gymnasium.register(
                 variant.gymnasium_id,
                 entry_point=GYMNASIUM_ENTRY_POINT,
