@@ -535,8 +535,12 @@ def _summary(row: _Row, peer_runs: list[dict[str, Any]] | None) -> dict[str, Any
     out["target_warm_met"] = out["warm_s"] <= TARGET_WARM_S
     if row.entry_point != PEER:
         if peer_runs:
-            ratios = [run["cold"]["total_s"] / peer["cold"]["total_s"] for run, peer in zip(row.runs, peer_runs)]
-            warm_ratios = [run["warm"]["total_s"] / peer["warm"]["total_s"] for run, peer in zip(row.runs, peer_runs)]
+            ratios = [
+                run["cold"]["total_s"] / peer["cold"]["total_s"] for run, peer in zip(row.runs, peer_runs, strict=True)
+            ]
+            warm_ratios = [
+                run["warm"]["total_s"] / peer["warm"]["total_s"] for run, peer in zip(row.runs, peer_runs, strict=True)
+            ]
             out |= {
                 "ratio_vs_pgx": statistics.median(ratios),
                 "ratios_vs_pgx": ratios,
@@ -666,7 +670,8 @@ def format_table(results: dict[str, Any]) -> str:
         "",
         (
             f"Machine: {machine['cpu_count']} CPUs, {machine['cpu_model']}, {machine['platform']}; python "
-            f"{machine['python']}, numba {machine['numba']}, numpy {machine['numpy']}, gymnasium {machine['gymnasium']}, "
+            f"{machine['python']}, numba {machine['numba']}, numpy {machine['numpy']}, "
+            f"gymnasium {machine['gymnasium']}, "
             f"jax {machine['jax']}, pgx {machine['pgx']}; mancala-envs {machine['mancala_envs']} "
             f"({machine['git_commit']})."
         ),

@@ -79,7 +79,7 @@ def machine_info() -> dict[str, Any]:
 
 
 def write_report(results: dict[str, Any], json_path: Path, table: str) -> None:
-    """Writes ``results`` as JSON to ``json_path`` (creating its folder) and prints ``table`` and where the JSON went."""
+    """Writes ``results`` as JSON to ``json_path`` (creating its folder); prints ``table`` and where the JSON went."""
     import json
 
     json_path.parent.mkdir(parents=True, exist_ok=True)

@@ -279,7 +279,10 @@ def _median(runs: list[dict[str, Any]], field: str) -> float:
 
 def _compare(runs: dict[str, list[dict[str, Any]]], shares: Sequence[str]) -> dict[str, Any]:
     """Medians of both paths and the median of the per-repetition ratios batched / per-env."""
-    per_repeat = [mine["steps_per_s"] / theirs["steps_per_s"] for mine, theirs in zip(runs["batched"], runs["per_env"])]
+    per_repeat = [
+        mine["steps_per_s"] / theirs["steps_per_s"]
+        for mine, theirs in zip(runs["batched"], runs["per_env"], strict=True)
+    ]
     entry: dict[str, Any] = {}
     for path in PATHS:
         entry[path] = {"steps_per_s": _median(runs[path], "steps_per_s"), "runs": runs[path]}

@@ -99,11 +99,14 @@ def _round_robin(runs: dict[int, Callable[[], int]], repeats: int, seconds: floa
             "per_s": statistics.median(rate for rate, _cores in values),
             "runs": [rate for rate, _cores in values],
             "cores_used": statistics.median(cores for _rate, cores in values),
-            "ratio": statistics.median(rate / reference[0] for (rate, _cores), reference in zip(values, timed[first])),
+            "ratio": statistics.median(
+                rate / reference[0] for (rate, _cores), reference in zip(values, timed[first], strict=True)
+            ),
             # per CPU-second: the work a core does, whatever share of the cores the process got
             "per_cpu_s": statistics.median(rate / cores for rate, cores in values),
             "cpu_ratio": statistics.median(
-                rate / cores / (reference[0] / reference[1]) for (rate, cores), reference in zip(values, timed[first])
+                rate / cores / (reference[0] / reference[1])
+                for (rate, cores), reference in zip(values, timed[first], strict=True)
             ),
         }
         for threads, values in timed.items()

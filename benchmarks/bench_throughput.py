@@ -347,7 +347,7 @@ def _summary(runs: list[Run]) -> dict[str, Any]:
 
 def _ratios(ours: list[Run], peer: list[Run], field: str = "plies") -> dict[str, Any]:
     """The per-repetition ratios of ``field``/s, ours over the peer's, and their median."""
-    ratios = [getattr(a, field) / a.seconds / (getattr(b, field) / b.seconds) for a, b in zip(ours, peer)]
+    ratios = [getattr(a, field) / a.seconds / (getattr(b, field) / b.seconds) for a, b in zip(ours, peer, strict=True)]
     return {"ratio": statistics.median(ratios), "ratios": ratios}
 
 
@@ -763,7 +763,8 @@ def format_table(results: dict[str, Any]) -> str:
         ),
         (
             f"  python {machine['python']}, numpy {machine['numpy']}, numba {machine['numba']}, "
-            f"pettingzoo {machine['pettingzoo']}, gymnasium {machine['gymnasium']}, open-spiel {machine['open-spiel']}, "
+            f"pettingzoo {machine['pettingzoo']}, gymnasium {machine['gymnasium']}, "
+            f"open-spiel {machine['open-spiel']}, "
             f"mancala-envs {machine['mancala_envs']} ({machine['git_commit']})"
         ),
         f"  budget: {settings['repeats']} repeats x {settings['seconds']} s per contender, median reported"
@@ -848,7 +849,8 @@ def format_table(results: dict[str, Any]) -> str:
     lines += [
         "",
         (
-            f"5. Memory: BatchedGames({memory['game']!r}, {memory['n_games']:,}), resident size above the child's baseline"
+            f"5. Memory: BatchedGames({memory['game']!r}, {memory['n_games']:,}), "
+            "resident size above the child's baseline"
             f" ({_megabytes(memory['baseline_rss_bytes'])})"
         ),
         f"   state_bytes_per_game {memory['state_bytes_per_game']} -> {_megabytes(memory['state_bytes'])}",

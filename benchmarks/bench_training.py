@@ -183,7 +183,7 @@ def measure(args: Args, label: str, **overrides: Any) -> dict[str, Any]:
     result = train(config)
     Path(config.save_path).unlink()  # the model is not what is measured
     episodes = np.array([info["l"] for info in result.model.ep_info_buffer])  # SB3 keeps the last 100 episodes
-    mean_length = max(1, int(round(float(episodes.mean())))) if episodes.size else 30
+    mean_length = max(1, round(float(episodes.mean()))) if episodes.size else 30
     observation_space = result.model.observation_space
     batched = isinstance(result.model.get_env(), VecStepTimer)
     null_seconds = train_null(config, observation_space, result.model.action_space.n, mean_length, batched)

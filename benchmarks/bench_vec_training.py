@@ -21,11 +21,11 @@ Two measures per vector env:
 2. **Env only**: no PPO, uniformly random legal actions drawn from the masks that sb3-contrib reads
    (``get_action_masks(vec_env)``, then ``vec_env.step``) for a time budget: what an env step costs.
 
-Where the training time goes: during each timed ``learn``, :class:`~mancala_envs.training.trainer.VecStepTimer` adds up the wall time
-spent in the vector env (``reset``, ``step_async``/``step_wait`` and ``env_method``, which carries the
-masks); that over the ``learn`` time is the env's share, the rest is the policy's forward passes, the
-rollout buffer and the updates. ``learn steps/s / env-only steps/s`` estimates the same share from the
-outside.
+Where the training time goes: during each timed ``learn``,
+:class:`~mancala_envs.training.trainer.VecStepTimer` adds up the wall time spent in the vector env
+(``reset``, ``step_async``/``step_wait`` and ``env_method``, which carries the masks); that over the
+``learn`` time is the env's share, the rest is the policy's forward passes, the rollout buffer and the
+updates. ``learn steps/s / env-only steps/s`` estimates the same share from the outside.
 
 The machine this runs on may have fewer cores than ``SubprocVecEnv`` has workers: the issue asks for 8
 workers, and on 2 cores they share them with the trainer process; the output says how many cores there
@@ -266,8 +266,9 @@ def bench_env_only(vec_env: Any, kind: VecKind, seconds: float, rng: np.random.G
 
 
 def bench_training(model: Any, timesteps: int) -> dict[str, Any]:
-    """Times ``model.learn(timesteps)`` on a :class:`~mancala_envs.training.trainer.VecStepTimer`; returns the steps it took, the wall and
-    CPU seconds and the wall seconds spent in the env."""
+    """Times ``model.learn(timesteps)`` on a :class:`~mancala_envs.training.trainer.VecStepTimer`.
+
+    Returns the steps it took, the wall and CPU seconds and the wall seconds spent in the env."""
     timed = model.get_env()
     timed.seconds = 0.0
     cpu_start = time.process_time()
@@ -379,7 +380,9 @@ def run_all(args: Args, log: Callable[[str], None] = print) -> dict[str, Any]:
         }
 
     def ratios(runs: dict[str, list[dict[str, Any]]], peer: str) -> list[float]:
-        return [mine["steps_per_s"] / theirs["steps_per_s"] for mine, theirs in zip(runs[BATCHED], runs[peer])]
+        return [
+            mine["steps_per_s"] / theirs["steps_per_s"] for mine, theirs in zip(runs[BATCHED], runs[peer], strict=True)
+        ]
 
     per_repeat = ratios(training, SUBPROC)
     ratio = statistics.median(per_repeat)

@@ -59,8 +59,8 @@ from mancala_envs.engine.state import (
     WINNER,
 )
 from mancala_envs.envs.batch import play_random
-from mancala_envs.games.omweso import omweso_rules as omweso
 from mancala_envs.games.omweso import Omweso, OmwesoConfig
+from mancala_envs.games.omweso import omweso_rules as omweso
 
 __all__ = [
     "CONFIGS",

@@ -112,11 +112,11 @@ from mancala_envs.engine.state import (
 )
 from mancala_envs.envs.registration import VARIANTS, EnvVariant, make_game
 from mancala_envs.games import game_classes
+from mancala_envs.games.game import Game
 from mancala_envs.games.omweso import omweso_rules as omweso
 from mancala_envs.games.rio_kadalis import rio_kadalis_rules as rio_kadalis
-from mancala_envs.games.urim import urim_rules as urim
-from mancala_envs.games.game import Game
 from mancala_envs.games.two_row_family.two_row_rules import MAX_PLIES
+from mancala_envs.games.urim import urim_rules as urim
 
 __all__ = [
     "DEFAULT_GAMES",
