@@ -504,8 +504,8 @@ def _step_learners(
     episode draws the learner's seat (or takes ``learner_seat``) and its opponent, and lets the opponent
     open; it starts again if the opening ends it.
 
-    The opponents are compiled agents (:func:`~mancala_envs.algorithms.tree_search.choose_move`; the copy is bound to the
-    kinds they use, ``OPPONENT_KINDS``): row ``i`` of ``opponents`` holds member ``i``'s kind, strength
+    The opponents are compiled agents (:func:`~mancala_envs.algorithms.tree_search.choose_move`; the copy is bound
+    to the kinds they use, ``OPPONENT_KINDS``): row ``i`` of ``opponents`` holds member ``i``'s kind, strength
     (search depth or simulations) and rollout cap. Each episode plays the member ``drawn[game]``, drawn
     uniformly from the game's generator when there are several. A search looks ahead on a full-size copy
     of the row (``trial``), whose repetition memory has room for every ply it tries.
@@ -570,7 +570,7 @@ def _step_learners(
                 learner_to_play = False
             else:
                 kind, strength, cap = opponents[drawn[game], 0], opponents[drawn[game], 1], opponents[drawn[game], 2]
-                if OPPONENT_KINDS & _SEARCH_BITS and (kind == ALPHABETA or kind == MCTS):
+                if OPPONENT_KINDS & _SEARCH_BITS and kind in (ALPHABETA, MCTS):
                     width = row.shape[0]
                     copy_slots(trial, row, width)
                     fill_slots(trial, width, trial.shape[0], 0)
@@ -832,9 +832,11 @@ class GameRows:
     # --- the learners' loop (the vector envs) ------------------------------------------------------------------
     def learner_opponents(self, opponents: Sequence[tuple[int, int]]) -> np.ndarray:
         """The table of compiled opponents that :meth:`step_learners` takes: one row ``[kind, strength, rollout
-        cap]`` per ``(kind, strength)`` of ``opponents`` (kinds: :data:`mancala_envs.algorithms.tree_search.COMPILED_OPPONENTS`;
-        :func:`mancala_envs.algorithms.tree_search.parse_compiled_opponent` gives the pair of an agent's name). Make a new table
-        to change the opponents, rather than writing into one in use (its compiled loop is looked up once)."""
+        cap]`` per ``(kind, strength)`` of ``opponents`` (kinds:
+        :data:`mancala_envs.algorithms.tree_search.COMPILED_OPPONENTS`;
+        :func:`mancala_envs.algorithms.tree_search.parse_compiled_opponent` gives the pair of an agent's name).
+        Make a new table to change the opponents, rather than writing into one in use (its compiled loop is looked
+        up once)."""
         if not opponents:
             raise ValueError("the learners need at least one opponent.")
         cap = self.game.max_episode_plies
@@ -990,8 +992,8 @@ class GameRows:
         self, actions: Any, skip: np.ndarray | None = None, masks: np.ndarray | None = None
     ) -> np.ndarray:
         """The actions as an int64 array, after checking their form
-        (:func:`~mancala_envs.common.validation.check_action_array`: exact shape, integer dtype, range, also in the games
-        that ``skip`` marks) and legality (not in the games that ``skip`` marks, whose actions are ignored).
+        (:func:`~mancala_envs.common.validation.check_action_array`: exact shape, integer dtype, range, also in the
+        games that ``skip`` marks) and legality (not in the games that ``skip`` marks, whose actions are ignored).
 
         ``masks`` (``(n_games, n_actions)``, non-zero where legal), when the caller holds the masks of the
         players to move, saves reading the legal moves from the games' states.
