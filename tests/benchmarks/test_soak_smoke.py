@@ -72,6 +72,7 @@ def soak() -> ModuleType:
     return module
 
 
+@pytest.mark.slow  # the soak: about 3 minutes on a cold cache (it compiles its checker for every game)
 def test_quick_run_is_clean_and_writes_every_field(tmp_path: Path, soak: ModuleType) -> None:
     out = tmp_path / "soak.json"
     command = [sys.executable, str(SCRIPT), "--quick", "--seed", "3", "--json", str(out)]
