@@ -131,7 +131,7 @@ def test_perfect_without_a_table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
         make_agent("perfect").act(env)
     omweso = mancala_envs.make("omweso_v0")
     omweso.reset(seed=0)
-    with pytest.raises(TableError, match="the perfect agent needs a table, and omweso .*; play alphabeta:D instead"):
+    with pytest.raises(TableError, match=r"the perfect agent needs a table, and omweso .*; play alphabeta:D instead"):
         PerfectAgent(0, folder=tmp_path).act(omweso)
 
 

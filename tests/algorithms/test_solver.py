@@ -511,7 +511,8 @@ def test_modiar_rules_example_m5(modiar_table, modiar):
 def test_bellman_consistency(modiar_table, modiar):
     """On 5,000 random running Modiar positions (2..42 seeds): the value is the best of the move values; an exact
     value's bounds are those of its best moves; in general the lower bound is at most the best move's lower bound
-    and the upper bound at least the best move's upper bound (a move inside a cycle class may also meet a repetition)."""
+    and the upper bound at least the best move's upper bound (a move inside a cycle class may also meet a
+    repetition)."""
     rng = np.random.default_rng(99)
     state = modiar.new_state(0)
     for _ in range(5_000):
@@ -530,7 +531,7 @@ def test_bellman_consistency(modiar_table, modiar):
             assert value.low == max(m.low for m in moves) and value.high == max(m.high for m in moves), where
 
 
-# --- files -------------------------------------------------------------------------------------------------------------
+# --- files ------------------------------------------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def tiny_table(modiar):
     return build_table(modiar, max_seeds=3)

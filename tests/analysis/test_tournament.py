@@ -210,7 +210,7 @@ def test_three_agents_are_ordered_and_the_fit_solves_the_score_equations() -> No
 
 def test_an_unbeaten_agent_needs_the_prior() -> None:
     points, games = [[0, 20], [0, 0]], [[0, 20], [20, 0]]
-    with pytest.raises(ValueError, match="separate the agents.*prior_draws > 0"):
+    with pytest.raises(ValueError, match=r"separate the agents.*prior_draws > 0"):
         fit_ratings(points, games, ["winner", "loser"], prior_draws=0)
     ratings = fit_ratings(points, games, ["winner", "loser"])
     assert ratings.difference(0, 1)[0] == pytest.approx(ELO_PER_UNIT * math.log(20.5 / 0.5))
@@ -261,7 +261,8 @@ def test_json_and_csv_parse_and_match_the_printed_table(two_agent_result: Tourna
     assert len(rows) == len(data["records"]) == 2 * 2  # per agent: all, then the one opponent
 
     wdl = table[table.index(next(line for line in table if line.startswith("Win / draw / loss"))) + 3 :]
-    for line, row, record in zip(wdl, rows, data["records"]):
+    # wdl runs on into the later sections of the table: the rows and records (as many as each other) end the pairing
+    for line, row, record in zip(wdl, rows, data["records"], strict=False):
         agent, opponent, *_ = line.split()
         assert [agent, opponent] == [row["agent"], row["opponent"]] == [record["agent"], record["opponent"]]
         assert _numbers(line.split(maxsplit=2)[2]) == _as_printed(record)
@@ -283,7 +284,8 @@ def test_json_and_csv_parse_and_match_the_printed_table(two_agent_result: Tourna
     assert data["ratings"]["agents"][1]["elo"] > data["ratings"]["agents"][0]["elo"]  # greedy beats random
 
     seats = table[next(i for i, line in enumerate(table) if line.startswith("Seats")) + 3 :][: len(data["seats"])]
-    for line, seat in zip(seats, data["seats"]):
+    # the slice is cut to the seats' count, but is shorter if the table ended early
+    for line, seat in zip(seats, data["seats"], strict=False):
         assert line.startswith(seat["agent"])
         assert _numbers(line[len(seat["agent"]) :].replace(seat["seat"], "", 1)) == _as_printed(seat)
     assert data["seats"][0]["games"] == len(data["games"]) == len(result.games)

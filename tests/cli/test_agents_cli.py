@@ -23,7 +23,7 @@ def test_agents_only_play_legal_actions(env_id: str, agent_name: str) -> None:
     for game in range(3):
         env.reset(seed=game)
         agent = make_agent(agent_name, seed=game)
-        for name in env.agent_iter():
+        for _name in env.agent_iter():
             observation, _, terminated, truncated, _ = env.last()
             if terminated or truncated:
                 env.step(None)

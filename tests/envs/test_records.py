@@ -73,7 +73,7 @@ def play_random(env: Any, seed: int) -> dict[str, Any]:
     rng = np.random.default_rng(seed)
     positions = [raw.position()]
     final: dict[str, Any] = {}
-    for agent in env.agent_iter():
+    for _agent in env.agent_iter():
         observation, _, terminated, truncated, _ = env.last()
         if terminated or truncated:
             if not final:
@@ -438,7 +438,7 @@ def test_malformed_records_name_the_field(data: Any, message: str) -> None:
 def test_a_file_that_is_not_json_is_named(tmp_path: Path) -> None:
     path = tmp_path / "broken.json"
     path.write_text('{"format": ', encoding="utf-8")
-    with pytest.raises(ValueError, match="broken.json is not a JSON game record"):
+    with pytest.raises(ValueError, match=r"broken\.json is not a JSON game record"):
         GameRecord.load(path)
     with pytest.raises(FileNotFoundError):
         GameRecord.load(tmp_path / "missing.json")
@@ -512,7 +512,7 @@ def test_png_frames_are_the_rendered_positions(tmp_path: Path, out: str, names: 
     record = ouril_record()
     written = write_animation(record, f"{tmp_path}/{out}")
     assert written == [tmp_path / name for name in names]
-    for path, picture in zip(written, rendered_positions(record)):
+    for path, picture in zip(written, rendered_positions(record), strict=True):
         with image.open(path) as png:
             np.testing.assert_array_equal(np.asarray(png.convert("RGB")), picture)  # lossless: exactly env.render()
 
@@ -611,7 +611,8 @@ def test_cli_demo_record_then_replay_to_gif(tmp_path: Path, capsys: pytest.Captu
         (["replay", "{dir}/good.json", "--out", "{dir}/game.avi"], "cannot write '{dir}/game.avi': the output must"),
         (
             ["replay", "{dir}/good.json", "--out", "{dir}/no/dir/game.gif"],
-            "cannot write the animation to '{dir}/no/dir/game.gif': the folder '{dir}/no/dir' does not exist; create it",
+            "cannot write the animation to '{dir}/no/dir/game.gif': "
+            "the folder '{dir}/no/dir' does not exist; create it",
         ),
         (["replay", "{dir}/good.json", "--fps", "0"], "argument --fps: invalid value '0' (use an integer >= 1)"),
         (["replay"], "the following arguments are required: record"),

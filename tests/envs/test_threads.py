@@ -34,12 +34,12 @@ def same(a: Any, b: Any) -> bool:
     if isinstance(a, dict):
         return isinstance(b, dict) and a.keys() == b.keys() and all(same(a[key], b[key]) for key in a)
     if isinstance(a, (list, tuple)):
-        return type(a) is type(b) and len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+        return type(a) is type(b) and len(a) == len(b) and all(same(x, y) for x, y in zip(a, b, strict=True))
     if isinstance(a, np.ndarray):
         if not isinstance(b, np.ndarray) or a.shape != b.shape or a.dtype != b.dtype:
             return False
         if a.dtype == object:
-            return all(same(x, y) for x, y in zip(a.ravel().tolist(), b.ravel().tolist()))
+            return all(same(x, y) for x, y in zip(a.ravel().tolist(), b.ravel().tolist(), strict=True))
         return bool(np.array_equal(a, b))
     return bool(a == b)
 

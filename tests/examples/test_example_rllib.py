@@ -11,12 +11,12 @@ from types import ModuleType
 import numpy as np
 import pytest
 
+import mancala_envs
+
 # Ray pins gymnasium exactly, so the rllib extra lives in its own venv (.ci/run builds one and runs this file).
 RLLIB_EXTRA = "needs the rllib extra, in its own venv: pip install 'mancala-envs[rllib]'"
 pytest.importorskip("ray.rllib", reason=RLLIB_EXTRA)
 tyro = pytest.importorskip("tyro", reason=RLLIB_EXTRA)
-
-import mancala_envs
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "rllib_multiagent.py"
 

@@ -573,7 +573,7 @@ def test_placement_phase_cap_order_and_observation_flags():
     assert env.observe("player_0")["observation"].tolist()[32:35] == [0, 1, 0]
     assert_refused(env, 16, 32)  # only "add a seed to pit k" while placing
     # player_1 fills pit 5 up to the cap (10), then pits 6 and 7 (10 each) and 2 seeds into pit 8.
-    for n in range(10):
+    for _n in range(10):
         env.step(5)
         assert env.agent_selection == "player_1"
     legal = [k for k in range(16) if k != 5]
@@ -786,7 +786,7 @@ def test_akakyala_is_off_by_default():
     assert_running(env, *AK_3, [5, 0], 1, [5, 6, 10], turn=5)
 
 
-# --- the end of a game without a result ----------------------------------------------------------------------------------
+# --- the end of a game without a result -------------------------------------------------------------------------------
 def test_max_turns_truncates_as_a_draw():
     env = fresh(max_turns=1)
     env.step(0)
@@ -816,7 +816,7 @@ def test_loaded_position_where_the_mover_cannot_move_is_over_at_once(player):
     assert last_move(env) is None
 
 
-# --- match play ------------------------------------------------------------------------------------------------------------
+# --- match play -------------------------------------------------------------------------------------------------------
 def test_match_points_accumulate_and_the_match_ends_at_the_target():
     env = start(*W7, match_target=2, setup="placement", no_capture_turns=0)
     env.step(6)
@@ -878,7 +878,7 @@ def test_akawumbi_ends_a_match_at_once():
     assert_over(env, *end, [3, 0], "akawumbi", 0, [12, 0], "akawumbi", "player_1", games_played=1)
 
 
-# --- the text picture -------------------------------------------------------------------------------------------------------
+# --- the text picture -------------------------------------------------------------------------------------------------
 def test_ansi_render_from_player_0s_seat_whoever_moves():
     env = start(*W9, render_mode="ansi")
     assert env.render().splitlines() == [

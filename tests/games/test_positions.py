@@ -211,10 +211,10 @@ def test_snapshot_through_json_continues_identically(env_id: str) -> None:
     for _ in range(3):  # the rest of the game, then fresh games drawn by the snapshot's generator
         rngs = [np.random.default_rng(5), np.random.default_rng(5)]
         trajectories = []
-        for each, rng in zip((env, restored), rngs):
+        for each, rng in zip((env, restored), rngs, strict=True):
             steps = []
             for agent in each.agent_iter(each.unwrapped.game.max_episode_plies + 10):
-                observation, reward, terminated, truncated, info = each.last()
+                observation, reward, terminated, truncated, _info = each.last()
                 action = (
                     None if terminated or truncated else int(rng.choice(np.flatnonzero(observation["action_mask"])))
                 )

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import ast
-import tomllib
 from importlib.metadata import version
 from pathlib import Path
+
+import tomllib
 
 import mancala_envs
 

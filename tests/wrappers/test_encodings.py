@@ -258,7 +258,7 @@ def test_spaces_contain_every_observation_and_the_mask_is_kept(env_id: str) -> N
     driver.reset(seed=7)
     rng = np.random.default_rng(7)
     plies = 0
-    for agent in driver.agent_iter():
+    for _agent in driver.agent_iter():
         for other in AGENTS:
             inner = raw.observe(other)
             for name, view in [*views.items(), ("stack", driver)]:

@@ -7,7 +7,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import pettingzoo
@@ -130,8 +130,8 @@ def test_wrapper_rejects_bad_arguments() -> None:
         FlattenObservation(mancala_envs.make("ouril_v0"), normalize=1)
 
     class BoxObservationEnv(AECEnv):
-        metadata = {"name": "box_v0"}
-        possible_agents = ["player_0"]
+        metadata: ClassVar[dict[str, Any]] = {"name": "box_v0"}
+        possible_agents: ClassVar[list[str]] = ["player_0"]
 
         def observation_space(self, agent: str) -> spaces.Space:
             return spaces.Box(0, 1, (3,))
