@@ -569,54 +569,6 @@ def _resow_start(anchor: int, direction: int, into_anchor: bool) -> int:
 
 
 @njit(cache=True, inline="always", error_model="numpy")
-def _sow_one_lap(
-    state: np.ndarray,
-    kind: int,
-    pit: int,
-    anchor: int,
-    hand: int,
-    direction: int,
-    own: int,
-    into_anchor: bool,
-    trace: np.ndarray,
-) -> int:
-    """Rules 2 and 4: sows one lap round the mover's ring (slots ``own`` onwards) and returns the own pit
-    of its last seed: a relay lap lifts own pit ``pit`` (``PENDING_RELAY``), a re-sow sows the ``hand``
-    seeds from the ``anchor`` (``PENDING_RESOW``, emptying ``HAND``)."""
-    if kind == PENDING_RELAY:
-        last = relay_lap(
-            state,
-            BOARD,
-            own + pit,
-            direction=direction,
-            ring_start=own,
-            ring_size=RING,
-            closed=NO_CLOSED_PITS,
-            group_size=NO_GROUPS,
-            group_timing=GROUPS_OFF,
-            row_size=RING,
-            trace=trace,
-        )
-        return last - own
-    last = sow_from(
-        state,
-        BOARD,
-        own + _resow_start(anchor, direction, into_anchor),
-        hand,
-        direction=direction,
-        ring_start=own,
-        ring_size=RING,
-        closed=NO_CLOSED_PITS,
-        group_size=NO_GROUPS,
-        group_timing=GROUPS_OFF,
-        row_size=RING,
-        trace=trace,
-    )
-    state[HAND] = 0
-    return last - own
-
-
-@njit(cache=True, inline="always", error_model="numpy")
 def _capture_opposites(state: np.ndarray, mover: int, opponent: int, last: int, trace: np.ndarray) -> int:
     """Rule 4: takes the opponent's two pits opposite own inner pit ``last`` (slots ``opponent`` onwards)
     into the mover's hand and tally, sets the turn's capture flags, and returns the seeds taken."""
@@ -701,8 +653,37 @@ def _sow_laps(
             if turn_memory_repeats(memory, _in_turn_key(state, own, pit, direction)):
                 return LAPS_ENDLESS
             anchor = pit
-        last = _sow_one_lap(state, kind, pit, anchor, hand, direction, own, into_anchor, trace)
-        hand = 0
+            last = relay_lap(
+                state,
+                BOARD,
+                own + pit,
+                direction=direction,
+                ring_start=own,
+                ring_size=RING,
+                closed=NO_CLOSED_PITS,
+                group_size=NO_GROUPS,
+                group_timing=GROUPS_OFF,
+                row_size=RING,
+                trace=trace,
+            )
+        else:
+            last = sow_from(
+                state,
+                BOARD,
+                own + _resow_start(anchor, direction, into_anchor),
+                hand,
+                direction=direction,
+                ring_start=own,
+                ring_size=RING,
+                closed=NO_CLOSED_PITS,
+                group_size=NO_GROUPS,
+                group_timing=GROUPS_OFF,
+                row_size=RING,
+                trace=trace,
+            )
+            hand = 0
+            state[HAND] = 0
+        last -= own
         state[LAPS] += 1
         state[ANCHOR] = anchor
         if state[own + last] == 1:
