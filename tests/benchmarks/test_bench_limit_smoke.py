@@ -76,5 +76,7 @@ def test_quick_run_validates_the_c_engines_and_writes_every_field(tmp_path: Path
         every = results["runs"]["plies_per_s"]["ours_batched_kalah_every_core"]
         assert len(every) == 2 and all(rate > 0 for rate in every)
         assert results["ratios"]["kalah_batched_every_core_vs_pyspiel"] == pytest.approx(
-            statistics.median(r / p for r, p in zip(every, results["runs"]["plies_per_s"]["pyspiel_loop_mancala"]))
+            statistics.median(
+                r / p for r, p in zip(every, results["runs"]["plies_per_s"]["pyspiel_loop_mancala"], strict=True)
+            )
         )

@@ -304,6 +304,6 @@ def test_the_app_runs_from_the_command_line_with_an_override(tmp_path: Path) -> 
     assert header.split() == ["seat", "games", "wins", "draws", "losses", "win", "rate", "[95%", "CI]"]
     counts = [list(map(int, line.split()[1:5])) for line in (first, second, both)]
     assert [first.split()[0], second.split()[0], both.split()[0]] == ["player_0", "player_1", "both"]
-    assert counts[2] == [a + b for a, b in zip(counts[0], counts[1])] and counts[2][0] == 6
+    assert counts[2] == [a + b for a, b in zip(counts[0], counts[1], strict=True)] and counts[2][0] == 6
     assert all(games == wins + draws + losses for games, wins, draws, losses in counts)
     assert (run_dir / ".hydra" / "config.yaml").is_file() and not (tmp_path / "outputs").exists()
