@@ -1,8 +1,8 @@
 """The file doors (issue 30, items 3, 10 and 11): what is read is bounded and checked, what is written is atomic.
 
-The refusals themselves are cases of the contract matrix (``tests/support/contract_doors/files.py``); this module holds the
-behaviour that is not "raises X": reads that never block or run past their limit, a table that a change on disk
-cannot reach once loaded, stray files skipped in the tables folder, concurrent exports that keep every manifest
+The refusals themselves are cases of the contract matrix (``tests/support/contract_doors/files.py``); this module
+holds the behaviour that is not "raises X": reads that never block or run past their limit, a table that a change on
+disk cannot reach once loaded, stray files skipped in the tables folder, concurrent exports that keep every manifest
 entry, a policy that never plays an illegal action, and the memory check of ``solve`` and its hint.
 """
 
@@ -29,7 +29,7 @@ from mancala_envs.cli import main
 from mancala_envs.common import files
 from mancala_envs.envs.registration import make_game
 
-# --- mancala_envs.common.files ---------------------------------------------------------------------------------------------
+# --- mancala_envs.common.files ----------------------------------------------------------------------------------------
 
 
 def make_fifo(path: Path) -> Path:
@@ -341,7 +341,7 @@ STRAY_TAILS = ["s²", "s٣", "s3x", "s-1", "s", "s00000", "s99999"]
 @pytest.mark.parametrize("tail", STRAY_TAILS)
 def test_stray_files_in_the_tables_folder_are_skipped(kalah_tables: Path, tail: str) -> None:
     game = make_game("kalah_v0")
-    values_path, info_path = solver.table_paths(game, 2, kalah_tables)
+    values_path, _info_path = solver.table_paths(game, 2, kalah_tables)
     stem = values_path.name[: -len("s2.npy")] + tail
     (kalah_tables / f"{stem}.npy").write_bytes(b"stray")
     (kalah_tables / f"{stem}.json").write_text("{}")

@@ -402,12 +402,12 @@ def test_the_pickled_payload_is_live_and_only_openspiels_own_function_runs_it(tm
 @pytest.mark.parametrize("value", [None, 12, ["text"], {"format": STATE_FORMAT}])
 def test_a_serialized_state_must_be_text(value: Any) -> None:
     game, _ = kalah()
-    with pytest.raises(TypeError, match="must be a str, the text that state.serialize"):
+    with pytest.raises(TypeError, match=r"must be a str, the text that state\.serialize"):
         game.deserialize_state(value)
 
 
 def test_serialize_game_and_state_refuses_a_state_of_another_game() -> None:
-    game, state = kalah()
+    _game, state = kalah()
     with pytest.raises(ValueError, match=r"the state is not one of 'mancala_envs_ouril_v0\("):
         pyspiel.serialize_game_and_state(load_game("ouril_v0"), state)
 
