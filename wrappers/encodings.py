@@ -79,6 +79,8 @@ from typing import Any, ClassVar
 import numpy as np
 from gymnasium import spaces
 
+from mancala_envs.games.game import Game
+
 __all__ = [
     "DEFAULT_CAP",
     "DEFAULT_STACK",
@@ -119,7 +121,7 @@ _PIT = re.compile(r"(own|opponent)_pit_(\d+)")
 _PIT_FLAG = re.compile(r"(own|opponent)_pit_(\d+)_(\w+)")
 
 
-def _check_cap(cap: Any) -> int:
+def _check_cap(cap: object) -> int:
     if isinstance(cap, (bool, np.bool_)) or not isinstance(cap, (int, np.integer)):
         raise TypeError(f"cap must be an int >= 1, the seed count from which pits look alike (got {cap!r}).")
     if cap < 1:
@@ -127,7 +129,7 @@ def _check_cap(cap: Any) -> int:
     return int(cap)
 
 
-def max_cap(game: Any) -> int:
+def max_cap(game: Game) -> int:
     """The largest ``cap`` of the one-hot, thermometer and planes encodings of ``game``: the most seeds a pit
     can hold (the upper bound of the pits in the observation, the game's seed total), or :data:`DEFAULT_CAP`
     if that is fewer. A larger cap would only add slots that no pit ever reaches.
@@ -140,7 +142,7 @@ def max_cap(game: Any) -> int:
     return max(_Layout(game).max_count, DEFAULT_CAP)
 
 
-def _check_cap_for(game: Any, cap: Any) -> int:
+def _check_cap_for(game: Game, cap: object) -> int:
     """``cap`` as an int, checked as an option (:func:`_check_cap`) and against :func:`max_cap` of ``game``,
     before anything of its size is built.
 
@@ -158,13 +160,13 @@ def _check_cap_for(game: Any, cap: Any) -> int:
     return cap
 
 
-def _check_normalize(normalize: Any) -> bool:
+def _check_normalize(normalize: object) -> bool:
     if not isinstance(normalize, bool):
         raise TypeError(f"normalize must be True or False (got {normalize!r}).")
     return normalize
 
 
-def check_stack_size(k: Any) -> int:
+def check_stack_size(k: object) -> int:
     """Returns ``k`` as an int, or raises unless it is an int from 1 to :data:`MAX_STACK` (the number of stacked
     observations).
 
@@ -193,7 +195,7 @@ def _as_index(indices: np.ndarray) -> slice | np.ndarray:
 class _Layout:
     """Where the pits, per-pit flags and scalars sit in a game's observation vector."""
 
-    def __init__(self, game: Any) -> None:
+    def __init__(self, game: Game) -> None:
         names = game.observation_names()
         low, high = game.observation_bounds()
         self.names: list[str] = list(names)
@@ -241,7 +243,7 @@ class _Layout:
         return rows[np.minimum(np.arange(self.max_count + 1), cap)].astype(np.float32)
 
 
-def board_cells(game: Any, pits_per_player: int) -> tuple[tuple[int, int], dict[tuple[str, int], tuple[int, int]]]:
+def board_cells(game: Game, pits_per_player: int) -> tuple[tuple[int, int], dict[tuple[str, int], tuple[int, int]]]:
     """The board of the ``planes`` encoding: its ``(rows, columns)`` and the ``(row, column)`` of each pit
     ``("own" | "opponent", k)`` as the learner sees it (its own pits at the bottom).
 
@@ -294,7 +296,7 @@ class ObservationEncoder:
     space: spaces.Box
     raw_size: int
 
-    def __init__(self, game: Any) -> None:
+    def __init__(self, game: Game) -> None:
         self._layout = _Layout(game)
         self.raw_size = len(self._layout.names)
 
@@ -319,7 +321,7 @@ class ObservationEncoder:
         return checked
 
     @classmethod
-    def options_for_space(cls, game: Any, space: Any) -> dict[str, Any] | None:
+    def options_for_space(cls, game: Game, space: spaces.Space[Any]) -> dict[str, Any] | None:
         """The options (all of them) with which this encoding of ``game`` has exactly the space ``space``,
         or ``None`` if no options give it.
 
@@ -361,7 +363,7 @@ class ObservationEncoder:
     def __call__(self, observation: np.ndarray) -> np.ndarray:
         return self.encode(observation)
 
-    def check_raw_space(self, space: Any, wrapper: str) -> None:
+    def check_raw_space(self, space: spaces.Space[Any], wrapper: str) -> None:
         """Raises ``TypeError`` unless ``space`` is the game's raw observation space (int32 ``Box``
         with the game's bounds), i.e. the observation below ``wrapper`` is neither encoded nor stacked."""
         layout = self._layout
@@ -415,7 +417,7 @@ class FlatEncoder(ObservationEncoder):
     name = "flat"
     options: ClassVar[dict[str, Any]] = {"normalize": True}
 
-    def __init__(self, game: Any, normalize: bool = True) -> None:
+    def __init__(self, game: Game, normalize: bool = True) -> None:
         self.normalize = self.check_options(normalize=normalize)["normalize"]
         super().__init__(game)
         layout = self._layout
@@ -428,7 +430,7 @@ class FlatEncoder(ObservationEncoder):
             self.space = spaces.Box(low.astype(np.float32), high.astype(np.float32), dtype=np.float32)
 
     @classmethod
-    def options_for_space(cls, game: Any, space: Any) -> dict[str, Any] | None:
+    def options_for_space(cls, game: Game, space: spaces.Space[Any]) -> dict[str, Any] | None:
         for normalize in (True, False):
             if cls(game, normalize=normalize).space == space:
                 return {"normalize": normalize}
@@ -447,7 +449,7 @@ class FlatEncoder(ObservationEncoder):
 class _PerPitEncoder(ObservationEncoder):
     """Each pit's count through a lookup table (one row per count 0..cap), then the other entries in [0, 1]."""
 
-    def __init__(self, game: Any, cap: int, table: np.ndarray, slot_names: list[str]) -> None:
+    def __init__(self, game: Game, cap: int, table: np.ndarray, slot_names: list[str]) -> None:
         self.cap = _check_cap_for(game, cap)
         super().__init__(game)
         layout = self._layout
@@ -504,7 +506,7 @@ class OneHotEncoder(_PerPitEncoder):
     name = "one_hot"
     options: ClassVar[dict[str, Any]] = {"cap": DEFAULT_CAP}
 
-    def __init__(self, game: Any, cap: int = DEFAULT_CAP) -> None:
+    def __init__(self, game: Game, cap: int = DEFAULT_CAP) -> None:
         cap = _check_cap_for(game, cap)  # before the table of cap + 1 rows is built
         slot_names = [f"=={i}" for i in range(cap)] + [f">={cap}"]
         super().__init__(game, cap, np.eye(cap + 1), slot_names)
@@ -534,7 +536,7 @@ class ThermometerEncoder(_PerPitEncoder):
     name = "thermometer"
     options: ClassVar[dict[str, Any]] = {"cap": DEFAULT_CAP}
 
-    def __init__(self, game: Any, cap: int = DEFAULT_CAP) -> None:
+    def __init__(self, game: Game, cap: int = DEFAULT_CAP) -> None:
         cap = _check_cap_for(game, cap)  # before the table of cap + 1 rows is built
         table = np.arange(cap + 1)[:, None] > np.arange(cap)[None, :]
         super().__init__(game, cap, table, [f">{i}" for i in range(cap)])
@@ -568,7 +570,7 @@ class PlanesEncoder(ObservationEncoder):
     name = "planes"
     options: ClassVar[dict[str, Any]] = {"cap": DEFAULT_CAP}
 
-    def __init__(self, game: Any, cap: int = DEFAULT_CAP) -> None:
+    def __init__(self, game: Game, cap: int = DEFAULT_CAP) -> None:
         self.cap = cap = _check_cap_for(game, cap)
         super().__init__(game)
         layout = self._layout
@@ -626,7 +628,7 @@ ENCODERS: dict[str, type[ObservationEncoder]] = {
 ENCODINGS: tuple[str, ...] = tuple(ENCODERS)
 
 
-def make_encoder(name: str, game: Any, **options: Any) -> ObservationEncoder:
+def make_encoder(name: str, game: Game, **options: Any) -> ObservationEncoder:
     """Builds the encoder called ``name`` for ``game``.
 
     Args:
@@ -676,7 +678,7 @@ def parse_encoding(spec: str | Mapping[str, Any], kind: str = "encoding") -> tup
     )
 
 
-def encoder_from_spec(spec: str | Mapping[str, Any], game: Any) -> ObservationEncoder:
+def encoder_from_spec(spec: str | Mapping[str, Any], game: Game) -> ObservationEncoder:
     """Builds the encoder that ``spec`` names, for ``game``.
 
     The spec is written as ``apply_wrappers`` and the envs' ``encoding=`` take it: a name
@@ -701,7 +703,7 @@ def encoder_from_spec(spec: str | Mapping[str, Any], game: Any) -> ObservationEn
     return make_encoder(name, game, **options)
 
 
-def env_encoder(encoding: str | Mapping[str, Any] | None, game: Any) -> ObservationEncoder | None:
+def env_encoder(encoding: str | Mapping[str, Any] | None, game: Game) -> ObservationEncoder | None:
     """The encoder that an env's ``encoding=`` option names, or ``None`` for the raw observation.
 
     What :class:`~mancala_envs.views.single_agent_env.SingleAgentEnv` builds from its ``encoding=``: ``None`` and
@@ -728,7 +730,7 @@ def env_encoder(encoding: str | Mapping[str, Any] | None, game: Any) -> Observat
     return encoder_from_spec(encoding, game)
 
 
-def encodings_of_space(game: Any, space: Any) -> list[dict[str, Any]]:
+def encodings_of_space(game: Game, space: spaces.Space[Any]) -> list[dict[str, Any]]:
     """Every encoding of ``game`` whose space is ``space``, as specs with all their options
     (``[{"name": "planes", "cap": 8}]``), in the order of :data:`ENCODINGS`.
 
@@ -752,7 +754,7 @@ def encodings_of_space(game: Any, space: Any) -> list[dict[str, Any]]:
     return found
 
 
-def encoder_class(name: Any) -> type[ObservationEncoder]:
+def encoder_class(name: object) -> type[ObservationEncoder]:
     """The encoder class called ``name``; raises ``ValueError`` listing the names if there is none."""
     if not isinstance(name, str) or name not in ENCODERS:
         raise ValueError(f"unknown encoding {name!r}; choose one of {list(ENCODINGS)}.")

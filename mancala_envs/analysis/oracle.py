@@ -88,6 +88,7 @@ from mancala_envs.common.stats import Tally, wilson_interval
 from mancala_envs.common.validation import check_game_count, check_integer
 from mancala_envs.engine.state import LEGAL, PLAYER, PLY
 from mancala_envs.envs.registration import make, make_game, resolve_env_id
+from mancala_envs.games.game import Game
 
 __all__ = [
     "DEFAULT_OPPONENTS",
@@ -509,7 +510,7 @@ def _player(spec: Any, seed: int, trust_remote_code: bool) -> Any:
     return spec
 
 
-def _table_config(game: Any) -> dict[str, Any]:
+def _table_config(game: Game) -> dict[str, Any]:
     """The config fields a table depends on (all but ``max_plies`` and ``repetition``)."""
     fields = asdict(game.config)
     return {key: value for key, value in fields.items() if key not in IGNORED_FIELDS}
