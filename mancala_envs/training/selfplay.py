@@ -455,6 +455,17 @@ class SelfPlayVecEnv(VecEnv):
         """Each game's learner seat in its current episode."""
         return self._seats.copy()
 
+    @property
+    def has_reset(self) -> bool:
+        """Whether :meth:`reset` has been called (``step`` and :meth:`action_masks` need it)."""
+        return self._last is not None
+
+    @property
+    def rng_state(self) -> dict[str, Any]:
+        """The state of the generator that draws the learners' seats and the pool's members
+        (``numpy.random.Generator.bit_generator.state``, a copy): equal states draw the same from here on."""
+        return copy.deepcopy(dict(self._rng.bit_generator.state))
+
     def close(self) -> None:
         self.games.close()
 

@@ -66,7 +66,8 @@ from gymnasium.vector.utils import batch_space
 
 from mancala_envs.algorithms.tree_search import parse_compiled_opponent
 from mancala_envs.common.validation import check_integer
-from mancala_envs.envs.batch import FACT_COUNT, GameRows
+from mancala_envs.envs.batch import FACT_COUNT
+from mancala_envs.envs.learner_loop import LearnerRows
 from mancala_envs.games.game import Game
 
 if TYPE_CHECKING:
@@ -148,7 +149,7 @@ class MancalaVectorEnv(gymnasium.vector.VectorEnv):
         compiled = _compiled_opponents(opponent)
         seat_rule = _seat_rule(learner_seat)
         mode = parse_autoreset_mode(autoreset_mode)
-        self._rows = rows = GameRows(env_id, num_envs, history_capacity, dict(options), threads=threads)
+        self._rows = rows = LearnerRows(env_id, num_envs, history_capacity, dict(options), threads=threads)
         self.env_id = env_id
         self.num_envs = rows.n_games
         self._opponent_name = _opponent_names(opponent)
@@ -351,6 +352,13 @@ class MancalaVectorEnv(gymnasium.vector.VectorEnv):
         self._drawn[self._drawn >= len(opponents)] = 0
 
     @property
+    def opponent_table(self) -> np.ndarray:
+        """The compiled opponents the learners' loop plays, one row ``[kind, strength, rollout cap]`` per member of
+        :attr:`opponent`'s list (:meth:`~mancala_envs.envs.learner_loop.LearnerRows.learner_opponents`'s table),
+        ``(members, 3)`` int64 (a copy: set :attr:`opponent` to change it)."""
+        return self._opponents.copy()
+
+    @property
     def learner_opponents(self) -> np.ndarray:
         """The opponent of each game's current episode, ``(num_envs,)`` int64: its index in :attr:`opponent`'s
         list (0 for one opponent)."""
@@ -368,12 +376,17 @@ class MancalaVectorEnv(gymnasium.vector.VectorEnv):
         self._learner_seat = learner_seat
 
     @property
+    def seat_rule(self) -> int:
+        """:attr:`learner_seat` as the compiled loop reads it: ``-1`` (drawn for each episode), ``0`` or ``1``."""
+        return self._seat_rule
+
+    @property
     def learner_seats(self) -> np.ndarray:
         """Each game's learner seat in the current episode, ``(num_envs,)`` int8."""
         return self._seats.copy()
 
     @property
-    def games(self) -> GameRows:
+    def games(self) -> LearnerRows:
         """The batch of games the env steps (its engine states and generators, for inspection)."""
         return self._rows
 

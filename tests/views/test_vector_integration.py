@@ -241,7 +241,7 @@ def test_set_attr_refuses_and_changes_nothing(name: str, values: Any, error: typ
     envs = MancalaVectorEnv("ouril_v0", 4, opponent="greedy", learner_seat=0)
     with pytest.raises(error, match=match):
         envs.set_attr(name, values)
-    assert (envs.opponent, envs.learner_seat, envs._opponents.tolist(), envs._seat_rule) == (
+    assert (envs.opponent, envs.learner_seat, envs.opponent_table.tolist(), envs.seat_rule) == (
         "greedy",
         0,
         [[1, 0, envs.game.max_episode_plies]],

@@ -152,9 +152,9 @@ def self_play_frozen(env: Any) -> Any:
     return plain(
         {
             "states": [env.games.state(game) for game in range(N)],
-            "masks": env.action_masks() if env._last is not None else None,
+            "masks": env.action_masks() if env.has_reset else None,
             "seeds": list(env._seeds),
-            "rng": env._rng.bit_generator.state,
+            "rng": env.rng_state,
             "words": env.games.generator_words,
         }
     )
