@@ -192,7 +192,7 @@ def _vector_advice(parsed: list[tuple[str, dict[str, Any]]]) -> str:
     return vector_env_advice(encoding, options, stack)
 
 
-def turn_based_parallel(env: Any) -> ParallelEnv:
+def turn_based_parallel(env: AECEnv) -> ParallelEnv:
     """PettingZoo's parallel API over a mancala_envs AEC env: ``turn_based_aec_to_parallel(env)``.
 
     The games are turn-based, so ``pettingzoo.utils.conversions.aec_to_parallel`` refuses them

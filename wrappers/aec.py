@@ -45,7 +45,7 @@ __all__ = [
 ]
 
 
-def _check_aec(env: Any, wrapper: str) -> None:
+def _check_aec(env: object, wrapper: str) -> None:
     if isinstance(env, ParallelEnv):
         raise TypeError(
             f"{wrapper} wraps an AEC environment, not a parallel one; wrap the AEC env first, then convert it: "
@@ -96,7 +96,7 @@ class EncodeObservation(BaseWrapper, gymnasium.utils.RecordConstructorArgs):
             option is unknown or of the wrong type.
     """
 
-    def __init__(self, env: Any, encoding: str, **options: Any) -> None:
+    def __init__(self, env: AECEnv, encoding: str, **options: Any) -> None:
         gymnasium.utils.RecordConstructorArgs.__init__(self, encoding=encoding, **options)
         wrapper = type(self).__name__
         encoder_type = encoder_class(encoding)
@@ -135,7 +135,7 @@ class OneHotObservation(EncodeObservation):
         cap: Counts from ``cap`` on share the last slot; an int >= 1 (default 12).
     """
 
-    def __init__(self, env: Any, cap: int = DEFAULT_CAP) -> None:
+    def __init__(self, env: AECEnv, cap: int = DEFAULT_CAP) -> None:
         gymnasium.utils.RecordConstructorArgs.__init__(self, cap=cap)
         super().__init__(env, "one_hot", cap=cap)
 
@@ -148,7 +148,7 @@ class ThermometerObservation(EncodeObservation):
         cap: The entries per pit; an int >= 1 (default 12).
     """
 
-    def __init__(self, env: Any, cap: int = DEFAULT_CAP) -> None:
+    def __init__(self, env: AECEnv, cap: int = DEFAULT_CAP) -> None:
         gymnasium.utils.RecordConstructorArgs.__init__(self, cap=cap)
         super().__init__(env, "thermometer", cap=cap)
 
@@ -168,7 +168,7 @@ class PlanesObservation(EncodeObservation):
         (30, 4, 8)
     """
 
-    def __init__(self, env: Any, cap: int = DEFAULT_CAP) -> None:
+    def __init__(self, env: AECEnv, cap: int = DEFAULT_CAP) -> None:
         gymnasium.utils.RecordConstructorArgs.__init__(self, cap=cap)
         super().__init__(env, "planes", cap=cap)
 
@@ -206,7 +206,7 @@ class StackObservation(BaseWrapper, gymnasium.utils.RecordConstructorArgs):
         [4.0, 0.0]
     """
 
-    def __init__(self, env: Any, k: int = DEFAULT_STACK) -> None:
+    def __init__(self, env: AECEnv, k: int = DEFAULT_STACK) -> None:
         gymnasium.utils.RecordConstructorArgs.__init__(self, k=k)
         wrapper = type(self).__name__
         self.k = check_stack_size(k)

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import gymnasium
+from pettingzoo import AECEnv
 
 from mancala_envs.wrappers.aec import EncodeObservation
 
@@ -39,7 +38,7 @@ class FlattenObservation(EncodeObservation):
         (dtype('float32'), (17,))
     """
 
-    def __init__(self, env: Any, normalize: bool = False) -> None:
+    def __init__(self, env: AECEnv, normalize: bool = False) -> None:
         gymnasium.utils.RecordConstructorArgs.__init__(self, normalize=normalize)
         super().__init__(env, "flat", normalize=normalize)
         self.normalize = normalize

@@ -62,7 +62,7 @@ class _Recorder:
     records: list[GameRecord]
     games_recorded: int
 
-    def _setup(self, directory: Any, prefix: Any, keep: Any, wrapper: str) -> None:
+    def _setup(self, directory: object, prefix: object, keep: object, wrapper: str) -> None:
         if directory is not None and not isinstance(directory, (str, os.PathLike)):
             raise TypeError(f"{wrapper} directory must be a path or None (got {type(directory).__name__}).")
         if not isinstance(prefix, str) or not prefix or os.sep in prefix or "/" in prefix:
@@ -98,7 +98,7 @@ class _Recorder:
         self.games_recorded += 1
 
 
-def _check_players(players: Any, wrapper: str) -> list[str] | None:
+def _check_players(players: object, wrapper: str) -> list[str] | None:
     if players is None:
         return None
     if (
@@ -140,7 +140,7 @@ class RecordGames(_Recorder, BaseWrapper):
 
     def __init__(
         self,
-        env: Any,
+        env: AECEnv,
         directory: str | os.PathLike[str] | None = None,
         prefix: str = "game",
         keep: bool | None = None,

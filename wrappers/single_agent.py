@@ -46,7 +46,7 @@ __all__ = [
 ]
 
 
-def is_vector_env(env: Any) -> bool:
+def is_vector_env(env: object) -> bool:
     """Whether ``env`` is a vector env: Gymnasium's (``gymnasium.vector.VectorEnv`` and its wrappers,
     :class:`~mancala_envs.views.vector_env.MancalaVectorEnv`) or Stable-Baselines3's (``num_envs``)."""
     return isinstance(env, gymnasium.vector.VectorEnv) or hasattr(env, "num_envs")
@@ -86,7 +86,7 @@ def vector_env_advice(
     )
 
 
-def _check_gym(env: Any, wrapper: str, encoding: str | None = None, options: dict[str, Any] | None = None) -> None:
+def _check_gym(env: object, wrapper: str, encoding: str | None = None, options: dict[str, Any] | None = None) -> None:
     if is_vector_env(env):
         advice = vector_env_advice(stack=wrapper) if encoding is None else vector_env_advice(encoding, options)
         raise TypeError(f"{wrapper} wraps one Gymnasium env, not a vector env ({type(env).__name__}); {advice}.")
@@ -131,7 +131,7 @@ class GymEncodeObservation(_ForwardsActionMasks, gymnasium.ObservationWrapper, g
             unknown or of the wrong type.
     """
 
-    def __init__(self, env: Any, encoding: str, **options: Any) -> None:
+    def __init__(self, env: gymnasium.Env, encoding: str, **options: Any) -> None:
         gymnasium.utils.RecordConstructorArgs.__init__(self, encoding=encoding, **options)
         wrapper = type(self).__name__
         encoder_type = encoder_class(encoding)
@@ -171,7 +171,7 @@ class GymFlattenObservation(GymEncodeObservation):
         Box(0.0, 1.0, (17,), float32)
     """
 
-    def __init__(self, env: Any, normalize: bool = True) -> None:
+    def __init__(self, env: gymnasium.Env, normalize: bool = True) -> None:
         gymnasium.utils.RecordConstructorArgs.__init__(self, normalize=normalize)
         super().__init__(env, "flat", normalize=normalize)
 
@@ -184,7 +184,7 @@ class GymOneHotObservation(GymEncodeObservation):
         cap: Counts from ``cap`` on share the last slot; an int >= 1 (default 12).
     """
 
-    def __init__(self, env: Any, cap: int = DEFAULT_CAP) -> None:
+    def __init__(self, env: gymnasium.Env, cap: int = DEFAULT_CAP) -> None:
         gymnasium.utils.RecordConstructorArgs.__init__(self, cap=cap)
         super().__init__(env, "one_hot", cap=cap)
 
@@ -197,7 +197,7 @@ class GymThermometerObservation(GymEncodeObservation):
         cap: The entries per pit; an int >= 1 (default 12).
     """
 
-    def __init__(self, env: Any, cap: int = DEFAULT_CAP) -> None:
+    def __init__(self, env: gymnasium.Env, cap: int = DEFAULT_CAP) -> None:
         gymnasium.utils.RecordConstructorArgs.__init__(self, cap=cap)
         super().__init__(env, "thermometer", cap=cap)
 
@@ -213,7 +213,7 @@ class GymPlanesObservation(GymEncodeObservation):
         cap: The thermometer planes of the counts; an int >= 1 (default 12).
     """
 
-    def __init__(self, env: Any, cap: int = DEFAULT_CAP) -> None:
+    def __init__(self, env: gymnasium.Env, cap: int = DEFAULT_CAP) -> None:
         gymnasium.utils.RecordConstructorArgs.__init__(self, cap=cap)
         super().__init__(env, "planes", cap=cap)
 
@@ -234,7 +234,7 @@ class GymStackObservation(_ForwardsActionMasks, gymnasium.ObservationWrapper, gy
         ValueError: ``k`` is below 1.
     """
 
-    def __init__(self, env: Any, k: int = DEFAULT_STACK) -> None:
+    def __init__(self, env: gymnasium.Env, k: int = DEFAULT_STACK) -> None:
         gymnasium.utils.RecordConstructorArgs.__init__(self, k=k)
         wrapper = type(self).__name__
         self.k = check_stack_size(k)
