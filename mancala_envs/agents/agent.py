@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import Any
 
 import numpy as np
+from pettingzoo import AECEnv
 
 from mancala_envs.common.validation import check_seed
 from mancala_envs.engine.state import LEGAL, RUNNING, STATUS
@@ -34,7 +34,7 @@ class Agent(ABC):
         self.rng = np.random.default_rng(seed)
 
     @abstractmethod
-    def act(self, env: Any) -> int:
+    def act(self, env: AECEnv) -> int:
         """Returns a legal action for ``env.agent_selection`` (the env is not changed).
 
         Raises:
@@ -77,7 +77,7 @@ class Agent(ABC):
         raise NotImplementedError(f"{type(self).__name__} only acts on environments; call act(env).")
 
     @staticmethod
-    def env_legal_actions(env: Any) -> np.ndarray:
+    def env_legal_actions(env: object) -> np.ndarray:
         """The legal actions of ``env``'s player to move (checks that ``env`` is a reset mancala_envs env)."""
         raw = getattr(env, "unwrapped", None)
         if not isinstance(raw, MancalaEnv):
@@ -113,7 +113,7 @@ class StateAgent(Agent):
     """An agent that decides from the engine state alone: a subclass writes :meth:`choose`, and :meth:`act`,
     :meth:`act_on_state` (both checked) and :meth:`act_on_engine_state` call it."""
 
-    def act(self, env: Any) -> int:
+    def act(self, env: AECEnv) -> int:
         self.env_legal_actions(env)
         raw = env.unwrapped
         return self.choose(raw.game, raw.state_array)

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
+from pettingzoo import AECEnv
 
 from mancala_envs.agents.agent import Agent
 from mancala_envs.algorithms.greedy import greedy_action
@@ -18,7 +17,7 @@ class RandomAgent(Agent):
 
     name = "random"
 
-    def act(self, env: Any) -> int:
+    def act(self, env: AECEnv) -> int:
         legal = self.env_legal_actions(env)
         return int(legal[self.rng.integers(legal.size)])
 
@@ -36,7 +35,7 @@ class GreedyAgent(Agent):
 
     name = "greedy"
 
-    def act(self, env: Any) -> int:
+    def act(self, env: AECEnv) -> int:
         self.env_legal_actions(env)
         raw = env.unwrapped
         return self._best(raw.game, raw.state_array)

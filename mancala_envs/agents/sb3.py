@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+from pettingzoo import AECEnv
 
 from mancala_envs.agents.agent import StateAgent
 from mancala_envs.common.files import open_regular, parse_json, refuse_irregular
@@ -125,7 +126,7 @@ class PolicyOpponent:
             self._encoder = policy_encoder(raw.game, self.policy.observation_space, self.observation)
         return self._encoder
 
-    def act(self, env: Any) -> int:
+    def act(self, env: AECEnv) -> int:
         import torch
 
         raw = unwrap_env(env)

@@ -15,6 +15,7 @@ import os
 from typing import Any
 
 import numpy as np
+from pettingzoo import AECEnv
 
 from mancala_envs.agents.agent import Agent
 from mancala_envs.algorithms.retrograde import Table, TableError, available_tables, load_table, solvable, table_paths
@@ -277,7 +278,7 @@ class _StateSearchAgent(Agent):
     """An agent whose choice is a compiled search on the engine state (``act``, ``act_on_state`` and
     ``act_on_engine_state``)."""
 
-    def act(self, env: Any) -> int:
+    def act(self, env: AECEnv) -> int:
         self.env_legal_actions(env)
         raw = env.unwrapped
         return self.act_on_engine_state(raw.game, raw.state_array)  # the env's own state: no check needed

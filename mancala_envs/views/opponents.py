@@ -33,6 +33,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
+from pettingzoo import AECEnv
 
 from mancala_envs.agents import Agent, make_agent
 from mancala_envs.agents.sb3 import PolicyOpponent, UntrustedModelError, policy_encoder
@@ -55,7 +56,7 @@ MODEL_PREFIX = "model:"
 class Opponent(Protocol):
     """What the single-agent view needs from an opponent."""
 
-    def act(self, env: Any) -> int:
+    def act(self, env: AECEnv) -> int:
         """Returns a legal action for ``env.agent_selection``."""
 
     def reseed(self, seed: int) -> None:
@@ -76,7 +77,7 @@ class AgentOpponent:
         self.agent = agent
         self.name = name or getattr(agent, "name", type(agent).__name__)
 
-    def act(self, env: Any) -> int:
+    def act(self, env: AECEnv) -> int:
         return int(self.agent.act(env))
 
     def reseed(self, seed: int) -> None:
@@ -103,7 +104,7 @@ class CallableOpponent:
         self.policy = policy
         self.name = name or getattr(policy, "__name__", "callable")
 
-    def act(self, env: Any) -> int:
+    def act(self, env: AECEnv) -> int:
         raw = unwrap_env(env)
         observation = raw.observe(raw.agent_selection)
         answer = self.policy(observation["observation"], observation["action_mask"])
