@@ -30,7 +30,7 @@ Example:
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, TypeAlias, runtime_checkable
 
 import numpy as np
 from pettingzoo import AECEnv
@@ -40,9 +40,11 @@ from mancala_envs.agents.sb3 import PolicyOpponent, UntrustedModelError, policy_
 from mancala_envs.envs.aec_env import unwrap_env
 
 __all__ = [
+    "ActsOnEnv",
     "CallableOpponent",
     "Opponent",
     "OpponentPool",
+    "OpponentSpec",
     "PolicyOpponent",
     "UntrustedModelError",
     "make_opponent",
@@ -52,18 +54,22 @@ __all__ = [
 MODEL_PREFIX = "model:"
 
 
-@runtime_checkable
-class Opponent(Protocol):
-    """What the single-agent view needs from an opponent."""
+class ActsOnEnv(Protocol):
+    """Any object with ``act(env) -> int`` (an :class:`~mancala_envs.agents.Agent`, an :class:`Opponent`)."""
 
     def act(self, env: AECEnv) -> int:
         """Returns a legal action for ``env.agent_selection``."""
+
+
+@runtime_checkable
+class Opponent(ActsOnEnv, Protocol):
+    """What the single-agent view needs from an opponent: ``act(env)`` and ``reseed(seed)``."""
 
     def reseed(self, seed: int) -> None:
         """Restarts the opponent's own random generator from ``seed``."""
 
 
-def _seed_agent(agent: Any, seed: int) -> None:
+def _seed_agent(agent: ActsOnEnv, seed: int) -> None:
     if isinstance(agent, Agent):
         agent.rng = np.random.default_rng(seed)
     elif hasattr(agent, "reseed"):
@@ -172,7 +178,17 @@ class OpponentPool:
         return f"OpponentPool({self.members!r})"
 
 
-def make_opponent(spec: Any, seed: int | None = None, *, trust_remote_code: bool = False) -> Opponent | OpponentPool:
+#: What :func:`make_opponent` and the single-agent env's ``opponent=`` take (see the module docstring): a baseline
+#: name or model path, an object with ``act(env)``, a callable ``policy(observation, action_mask) -> int``, an
+#: :class:`OpponentPool`, or a list or tuple of these (a pool).
+OpponentSpec: TypeAlias = (
+    "str | ActsOnEnv | OpponentPool | Callable[[np.ndarray, np.ndarray], Any] | Sequence[OpponentSpec]"
+)
+
+
+def make_opponent(
+    spec: OpponentSpec, seed: int | None = None, *, trust_remote_code: bool = False
+) -> Opponent | OpponentPool:
     """Builds an opponent (or a pool) from a name, model path, agent, callable or list.
 
     Args:

@@ -70,7 +70,7 @@ from mancala_envs.common.errors import GameOverError, IllegalActionError
 from mancala_envs.common.validation import check_action, check_seed
 from mancala_envs.envs.aec_env import MancalaEnv
 from mancala_envs.envs.registration import make
-from mancala_envs.views.opponents import AgentOpponent, Opponent, OpponentPool, make_opponent
+from mancala_envs.views.opponents import AgentOpponent, Opponent, OpponentPool, OpponentSpec, make_opponent
 
 __all__ = ["ILLEGAL_ACTION_POLICIES", "SingleAgentEnv"]
 
@@ -115,7 +115,7 @@ class SingleAgentEnv(gymnasium.Env):
     def __init__(
         self,
         env_id: str = "ouril_v0",
-        opponent: Any = "random",
+        opponent: OpponentSpec = "random",
         learner_seat: int | None = None,
         illegal_action: str = "penalty",
         render_mode: str | None = None,
@@ -160,7 +160,7 @@ class SingleAgentEnv(gymnasium.Env):
         self._trial = np.empty(self.game.state_size, np.int64)  # the greedy rule's scratch state
 
     # --- opponents ------------------------------------------------------------------
-    def set_opponent(self, opponent: Any) -> None:
+    def set_opponent(self, opponent: OpponentSpec) -> None:
         """Replaces the opponent from the next episode on (self-play refreshes call it via ``env_method``).
 
         Raises:
@@ -172,7 +172,7 @@ class SingleAgentEnv(gymnasium.Env):
         self._opponents = built
 
     @property
-    def opponent_spec(self) -> Any:
+    def opponent_spec(self) -> OpponentSpec:
         """The opponent as given to the constructor or to :meth:`set_opponent` (a name, an agent, a list)."""
         return self._opponent_spec
 
@@ -408,7 +408,7 @@ class SingleAgentEnv(gymnasium.Env):
             info["winner"] = -1
         return info
 
-    def _check_action(self, action: Any) -> int:
+    def _check_action(self, action: object) -> int:
         if type(action) is int and 0 <= action < self._n_actions:
             return action
         return check_action(action, self._n_actions)

@@ -58,6 +58,7 @@ from typing import Any
 
 import gymnasium
 import numpy as np
+import numpy.typing as npt
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
@@ -174,7 +175,7 @@ class TwoSeatVectorEnv(gymnasium.vector.VectorEnv):
         }
         return self._encode(step.observation), infos
 
-    def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+    def step(self, actions: npt.ArrayLike) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """Plays every game's action for its player to move; ended games start again (see the auto-reset modes).
 
         Args:

@@ -60,6 +60,7 @@ from typing import TYPE_CHECKING, Any
 
 import gymnasium
 import numpy as np
+import numpy.typing as npt
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
@@ -198,7 +199,7 @@ class MancalaVectorEnv(gymnasium.vector.VectorEnv):
         self._mask = mask
         return self._encode(observation), self._infos(mask)
 
-    def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+    def step(self, actions: npt.ArrayLike) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """Plays every learner's action and the opponents' replies.
 
         Args:
@@ -225,7 +226,7 @@ class MancalaVectorEnv(gymnasium.vector.VectorEnv):
             infos["_final_info"] = ended.copy()
         return observation, rewards, terminated, truncated, infos
 
-    def step_arrays(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    def step_arrays(self, actions: npt.ArrayLike) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """:meth:`step` without its ``infos``: the observations, rewards, terminated and truncated flags. For
         adapters that build infos of their own (:class:`~mancala_envs.views.sb3_vec_env.MancalaSB3VecEnv`); the ended
         episodes' results are then read with :meth:`final_observations` and :meth:`final_results` (or
@@ -567,7 +568,7 @@ def _seat_rule(learner_seat: Any) -> int:
     return -1 if learner_seat is None else int(learner_seat)
 
 
-def _same(a: Any, b: Any) -> bool:
+def _same(a: object, b: object) -> bool:
     """Whether two values given for two games are the same (arrays compared by value)."""
     if a is b:
         return True
