@@ -176,9 +176,9 @@ def _compiled_share(game: str, args: Args) -> float:
 
     env = MancalaVectorEnv(game, num_envs=args.num_envs, autoreset_mode="same_step", threads=1)
     env.reset(seed=args.seed)
-    rows = env._rows  # the batch's rows: its _in_parts runs the compiled call
+    rows = env._rows  # the batch's rows: its in_parts runs the compiled call
     inside = [0.0]
-    in_parts = rows._in_parts
+    in_parts = rows.in_parts
 
     def timed_in_parts(call: Callable[..., Any]) -> Any:
         start = time.perf_counter()
@@ -187,7 +187,7 @@ def _compiled_share(game: str, args: Args) -> float:
         finally:
             inside[0] += time.perf_counter() - start
 
-    rows._in_parts = timed_in_parts
+    rows.in_parts = timed_in_parts
     rng = np.random.default_rng(args.seed)
     start = time.perf_counter()
     while time.perf_counter() - start < args.seconds:

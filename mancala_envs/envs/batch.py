@@ -44,14 +44,13 @@ Example:
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor, wait
 from typing import Any, NamedTuple, TypeVar
 
 import numpy as np
 
 from mancala_envs.algorithms.playouts import RolloutStats, legal_action_at
-from mancala_envs.algorithms.tree_search import ALPHABETA, MCTS, OPPONENT_KINDS, choose_move, opponent_kinds
 from mancala_envs.common.errors import IllegalActionError
 from mancala_envs.common.validation import check_action_array, check_integer, check_seed
 from mancala_envs.engine.arrays import copy_rows, copy_slots, fill_slots
@@ -101,12 +100,10 @@ _SPILL_KEYS = 160
 _WIN_LOSS, _MATCH_POINTS = 0, 1
 _REWARD_MODES = {"win_loss": _WIN_LOSS, "match_points": _MATCH_POINTS}
 #: the trace array of a ply whose trace nobody reads (an argument of the kernels, so they may borrow it)
-_NO_TRACE = np.empty(0, np.int64)
+NO_TRACE = np.empty(0, np.int64)
 #: final facts per game: winner, end reason, scores (2), points (2), plies, turns, learner seat, opponent (the
 #: learners' loop: the index of the pool member the episode was played against)
 FACT_COUNT = 10
-#: the kinds of compiled opponent that look ahead on a copy of the row (``OPPONENT_KINDS`` bits)
-_SEARCH_BITS = opponent_kinds([ALPHABETA, MCTS])
 #: games per thread at least when the thread count is left to the batch (``threads=None``): a smaller part
 #: costs more to hand to a thread (tens of microseconds) than it saves
 ROWS_PER_DEFAULT_THREAD = 64
@@ -156,11 +153,15 @@ def _overlap(start: int, stop: int, first: int, length: int, n_rows: int) -> int
 # a full-size row of the vault (``spilled[game] = -2 - k``: row k of the vault pool). ``pools`` is
 # ``(spill, spill_owner, spill_free, vault, vault_owner, vault_free)``: an owner entry is the game in
 # that row (-1: free); a free list holds its length, then the free rows' indices.
+#
+# The row kernels below (current_row, make_room, settle_row, play_ply, new_game, seat_reward, keep_final_facts)
+# are public for the loops of this package that step the rows, here and in mancala_envs.envs.learner_loop; like
+# the templates, they are unchecked internals, out of __all__ (docs/architecture.md, "templates").
 _SPILL, _VAULT = 0, 3
 
 
 @njit(cache=True, inline="always", error_model="numpy")
-def _row(states: np.ndarray, pools: tuple, spilled: np.ndarray, game: int) -> np.ndarray:
+def current_row(states: np.ndarray, pools: tuple, spilled: np.ndarray, game: int) -> np.ndarray:
     """Game ``game``'s state: its own row, or its spill or vault row while it has one."""
     slot = spilled[game]
     if slot >= 0:
@@ -222,12 +223,12 @@ def _release(pools: tuple, spilled: np.ndarray, game: int) -> None:
 
 
 @njit(cache=True, error_model="numpy")
-def _make_room(states: np.ndarray, pools: tuple, spilled: np.ndarray, game: int, history_start: int) -> tuple:
+def make_room(states: np.ndarray, pools: tuple, spilled: np.ndarray, game: int, history_start: int) -> tuple:
     """Before a ply of ``game``: moves it to a wider row (its own -> spill -> vault) if its repetition
     memory could outgrow the one it is in during the ply. Returns the pools (new arrays if they grew)."""
     if history_start == 0 or spilled[game] < -1:
         return pools
-    row = _row(states, pools, spilled, game)
+    row = current_row(states, pools, spilled, game)
     needed = row[HISTORY_LEN] + _KEYS_PER_PLY
     if needed <= row.shape[0] - history_start:
         return pools
@@ -246,18 +247,18 @@ def _make_room(states: np.ndarray, pools: tuple, spilled: np.ndarray, game: int,
 
 
 @njit(cache=True, inline="always", error_model="numpy")
-def _settle_row(states: np.ndarray, pools: tuple, spilled: np.ndarray, game: int, history_start: int) -> None:
+def settle_row(states: np.ndarray, pools: tuple, spilled: np.ndarray, game: int, history_start: int) -> None:
     """After a ply: a game out of its row whose memory fits the row again (a capture cleared it) moves back."""
     if spilled[game] != -1:
         row = states[game]
-        away = _row(states, pools, spilled, game)
+        away = current_row(states, pools, spilled, game)
         if away[HISTORY_LEN] + _KEYS_PER_PLY <= row.shape[0] - history_start:
             copy_slots(row, away, row.shape[0])
             _release(pools, spilled, game)
 
 
 @per_game(inline="always")
-def _ply(row: np.ndarray, params: np.ndarray, action: int, no_trace: np.ndarray) -> None:
+def play_ply(row: np.ndarray, params: np.ndarray, action: int, no_trace: np.ndarray) -> None:
     """Plays ``action`` in ``row`` through the game's one compiled ``step``, passing borrowed views.
 
     ``params`` and ``no_trace`` must be arguments of the calling kernel and ``row`` a row of one of its
@@ -268,7 +269,7 @@ def _ply(row: np.ndarray, params: np.ndarray, action: int, no_trace: np.ndarray)
 
 
 @per_game(inline="always")
-def _new_game(
+def new_game(
     params: np.ndarray,
     states: np.ndarray,
     pools: tuple,
@@ -289,7 +290,7 @@ def _new_game(
 
 
 @njit(cache=True, inline="always", error_model="numpy")
-def _reward(row: np.ndarray, player: int, reward_mode: int, points_slot: int) -> float:
+def seat_reward(row: np.ndarray, player: int, reward_mode: int, points_slot: int) -> float:
     """``player``'s reward for the game that ended in ``row``."""
     if reward_mode == _MATCH_POINTS:
         return float(row[points_slot + player] - row[points_slot + 1 - player])
@@ -299,7 +300,9 @@ def _reward(row: np.ndarray, player: int, reward_mode: int, points_slot: int) ->
 
 
 @njit(cache=True, inline="always", error_model="numpy")
-def _keep_final(row: np.ndarray, game: int, points_slot: int, facts: np.ndarray) -> None:
+def keep_final_facts(row: np.ndarray, game: int, points_slot: int, facts: np.ndarray) -> None:
+    """Writes the first 8 of the :data:`FACT_COUNT` final facts of the game that ended in ``row`` into row
+    ``game`` of ``facts``: winner, end reason, scores (2), points (2), plies, turns."""
     facts[game, 0] = row[WINNER]
     facts[game, 1] = row[END_REASON]
     facts[game, 2] = row[SCORE]
@@ -334,7 +337,8 @@ def _step_all(
     facts: np.ndarray,
     no_trace: np.ndarray,
 ) -> tuple:
-    """One ply in every game; the k-th game to end (in game order) leaves its final position and facts in
+    """The batch's step (:meth:`BatchedGames.step`, :meth:`BatchedGames.reset`) as a per-game template:
+    one ply in every game; the k-th game to end (in game order) leaves its final position and facts in
     row k of ``final_observation`` and ``facts`` (only the rows written become resident memory).
 
     With ``reset``, every game starts afresh instead. Both are one loop of one kernel, so that the batch
@@ -344,25 +348,25 @@ def _step_all(
     scratch = np.empty(mask.shape[1], np.int8)
     ended = 0
     for game in range(states.shape[0]):
-        new_game = reset
+        restart = reset
         if not reset and actions[game] >= 0:
-            pools = _make_room(states, pools, spilled, game, history_start)
-            row = _row(states, pools, spilled, game)
-            _ply(row, params, actions[game], no_trace)
+            pools = make_room(states, pools, spilled, game, history_start)
+            row = current_row(states, pools, spilled, game)
+            play_ply(row, params, actions[game], no_trace)
             if row[STATUS] != RUNNING:
                 for seat in range(2):
-                    rewards[game, seat] = _reward(row, seat, reward_mode, points_slot)
+                    rewards[game, seat] = seat_reward(row, seat, reward_mode, points_slot)
                     game_observe(row, params, seat, final_observation[ended, seat], scratch)
                 truncated[game] = row[STATUS] == TRUNCATED
                 terminated[game] = not truncated[game]
-                _keep_final(row, ended, points_slot, facts)
+                keep_final_facts(row, ended, points_slot, facts)
                 ended += 1
-                new_game = True
+                restart = True
             else:
-                _settle_row(states, pools, spilled, game, history_start)
-        if new_game:
-            _new_game(params, states, pools, spilled, game, words, first_player)
-        row = _row(states, pools, spilled, game)
+                settle_row(states, pools, spilled, game, history_start)
+        if restart:
+            new_game(params, states, pools, spilled, game, words, first_player)
+        row = current_row(states, pools, spilled, game)
         player[game] = row[PLAYER]
         game_observe(row, params, row[PLAYER], observation[game], mask[game])
     return pools
@@ -421,13 +425,13 @@ def _play_random(
         game = cursor
         cursor = cursor + 1 if cursor + 1 < n_rows else 0
         while True:
-            row = _row(states, pools, spilled, game)
+            row = current_row(states, pools, spilled, game)
             # A vault row holds the whole memory: no limit there.
             room = row.shape[0] - history_start - _KEYS_PER_PLY if history_start > 0 and spilled[game] >= -1 else -1
             plies += _play_out(row, params, words[game], room, no_trace)
             if row[STATUS] != RUNNING:
                 break
-            pools = _make_room(states, pools, spilled, game, history_start)
+            pools = make_room(states, pools, spilled, game, history_start)
         if row[WINNER] >= 0:
             results[1 + row[WINNER]] += 1
         else:
@@ -435,156 +439,9 @@ def _play_random(
         if row[STATUS] == TRUNCATED:
             results[4] += 1
         results[5] = max(results[5], row[PLY])
-        _new_game(params, states, pools, spilled, game, words, first_player)
+        new_game(params, states, pools, spilled, game, words, first_player)
     results[0] += plies
     return pools, cursor
-
-
-# --- one learner per game against a compiled opponent (the vector envs) ------------------------------------------
-@per_game(inline="always")
-def _start_episode(
-    params: np.ndarray,
-    states: np.ndarray,
-    pools: tuple,
-    spilled: np.ndarray,
-    words: np.ndarray,
-    game: int,
-    first_player: int,
-    learner_seat: int,
-    seats: np.ndarray,
-    members: int,
-    drawn: np.ndarray,
-) -> int:
-    """A new game in row ``game`` with the learner's seat drawn (or ``learner_seat``) and, from a pool of
-    ``members`` opponents, the one it plays drawn into ``drawn`` (one opponent: no draw); returns the seat."""
-    if learner_seat < 0:
-        seats[game] = 1 if uniform(words[game]) < 0.5 else 0
-    else:
-        seats[game] = learner_seat
-    if members > 1:
-        drawn[game] = min(int(uniform(words[game]) * members), members - 1)
-    _new_game(params, states, pools, spilled, game, words, first_player)
-    return seats[game]
-
-
-@per_game(nogil=True)
-def _step_learners(
-    params: np.ndarray,
-    history_start: int,
-    states: np.ndarray,
-    pools: tuple,
-    spilled: np.ndarray,
-    words: np.ndarray,
-    first_player: int,
-    learner_seat: int,
-    seats: np.ndarray,
-    opponents: np.ndarray,
-    drawn: np.ndarray,
-    reward_mode: int,
-    points_slot: int,
-    same_step: bool,
-    actions: np.ndarray,
-    observation: np.ndarray,
-    mask: np.ndarray,
-    rewards: np.ndarray,
-    terminated: np.ndarray,
-    truncated: np.ndarray,
-    final_observation: np.ndarray,
-    facts: np.ndarray,
-    waiting: np.ndarray,
-    lengths: np.ndarray,
-    returns: np.ndarray,
-    episode_lengths: np.ndarray,
-    episode_returns: np.ndarray,
-    no_trace: np.ndarray,
-) -> tuple:
-    """One learner step in every game: the learner's action, then the opponent's plies until the learner
-    is to move again or the game ends. A game that ends is reset at once (``same_step``) or at the next
-    step (Gymnasium's next-step auto-reset: that step's action is ignored; ``waiting`` marks it). A new
-    episode draws the learner's seat (or takes ``learner_seat``) and its opponent, and lets the opponent
-    open; it starts again if the opening ends it.
-
-    The opponents are compiled agents (:func:`~mancala_envs.algorithms.tree_search.choose_move`; the copy is bound
-    to the kinds they use, ``OPPONENT_KINDS``): row ``i`` of ``opponents`` holds member ``i``'s kind, strength
-    (search depth or simulations) and rollout cap. Each episode plays the member ``drawn[game]``, drawn
-    uniformly from the game's generator when there are several. A search looks ahead on a full-size copy
-    of the row (``trial``), whose repetition memory has room for every ply it tries.
-
-    Every ply of a game, the learner's and the opponent's, goes through one call of the game's ``step``
-    (a loop per game that picks the mover's action, then plays it), so this kernel compiles no copy of
-    the rules of its own: it calls the game's one compiled ``step``.
-    """
-    trial = np.empty(pools[3].shape[1], np.int64)
-    scratch = np.empty(mask.shape[1], np.int8)
-    n_actions = mask.shape[1]
-    members = opponents.shape[0]
-    for game in range(states.shape[0]):
-        # A game waiting for its reset starts a new episode; the learner's action is ignored then.
-        fresh = waiting[game] != 0
-        start = fresh
-        learner_to_play = not fresh
-        seat = seats[game]
-        if fresh:
-            waiting[game] = 0
-            lengths[game] = 0
-            returns[game] = 0.0
-        while True:
-            if start:
-                seat = _start_episode(
-                    params, states, pools, spilled, words, game, first_player, learner_seat, seats, members, drawn
-                )
-                start = False
-            row = _row(states, pools, spilled, game)
-            if not learner_to_play and (row[STATUS] != RUNNING or row[PLAYER] == seat):
-                # The opponent's plies are over: the learner is to move, or the game ended.
-                if row[STATUS] == RUNNING:
-                    if not fresh:
-                        lengths[game] += 1
-                    break
-                if fresh:  # the opponent's opening ended the game: start another
-                    start = True
-                    continue
-                lengths[game] += 1
-                reward = _reward(row, seat, reward_mode, points_slot)
-                rewards[game] = reward
-                returns[game] += reward
-                truncated[game] = row[STATUS] == TRUNCATED
-                terminated[game] = not truncated[game]
-                episode_lengths[game] = lengths[game]
-                episode_returns[game] = returns[game]
-                _keep_final(row, game, points_slot, facts)
-                facts[game, 8] = seat
-                facts[game, 9] = drawn[game]
-                game_observe(row, params, seat, final_observation[game], scratch)
-                if not same_step:
-                    waiting[game] = 1
-                    break
-                fresh = start = True
-                lengths[game] = 0
-                returns[game] = 0.0
-                continue
-            pools = _make_room(states, pools, spilled, game, history_start)
-            row = _row(states, pools, spilled, game)
-            if learner_to_play:
-                action = actions[game]
-                learner_to_play = False
-            else:
-                kind, strength, cap = opponents[drawn[game], 0], opponents[drawn[game], 1], opponents[drawn[game], 2]
-                if OPPONENT_KINDS & _SEARCH_BITS and kind in (ALPHABETA, MCTS):
-                    width = row.shape[0]
-                    copy_slots(trial, row, width)
-                    fill_slots(trial, width, trial.shape[0], 0)
-                    action = choose_move(
-                        kind, history_start, trial, params, n_actions, strength, cap, words[game], trial
-                    )
-                else:
-                    action = choose_move(kind, history_start, row, params, n_actions, strength, cap, words[game], trial)
-            _ply(row, params, action, no_trace)
-            if row[STATUS] == RUNNING:
-                _settle_row(states, pools, spilled, game, history_start)
-        row = _row(states, pools, spilled, game)
-        game_observe(row, params, seats[game], observation[game], mask[game])
-    return pools
 
 
 # --- the Python side ----------------------------------------------------------------------------------------------
@@ -646,10 +503,9 @@ def _read_only(array: np.ndarray) -> np.ndarray:
 class GameRows:
     """The rows of ``n_games`` games of one game and config, with their spill area and generators.
 
-    The base of :class:`BatchedGames` and the engine of :class:`mancala_envs.views.vector_env.MancalaVectorEnv`,
-    which drives it through :meth:`reset_learners` and :meth:`step_learners`. The compiled loops are
-    this game's copies of the module's per-game templates (:meth:`Game.compiled`), so a batch of one
-    game compiles that game alone.
+    The base of :class:`BatchedGames` and of :class:`mancala_envs.envs.learner_loop.LearnerRows`, the engine of
+    the vector envs. The compiled loops are this game's copies of per-game templates (:meth:`Game.compiled`),
+    so a batch of one game compiles that game alone; :meth:`run_kernel` runs one over every part of the rows.
 
     Args:
         env_id: A registered game or variant, or a :class:`~mancala_envs.games.game.Game`.
@@ -716,8 +572,6 @@ class GameRows:
         self._history_start = history
         self._step_all = game.compiled(_step_all)
         self._play_random = game.compiled(_play_random)
-        self._learner_kernels: dict[int, Any] = {}
-        self._last_opponents: tuple[np.ndarray | None, Any] = (None, None)  # the table a step used, and its kernel
         full = game.state_size
         width = min(full, history + history_capacity) if history else full
         self.history_capacity = width - history if history else 0
@@ -751,8 +605,15 @@ class GameRows:
 
     @property
     def has_reset(self) -> bool:
-        """Whether :meth:`reset` (or ``reset_learners``) has been called since the batch was built."""
+        """Whether the games were started (:meth:`BatchedGames.reset`, or a :meth:`run_kernel` call with
+        ``starts``) since the batch was built."""
         return self._has_reset
+
+    @property
+    def cursor(self) -> int:
+        """The row where the next :meth:`BatchedGames.play_random` call starts (row 0 after a reset); each call
+        moves it on by the games it played, cyclically over the rows."""
+        return self._cursor
 
     @property
     def states(self) -> np.ndarray:
@@ -799,7 +660,7 @@ class GameRows:
         return self._states[game]
 
     # --- the threads -------------------------------------------------------------------------------------------
-    def _in_parts(self, call: Callable[[int, slice], T]) -> list[T]:
+    def in_parts(self, call: Callable[[int, slice], T]) -> list[T]:
         """``call(part, rows)`` for every part of the rows (``rows``: its slice), each part in its own thread
         (the first in this one); returns the results in the parts' order, after every call has returned."""
         if len(self._parts) == 1:
@@ -816,6 +677,44 @@ class GameRows:
             wait(others)
         return [first, *(other.result() for other in others)]
 
+    def run_kernel(
+        self, kernel: Callable[..., tuple], shared: tuple[Any, ...], per_game: tuple[np.ndarray, ...], *, starts: bool
+    ) -> None:
+        """Runs a compiled loop over the rows, each part of them in its own thread (:meth:`in_parts`).
+
+        Each part's call is ``kernel(params, history_start, states, pools, spilled, words, first_player,
+        reward_mode, points_slot, *shared, *per_game_rows, NO_TRACE)``: the rows' own arrays and settings
+        (the part's slices of the per-game ones), then ``shared`` as given, then each array of ``per_game``
+        (``n_games`` rows first) sliced to the part's rows. The kernel must return the part's pools (new
+        arrays when it grew them, as :func:`make_room` returns them), which the rows keep.
+
+        Args:
+            kernel: A compiled copy of a per-game template for this batch's game (:meth:`Game.compiled`).
+            shared: Arguments every part gets whole.
+            per_game: Arrays of one row per game, each part getting its rows.
+            starts: The kernel starts every game: the rows count as started (:attr:`has_reset`) afterwards.
+        """
+
+        def run(part: int, rows: slice) -> None:
+            self._pools[part] = kernel(
+                self._params,
+                self._history_start,
+                self._states[rows],
+                self._pools[part],
+                self._spilled[rows],
+                self._words[rows],
+                self._first,
+                self._reward_mode,
+                self._points_slot,
+                *shared,
+                *(array[rows] for array in per_game),
+                NO_TRACE,
+            )
+
+        self.in_parts(run)
+        if starts:
+            self._has_reset = True
+
     def __getstate__(self) -> dict[str, Any]:
         """Pickles and deep copies leave out the worker threads (a lock and a queue cannot be copied); the copy
         starts its own at its first step on several parts."""
@@ -828,144 +727,6 @@ class GameRows:
         if self._workers is not None:
             self._workers.shutdown()
             self._workers = None
-
-    # --- the learners' loop (the vector envs) ------------------------------------------------------------------
-    def learner_opponents(self, opponents: Sequence[tuple[int, int]]) -> np.ndarray:
-        """The table of compiled opponents that :meth:`step_learners` takes: one row ``[kind, strength, rollout
-        cap]`` per ``(kind, strength)`` of ``opponents`` (kinds:
-        :data:`mancala_envs.algorithms.tree_search.COMPILED_OPPONENTS`;
-        :func:`mancala_envs.algorithms.tree_search.parse_compiled_opponent` gives the pair of an agent's name).
-        Make a new table to change the opponents, rather than writing into one in use (its compiled loop is looked
-        up once)."""
-        if not opponents:
-            raise ValueError("the learners need at least one opponent.")
-        cap = self.game.max_episode_plies
-        return np.array([[kind, strength, cap] for kind, strength in opponents], np.int64)
-
-    def _learner_kernel(self, opponents: np.ndarray) -> Any:
-        """The compiled learners' loop for the kinds of ``opponents`` (compiled for those kinds only)."""
-        table, kernel = self._last_opponents
-        if table is opponents:  # the same table as the last step (a vector env keeps its own)
-            return kernel
-        kinds = opponent_kinds(int(kind) for kind in opponents[:, 0])
-        kernel = self._learner_kernels.get(kinds)
-        if kernel is None:
-            kernel = self._learner_kernels[kinds] = self.game.compiled(_step_learners, OPPONENT_KINDS=kinds)
-        self._last_opponents = (opponents, kernel)
-        return kernel
-
-    def reset_learners(
-        self,
-        seat_rule: int,
-        seats: np.ndarray,
-        opponents: np.ndarray,
-        drawn: np.ndarray,
-        waiting: np.ndarray,
-        lengths: np.ndarray,
-        returns: np.ndarray,
-    ) -> tuple[np.ndarray, np.ndarray]:
-        """Starts an episode in every game, played by its opponent until its learner is to move.
-
-        Args:
-            seat_rule: The learner's seat, or -1 to draw it for each episode.
-            seats: ``(n_games,)`` int8, written: each game's learner seat.
-            opponents: The compiled opponents (:meth:`learner_opponents`); each episode draws one of them
-                uniformly from its game's generator (one opponent: no draw).
-            drawn: ``(n_games,)`` int64, written: the opponent (row of ``opponents``) of each game's episode.
-            waiting, lengths, returns: ``(n_games,)`` per-episode counters, cleared.
-
-        Returns:
-            The learners' observations ``(n_games, obs_size)`` int32 and masks ``(n_games, n_actions)`` int8.
-        """
-        # Every game "waits for its reset": the step then starts each one (one compiled loop for both).
-        n = self.n_games
-        waiting[:] = 1
-        self._has_reset = True
-        return self.step_learners(
-            np.zeros(n, np.int64),
-            seat_rule,
-            seats,
-            opponents,
-            drawn,
-            False,
-            np.zeros(n, np.float64),
-            np.zeros(n, bool),
-            np.zeros(n, bool),
-            np.zeros((n, self.observation_size), np.int32),
-            np.zeros((n, FACT_COUNT), np.int64),
-            waiting,
-            lengths,
-            returns,
-            np.zeros(n, np.int64),
-            np.zeros(n, np.float64),
-        )
-
-    def step_learners(
-        self,
-        actions: np.ndarray,
-        seat_rule: int,
-        seats: np.ndarray,
-        opponents: np.ndarray,
-        drawn: np.ndarray,
-        same_step: bool,
-        rewards: np.ndarray,
-        terminated: np.ndarray,
-        truncated: np.ndarray,
-        final_observation: np.ndarray,
-        facts: np.ndarray,
-        waiting: np.ndarray,
-        lengths: np.ndarray,
-        returns: np.ndarray,
-        episode_lengths: np.ndarray,
-        episode_returns: np.ndarray,
-    ) -> tuple[np.ndarray, np.ndarray]:
-        """Plays each learner's action (checked by :meth:`check_actions`), then the opponent's plies until
-        the learner is to move again or the game ends; an ended game is reset at once (``same_step``) or
-        at the next call (``waiting`` marks it, and its action is ignored then).
-
-        The per-game arrays are written in place: rewards and end flags of this step, each ended game's
-        final observation and :data:`FACT_COUNT` facts, the episode counters.
-
-        Returns:
-            The learners' observations and masks, as :meth:`reset_learners`.
-        """
-        step = self._learner_kernel(opponents)
-        observation, mask = self.new_outputs()
-
-        def play(part: int, rows: slice) -> None:
-            self._pools[part] = step(
-                self._params,
-                self._history_start,
-                self._states[rows],
-                self._pools[part],
-                self._spilled[rows],
-                self._words[rows],
-                self._first,
-                seat_rule,
-                seats[rows],
-                opponents,
-                drawn[rows],
-                self._reward_mode,
-                self._points_slot,
-                same_step,
-                actions[rows],
-                observation[rows],
-                mask[rows],
-                rewards[rows],
-                terminated[rows],
-                truncated[rows],
-                final_observation[rows],
-                facts[rows],
-                waiting[rows],
-                lengths[rows],
-                returns[rows],
-                episode_lengths[rows],
-                episode_returns[rows],
-                _NO_TRACE,
-            )
-
-        self._in_parts(play)
-        return observation, mask
 
     # --- checks ---------------------------------------------------------------------------------------------
     def seed(self, seed: int | list[int] | None) -> None:
@@ -1191,10 +952,10 @@ class BatchedGames(GameRows):
                 terminated[rows],
                 truncated[rows],
                 *finals,
-                _NO_TRACE,
+                NO_TRACE,
             )
 
-        self._in_parts(step)
+        self.in_parts(step)
 
     def play_random(self, n_games: int) -> RolloutStats:
         """Plays uniformly random legal moves, in compiled code, until ``n_games`` games have ended
@@ -1237,7 +998,7 @@ class BatchedGames(GameRows):
                 )
             return results
 
-        parts = np.array(self._in_parts(play))
+        parts = np.array(self.in_parts(play))
         self._cursor = (cursor + n_games) % n_rows
         total = parts.sum(axis=0)
         return RolloutStats(
@@ -1263,6 +1024,13 @@ class BatchedGames(GameRows):
             plies=facts[:, 6].astype(np.int32),
             turns=facts[:, 7].astype(np.int32),
         )
+
+    @property
+    def step_kernel(self) -> Any:
+        """This game's compiled copy of the batch's step loop (the per-game template that :meth:`step` and
+        :meth:`reset` run on every part of the rows), for inspection: a numba dispatcher, whose ``overloads``
+        hold the machine code compiled or loaded for it (the plain Python copy when numba's JIT is off)."""
+        return self._step_all
 
     def __repr__(self) -> str:
         return f"BatchedGames({self.env_id!r}, n_games={self.n_games})"

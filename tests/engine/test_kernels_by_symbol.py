@@ -10,7 +10,7 @@ from numba import config
 
 from mancala_envs.engine.kernels import game_observe, game_step, per_game
 from mancala_envs.engine.state import LEGAL, RUNNING, STATUS
-from mancala_envs.envs.batch import BatchedGames, _step_all
+from mancala_envs.envs.batch import BatchedGames
 from mancala_envs.games import game_classes
 
 GAMES = [game_class() for game_class in game_classes()]
@@ -55,7 +55,7 @@ def test_a_kernel_plays_as_the_environments_step(game):
 def test_the_batch_kernel_links_none_of_the_rules():
     games = BatchedGames("kalah_v0", 2)
     games.step(games.reset(seed=0).action_mask.argmax(axis=1))
-    kernel = games.game.compiled(_step_all)
+    kernel = games.step_kernel
     (result,) = kernel.overloads.values()
     linked = {library.name for library in getattr(result.library, "_linking_libraries", ())}
     assert not linked & {"step", "reset_state", "observe", "legal_bits"}, linked

@@ -64,7 +64,7 @@ def test_play_random_is_the_same_for_any_thread_count(env_id: str, options: dict
         games = BatchedGames(env_id, 10, threads=threads, **options)
         games.reset(seed=7)
         stats = [games.play_random(count) for count in (3, 10, 0, 17, 1, 25)]
-        results[threads] = (stats, states(games, 10), games._cursor)
+        results[threads] = (stats, states(games, 10), games.cursor)
         games.close()
     for threads in THREADS[1:]:
         assert results[threads][0] == results[1][0]
@@ -221,8 +221,8 @@ def test_a_failing_part_raises_once_every_part_has_returned() -> None:
     for failing in (0, 1):
         done.clear()
         with pytest.raises(RuntimeError, match=f"part {failing} failed"):
-            games._in_parts(call)
+            games.in_parts(call)
         assert done == [1 - failing]
     failing = -1
-    assert games._in_parts(call) == [2, 2]
+    assert games.in_parts(call) == [2, 2]
     games.close()
