@@ -15,6 +15,7 @@ from statistics import NormalDist
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 __all__ = ["ELO_PER_UNIT", "INSTALL_HINT", "Ratings", "fit_ratings", "require"]
 
@@ -79,8 +80,8 @@ class Ratings:
 
 
 def fit_ratings(
-    points: Any,
-    games: Any,
+    points: npt.ArrayLike,
+    games: npt.ArrayLike,
     agents: Sequence[str] | None = None,
     prior_draws: float = 1.0,
     level: float = 0.95,
@@ -143,7 +144,7 @@ def fit_ratings(
 
 
 def _checked_results(
-    points: Any, games: Any, agents: Sequence[str] | None, prior_draws: float, level: float
+    points: npt.ArrayLike, games: npt.ArrayLike, agents: Sequence[str] | None, prior_draws: float, level: float
 ) -> tuple[np.ndarray, np.ndarray, tuple[str, ...]]:
     """:func:`fit_ratings`'s arguments checked: the two matrices as float arrays, and the agents' names."""
     points = np.asarray(points, dtype=float)
