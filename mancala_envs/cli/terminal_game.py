@@ -92,7 +92,7 @@ class _Decision:
     replies: int = 0
 
 
-def _describe(game: Any, state: np.ndarray, action: int) -> str:
+def _describe(game: Game, state: np.ndarray, action: int) -> str:
     """What ``action`` does, in words, with the pit numbered as the text board labels it.
 
     ``Game.describe_action``'s generic form names the pit by the action (``"sows pit 0"``), which is
