@@ -26,7 +26,7 @@ import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import gymnasium
 import numpy as np
@@ -42,6 +42,9 @@ from mancala_envs.common.validation import check_game_count, check_integer
 from mancala_envs.envs.batch import MAX_THREADS
 from mancala_envs.views.opponents import PolicyOpponent, make_opponent
 from mancala_envs.views.single_agent_env import SingleAgentEnv
+
+if TYPE_CHECKING:
+    from mancala_envs.training.selfplay import SelfPlayVecEnv
 
 __all__ = [
     "MAX_LAYERS",
@@ -442,7 +445,7 @@ class VecStepTimer(VecEnvWrapper):
         return result
 
 
-def env_seconds_of(vec_env: Any) -> float:
+def env_seconds_of(vec_env: VecEnv) -> float:
     """The wall time spent inside the environments of a VecEnv from :func:`make_training_env` (or any VecEnv
     with a ``seconds`` attribute, or whose envs have one): the numerator of the environment's share."""
     seconds = getattr(vec_env, "seconds", None)
@@ -476,7 +479,7 @@ def _opponents_to_batch(config: TrainConfig, batched: bool | None) -> list[str] 
     return None if batched is False else opponents
 
 
-def make_training_env(config: TrainConfig, batched: bool | None = None) -> Any:
+def make_training_env(config: TrainConfig, batched: bool | None = None) -> VecEnv:
     """The SB3 ``VecEnv`` of ``config.n_envs`` encoded games, timed (``seconds``) and monitored.
 
     Against compiled opponents (:func:`batched_opponents`; unless ``batched=False``) it is the batched
@@ -674,7 +677,7 @@ def train_command(config: TrainConfig) -> str:
     return " ".join(parts)
 
 
-def make_self_play_env(config: TrainConfig) -> Any:
+def make_self_play_env(config: TrainConfig) -> SelfPlayVecEnv:
     """The batched self-play env of ``config``: ``config.n_envs`` games against a pool of the learner itself
     and the baselines of ``config.opponent`` (:class:`~mancala_envs.training.selfplay.SelfPlayVecEnv`)."""
     from mancala_envs.training.selfplay import SELF, SelfPlayVecEnv
