@@ -108,6 +108,12 @@ class MancalaSB3VecEnv(VecEnv):
         """
         return super().seed(check_seed(seed))
 
+    @property
+    def pending_seeds(self) -> list[int | None]:
+        """The seed of each game for the next :meth:`reset`, as :meth:`seed` set them (``None``: not seeded), a
+        copy (SB3's ``VecEnv`` keeps them; :meth:`reset` uses and clears them)."""
+        return list(self._seeds)
+
     def step_async(self, actions: np.ndarray) -> None:
         self._actions = actions
 

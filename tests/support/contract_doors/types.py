@@ -117,7 +117,7 @@ def sb3(reset: bool = True) -> Any:
 
 
 def sb3_frozen(env: Any) -> Any:
-    return {"vector": vector_frozen(env) if env.venv.has_reset else None, "seeds": list(env._seeds)}
+    return {"vector": vector_frozen(env) if env.venv.has_reset else None, "seeds": env.pending_seeds}
 
 
 def two_seat(ended: bool = False) -> TwoSeatVectorEnv:
@@ -153,7 +153,7 @@ def self_play_frozen(env: Any) -> Any:
         {
             "states": [env.games.state(game) for game in range(N)],
             "masks": env.action_masks() if env.has_reset else None,
-            "seeds": list(env._seeds),
+            "seeds": env.pending_seeds,
             "rng": env.rng_state,
             "words": env.games.generator_words,
         }
