@@ -53,11 +53,28 @@ __all__ = [
     "UntrustedModelError",
     "load_policy",
     "model_metadata",
+    "on_policy_policy",
     "policy_encoder",
     "read_policy_spec",
     "save_model",
     "saved_model_path",
 ]
+
+
+def on_policy_policy(policy: Any, user: str) -> Any:
+    """The policy of a Stable-Baselines3 on-policy model (``model.policy``), or ``policy`` itself if it is one.
+
+    Args:
+        policy: An SB3 model (``MaskablePPO``, ``PPO``) or its policy.
+        user: The class that needs it, named in the error.
+
+    Raises:
+        TypeError: ``policy`` is neither; the message names what was given.
+    """
+    found = getattr(policy, "policy", policy)
+    if not hasattr(found, "get_distribution") or not hasattr(found, "obs_to_tensor"):
+        raise TypeError(f"{user} needs a Stable-Baselines3 on-policy model or policy (got {type(policy).__name__}).")
+    return found
 
 
 class PolicyOpponent:
@@ -83,11 +100,7 @@ class PolicyOpponent:
         deterministic: bool = False,
         name: str = "policy",
     ) -> None:
-        self.policy = getattr(policy, "policy", policy)
-        if not hasattr(self.policy, "get_distribution") or not hasattr(self.policy, "obs_to_tensor"):
-            raise TypeError(
-                f"PolicyOpponent needs a Stable-Baselines3 on-policy model or policy (got {type(policy).__name__})."
-            )
+        self.policy = on_policy_policy(policy, "PolicyOpponent")
         self.observation = observation
         self.deterministic = bool(deterministic)
         self.name = name

@@ -46,7 +46,7 @@ from stable_baselines3.common.vec_env.base_vec_env import VecEnv, VecEnvIndices,
 
 from mancala_envs.agents import make_agent
 from mancala_envs.agents.agent import Agent, masked_choice
-from mancala_envs.agents.sb3 import policy_encoder
+from mancala_envs.agents.sb3 import on_policy_policy, policy_encoder
 from mancala_envs.common.validation import check_integer, check_seed
 from mancala_envs.envs.batch import BatchedGames, BatchStep
 from mancala_envs.games.game import Game
@@ -183,12 +183,7 @@ class TorchPolicyOpponent:
         deterministic: bool = False,
         name: str = "policy",
     ) -> None:
-        self.policy = getattr(policy, "policy", policy)
-        if not hasattr(self.policy, "get_distribution") or not hasattr(self.policy, "obs_to_tensor"):
-            raise TypeError(
-                "TorchPolicyOpponent needs a Stable-Baselines3 on-policy model or policy "
-                f"(got {type(policy).__name__})."
-            )
+        self.policy = on_policy_policy(policy, "TorchPolicyOpponent")
         self.encoding = encoding
         self.deterministic = deterministic
         self.name = name

@@ -393,3 +393,12 @@ def test_cli_self_play_bad_settings_are_one_line(capsys: pytest.CaptureFixture[s
     assert main(["train", "--self-play", "--baseline-rate", "1.5", "--timesteps", "64", "--eval-games", "0"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("mancala-envs: error: ") and "baseline_rate must be a number from 0 to 1" in err
+
+
+@pytest.mark.parametrize("not_a_policy", [3, "MaskablePPO", object()])
+def test_torch_policy_opponent_refuses_what_is_not_an_on_policy_model(not_a_policy: object) -> None:
+    with pytest.raises(
+        TypeError, match=r"^TorchPolicyOpponent needs a Stable-Baselines3 on-policy model or policy"
+    ) as error:
+        TorchPolicyOpponent(not_a_policy)
+    assert str(error.value).endswith(f"(got {type(not_a_policy).__name__}).")
