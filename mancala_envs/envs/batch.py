@@ -974,9 +974,8 @@ class BatchedGames(GameRows):
         if not self._has_reset:
             raise RuntimeError("play_random() was called before reset(); call reset(seed) first.")
         cursor, n_rows = self._cursor, self.n_games
-        laps, rest = divmod(
-            n_games, n_rows
-        )  # every row plays ``laps`` games, the ``rest`` rows from the cursor one more
+        # every row plays ``laps`` games, the ``rest`` rows from the cursor one more
+        laps, rest = divmod(n_games, n_rows)
 
         def play(part: int, rows: slice) -> np.ndarray:
             results = np.zeros(6, np.int64)

@@ -301,12 +301,13 @@ def sb3_state(env: Any) -> Any:
 
 def sb3_advance(env: Any) -> Any:
     observation, rewards, dones, infos = env.step(legal_actions(env.action_masks()))
+    # the episode's "t" is wall time: left out of the comparison
     return (
         observation,
         rewards,
         dones,
         [{key: value for key, value in info.items() if key != "episode"} for info in infos],
-    )  # the episode's "t" is wall time
+    )
 
 
 SB3_CASES = [

@@ -212,9 +212,8 @@ def sample_non_exact(
     Returns ``{seeds: (agree, disagree, gave_up)}``: how often the search equals the table's value.
     Only the table's bounds are read here (to pick the positions and check them), never its code.
     """
-    from mancala_envs.algorithms.retrograde import (
-        board_index,
-    )  # the table's own ranking, to find the positions to search
+    # the table's own ranking, to find the positions to search
+    from mancala_envs.algorithms.retrograde import board_index
 
     rng = np.random.default_rng(seed)
     game = table.game
