@@ -253,6 +253,14 @@ class Game(ABC):
     #: whether :mod:`mancala_envs.algorithms.retrograde` can table the game: a single game's position is its board,
     #: stores, player to move and first-move flag, and seeds that leave the board (into the stores) never return
     tables: ClassVar[bool] = False
+    #: whether no position can recur: every move that keeps all the seeds on the board moves the board to a smaller
+    #: :func:`~mancala_envs.engine.boards.board_index` among the boards of its seed count (Kalah: seeds only move
+    #: forward). The tables then hold one exact byte a position, solved in one sweep, and the table search keeps a
+    #: transposition table (:mod:`mancala_envs.algorithms.retrograde`); the sweep checks the claim as it goes.
+    acyclic: ClassVar[bool] = False
+    #: config fields a table does not depend on (beyond ``max_plies`` and ``repetition``), e.g. Kalah's
+    #: ``seeds_per_pit``: one table of the board's pits and rules serves every starting count
+    table_ignores: ClassVar[tuple[str, ...]] = ()
     config_class: ClassVar[type]
     config: Any
     params: np.ndarray

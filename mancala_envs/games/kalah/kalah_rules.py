@@ -311,6 +311,8 @@ class KalahRules(TwoRowGame):
     version = 0
     config_class = KalahConfig
     tables = True  # mancala_envs.algorithms.retrograde can solve its positions
+    acyclic = True  # a seed-keeping move only moves seeds forward in the mover's row: no position recurs
+    table_ignores = ("seeds_per_pit",)  # a table holds boards of any count: one serves every starting count
     end_reasons: ClassVar[dict[int, str]] = END_REASONS
     variants = (
         Variant("kalah", {}, "Kalah, 2x6, 4 seeds per pit, stores in the lap, extra turns (OpenSpiel's mancala)"),
