@@ -50,10 +50,21 @@ from mancala_envs.envs.batch import (
 )
 from mancala_envs.games.game import Game
 
-__all__ = ["LearnerRows"]
+__all__ = ["MAX_OPENINGS", "OPENINGS_REFUSAL", "LearnerRows"]
 
 #: the kinds of compiled opponent that look ahead on a copy of the row (``OPPONENT_KINDS`` bits)
 _SEARCH_BITS = opponent_kinds([ALPHABETA, MCTS])
+#: new games in a row that the opponent's opening may end before the learner's first move, before a learner
+#: loop (and :class:`~mancala_envs.views.single_agent_env.SingleAgentEnv`) gives up: on a board where the
+#: first player's turn always ends the game (Kalah on 2x1 with 1 to 4 seeds a pit), a learner who always sits
+#: second never moves
+MAX_OPENINGS = 10_000
+#: the refusal raised then (``ValueError``)
+OPENINGS_REFUSAL = (
+    f"the opponent's opening ended {MAX_OPENINGS} new games in a row before the learner's first move: "
+    "with this board, learner_seat and first_player the learner never moves; let the learner start some games "
+    "(learner_seat=None or first_player=None) or choose a larger board."
+)
 
 
 @per_game(inline="always")
@@ -117,7 +128,8 @@ def _step_learners(
     is to move again or the game ends. A game that ends is reset at once (``same_step``) or at the next
     step (Gymnasium's next-step auto-reset: that step's action is ignored; ``waiting`` marks it). A new
     episode draws the learner's seat (or takes ``learner_seat``) and its opponent, and lets the opponent
-    open; it starts again if the opening ends it.
+    open; it starts again if the opening ends it, up to :data:`MAX_OPENINGS` times in a row (then it raises
+    ``ValueError`` :data:`OPENINGS_REFUSAL`; the rows must be reset).
 
     The opponents are compiled agents (:func:`~mancala_envs.algorithms.tree_search.choose_move`; the copy is bound
     to the kinds they use, ``OPPONENT_KINDS``): row ``i`` of ``opponents`` holds member ``i``'s kind, strength
@@ -139,6 +151,7 @@ def _step_learners(
         start = fresh
         learner_to_play = not fresh
         seat = seats[game]
+        openings = 0  # new games in a row whose opening ended before the learner's first move
         if fresh:
             waiting[game] = 0
             lengths[game] = 0
@@ -157,6 +170,9 @@ def _step_learners(
                         lengths[game] += 1
                     break
                 if fresh:  # the opponent's opening ended the game: start another
+                    openings += 1
+                    if openings >= MAX_OPENINGS:
+                        raise ValueError(OPENINGS_REFUSAL)
                     start = True
                     continue
                 lengths[game] += 1

@@ -69,6 +69,7 @@ from mancala_envs.algorithms.tree_search import ALPHABETA, GREEDY, MCTS, RANDOM,
 from mancala_envs.common.errors import GameOverError, IllegalActionError
 from mancala_envs.common.validation import check_action, check_seed
 from mancala_envs.envs.aec_env import MancalaEnv
+from mancala_envs.envs.learner_loop import MAX_OPENINGS, OPENINGS_REFUSAL
 from mancala_envs.envs.registration import make
 from mancala_envs.views.opponents import AgentOpponent, Opponent, OpponentPool, OpponentSpec, make_opponent
 
@@ -214,7 +215,10 @@ class SingleAgentEnv(gymnasium.Env):
                 are integers (:func:`~mancala_envs.common.validation.check_seed`, as every env checks a seed).
             ValueError: a negative seed, or a bad position in ``options``: the env is unchanged (its generator,
                 seat, opponent and game). A position whose game ends before the learner's first move is refused
-                too, after the opponent's moves: that episode is over; reset with another position.
+                too, after the opponent's moves: that episode is over; reset with another position. A new game
+                whose opening ends it so is played again instead (on small Kalah boards the first player's turn
+                may end the game), up to ``MAX_OPENINGS`` games in a row: then the learner never moves
+                (:data:`~mancala_envs.envs.learner_loop.OPENINGS_REFUSAL` says what to change).
             RuntimeError: ``render_mode="human"`` and SDL cannot open the display that is set (the window opens
                 here, before anything changes: the env is as it was).
         """
@@ -234,21 +238,29 @@ class SingleAgentEnv(gymnasium.Env):
         if seed is not None:
             opponent_seed = int(rng.integers(SEED_BOUND))
             aec_seed = int(rng.integers(SEED_BOUND))
-        seat = int(rng.integers(2)) if self.learner_seat is None else self.learner_seat
-        opponent = self._opponents.draw(rng) if isinstance(self._opponents, OpponentPool) else self._opponents
-        self.aec_env.reset(seed=aec_seed, options=options)
-        self._np_random, self._np_random_seed = rng, rng_seed
-        if opponent_seed is not None:
-            self._opponents.reseed(opponent_seed)
-        self.seat, self.learner, self.opponent = seat, AGENTS[seat], opponent
-        self._compiled = self._compiled_opponent()
-        self._has_reset = True
-        self._over = False
-        self._play_opponent_or_end()
-        if self._over:
-            raise ValueError(
-                "the game ended before the learner's first move; start from a position in which the learner moves."
-            )
+        for opening in range(MAX_OPENINGS):
+            # A new game whose opening ends it before the learner's first move is played again, with the seat,
+            # opponent and first player drawn anew (as the vector envs' learner loop does); a given position is not.
+            seat = int(rng.integers(2)) if self.learner_seat is None else self.learner_seat
+            opponent = self._opponents.draw(rng) if isinstance(self._opponents, OpponentPool) else self._opponents
+            self.aec_env.reset(seed=aec_seed if opening == 0 else None, options=options)
+            if opening == 0:
+                self._np_random, self._np_random_seed = rng, rng_seed
+                if opponent_seed is not None:
+                    self._opponents.reseed(opponent_seed)
+            self.seat, self.learner, self.opponent = seat, AGENTS[seat], opponent
+            self._compiled = self._compiled_opponent()
+            self._has_reset = True
+            self._over = False
+            self._play_opponent_or_end()
+            if not self._over:
+                break
+            if options is not None:
+                raise ValueError(
+                    "the game ended before the learner's first move; start from a position in which the learner moves."
+                )
+        else:
+            raise ValueError(OPENINGS_REFUSAL)
         observation, mask = self._observe()
         return observation, self._info(mask)
 
