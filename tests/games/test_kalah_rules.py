@@ -407,11 +407,11 @@ def test_load_position_makes_a_consistent_state():
 @pytest.mark.parametrize(
     ("options", "message"),
     [
-        ({"pits_per_row": 3}, "pits_per_row=3 is out of range; use an integer >= 4 and <= 8"),
+        ({"pits_per_row": 0}, "pits_per_row=0 is out of range; use an integer >= 1 and <= 8"),
         ({"pits_per_row": 9}, "pits_per_row=9 is out of range"),
         ({"pits_per_row": 6.0}, "pits_per_row=6.0 must be an integer"),
         ({"pits_per_row": True}, "pits_per_row=True must be an integer"),
-        ({"seeds_per_pit": 2}, "seeds_per_pit=2 is out of range; use an integer >= 3 and <= 6"),
+        ({"seeds_per_pit": 0}, "seeds_per_pit=0 is out of range; use an integer >= 1 and <= 6"),
         ({"seeds_per_pit": 7}, "seeds_per_pit=7 is out of range"),
         ({"empty_capture": 1}, "empty_capture=1 must be True or False"),
         ({"empty_capture": "yes"}, "empty_capture='yes' must be True or False"),

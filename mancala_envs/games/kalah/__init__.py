@@ -48,7 +48,7 @@ __all__ = [
 
 
 class Kalah(KalahCompanion, KalahRules):
-    """Kalah, 2x4 to 2x8 pits, 3 to 6 seeds per pit, stores sown into, extra turns, captures opposite.
+    """Kalah, 2x1 to 2x8 pits, 1 to 6 seeds per pit, stores sown into, extra turns, captures opposite.
 
     The observation is the shared two-row one; its ``must_feed`` flag is always
     0 in Kalah, since a game with an empty row is already over.

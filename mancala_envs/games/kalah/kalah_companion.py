@@ -35,7 +35,7 @@ class KalahCompanion(TwoRowCompanion):
 | Import      | ``from mancala_envs.envs import kalah_v0``                                         |
 |-------------|------------------------------------------------------------------------------------|
 | Ids         | ``mancala/kalah-v0`` (2x6, 4 seeds), ``mancala/kalah-6x6-v0`` (6 seeds),            |
-|             | ``mancala/kalah-empty-capture-v0``; ``pits_per_row`` 4-8, ``seeds_per_pit`` 3-6    |
+|             | ``mancala/kalah-empty-capture-v0``; ``pits_per_row`` 1-8, ``seeds_per_pit`` 1-6    |
 | Actions     | Discrete(n): sow own local pit k (n = 6 by default)                                |
 | Agents      | ``player_0``, ``player_1`` (the same agent acts again after a last seed in its store) |
 | Observation | Dict(observation=Box(int32, (2n+5,)), action_mask=Box(0, 1, (n,), int8))           |

@@ -78,6 +78,8 @@ END_ROW_EMPTY = end_reason_code(END_REASONS, "row_empty")
 
 __all__ = [
     "EMPTY_CAPTURE",
+    "PITS_PER_ROW_RANGE",
+    "SEEDS_PER_PIT_RANGE",
     "KalahConfig",
     "KalahRules",
     "capture_opposite",
@@ -90,8 +92,9 @@ __all__ = [
     "store_pit",
 ]
 
-PITS_PER_ROW_RANGE = (4, 8)
-SEEDS_PER_PIT_RANGE = (3, 6)
+#: ``pits_per_row`` and ``seeds_per_pit`` allowed (inclusive): the literature's Kalah(m, n) grid, m 1-8, n 1-6
+PITS_PER_ROW_RANGE = (1, 8)
+SEEDS_PER_PIT_RANGE = (1, 6)
 
 #: Kalah's layout: the two-row one, with one param of its own
 LAYOUT = TWO_ROW_LAYOUT.extended(
@@ -107,8 +110,11 @@ class KalahConfig:
     """Options of Kalah; every field is checked when the config is built.
 
     Attributes:
-        pits_per_row: Pits in each player's row, 4 to 8 (default 6).
-        seeds_per_pit: Seeds in every pit at the start, 3 to 6 (default 4).
+        pits_per_row: Pits in each player's row, 1 to 8 (default 6), ``m`` in the literature's
+            Kalah(m, n). With one pit a row, sowing goes own pit -> own store -> the opponent's pit ->
+            own pit -> ...
+        seeds_per_pit: Seeds in every pit at the start, 1 to 6 (default 4), ``n`` in Kalah(m, n).
+            The ranges cover the grid Irving, Donkers and Uiterwijk solved ("Solving Kalah", 2000).
         empty_capture: ``False`` (default): a last seed in an empty own pit
             opposite an empty pit captures nothing; ``True``: that single seed
             goes to the mover's store.
