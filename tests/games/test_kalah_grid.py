@@ -15,6 +15,8 @@ import numpy as np
 import pytest
 from gymnasium import spaces
 
+from mancala_envs.agents import make_agent
+from mancala_envs.agents.pretrained import PretrainedWeightsError
 from mancala_envs.engine.state import LEGAL, PLAYER, RUNNING, STATUS
 from mancala_envs.envs import kalah_v0
 from mancala_envs.games.kalah import Kalah, KalahConfig
@@ -139,6 +141,51 @@ def test_one_pit_and_three_seeds_capture_is_traced() -> None:
         "captures": [[1, 1], [0, 4]],
     }
     assert env.stores.tolist() == [0, 6]
+
+
+@pytest.mark.parametrize("name", ["random", "greedy", "alphabeta:3", "mcts:20"])
+def test_agents_play_the_one_action_of_one_pit_boards_and_whole_small_games(name: str) -> None:
+    # Kalah(1, 5): one legal action a ply, so every agent plays the forced game of ONE_PIT_GAMES
+    env = kalah_v0.env(pits_per_row=1, seeds_per_pit=5, first_player=0)
+    env.reset(seed=0)
+    agent = make_agent(name, seed=0)
+    for _ in env.agent_iter():
+        _, _, terminated, truncated, _ = env.last()
+        env.step(None if terminated or truncated else agent.act(env))
+    assert env.stores.tolist() == [6, 4]
+    for pits, seeds in [(2, 1), (3, 2)]:
+        env = kalah_v0.env(pits_per_row=pits, seeds_per_pit=seeds)
+        for seed in range(3):
+            env.reset(seed=seed)
+            for _ in env.agent_iter():
+                _, _, terminated, truncated, _ = env.last()
+                env.step(None if terminated or truncated else agent.act(env))
+            assert sum(env.stores.tolist()) == 2 * pits * seeds
+            assert env.board.tolist() == [0] * (2 * pits)
+
+
+def test_the_pretrained_agent_refuses_a_board_of_the_grid_it_was_not_trained_on() -> None:
+    env = kalah_v0.env(pits_per_row=1, seeds_per_pit=3)
+    env.reset(seed=0)
+    with pytest.raises(PretrainedWeightsError) as error:
+        make_agent("pretrained", seed=0).act(env)
+    assert (
+        "exist only for the config they were trained on, and this game differs: pits_per_row=1 (the weights': 6), "
+        "seeds_per_pit=3 (the weights': 4)" in str(error.value)
+    )
+
+
+def test_pictures_of_the_smallest_boards_show_every_pit() -> None:
+    widths = []
+    for pits in (1, 2, 3):
+        env = kalah_v0.env(pits_per_row=pits, seeds_per_pit=3, render_mode="rgb_array", first_player=0)
+        env.reset(seed=0)
+        env.step(0)
+        picture = env.render()
+        assert picture.dtype == np.uint8
+        assert picture.shape[0] == 384 and picture.shape[2] == 3
+        widths.append(picture.shape[1])
+    assert widths[0] < widths[1] < widths[2]  # each pit adds a column to the board
 
 
 @pytest.mark.parametrize(("pits", "seeds"), [(1, 1), (2, 3), (3, 6), (8, 6)])
