@@ -49,6 +49,7 @@ from mancala_envs.agents.agent import Agent, masked_choice
 from mancala_envs.agents.sb3 import on_policy_policy, policy_encoder
 from mancala_envs.common.validation import check_integer, check_seed
 from mancala_envs.envs.batch import BatchedGames, BatchStep
+from mancala_envs.envs.learner_loop import MAX_OPENINGS, OPENINGS_REFUSAL
 from mancala_envs.games.game import Game
 from mancala_envs.views.sb3_vec_env import vec_env_indices
 from mancala_envs.views.vector_env import encoded_space
@@ -322,6 +323,7 @@ class SelfPlayVecEnv(VecEnv):
         self._seats = np.zeros(n, np.int8)
         self._member = np.zeros(n, np.int64)
         self._fresh = np.ones(n, bool)
+        self._openings = np.zeros(n, np.int64)  # new games in a row that the opponent's opening ended
         self._lengths = np.zeros(n, np.int64)
         self._last: BatchStep | None = None
         self._actions: np.ndarray | None = None
@@ -399,6 +401,7 @@ class SelfPlayVecEnv(VecEnv):
         result = self.games.reset(seed=seed)
         n = self.num_envs
         self._fresh[:] = True
+        self._openings[:] = 0
         self._lengths[:] = 0
         self._new_episodes(np.arange(n))
         result, _, _ = self._play_opponents(result, np.zeros(n), np.zeros(n, bool), [{} for _ in range(n)])
@@ -439,6 +442,7 @@ class SelfPlayVecEnv(VecEnv):
         result = self.games.step(actions)
         self.learner_steps += n
         self._fresh[:] = False
+        self._openings[:] = 0
         self._lengths += 1
         self._finish(result, rewards, dones, infos)
         result, rewards, dones = self._play_opponents(result, rewards, dones, infos)
@@ -523,7 +527,12 @@ class SelfPlayVecEnv(VecEnv):
             game = int(game)
             restarted.append(game)
             if self._fresh[game] or dones[game]:
-                continue  # the opponent's opening ended a game the learner never played: it just starts again
+                # the opponent's opening ended a game the learner never played: it just starts again, up to
+                # MAX_OPENINGS times in a row (a learner who always sits second on Kalah 2x1 never moves)
+                self._openings[game] += self._fresh[game]
+                if self._openings[game] >= MAX_OPENINGS:
+                    raise ValueError(OPENINGS_REFUSAL)
+                continue
             seat = int(self._seats[game])
             reward = float(result.rewards[game, seat])
             rewards[game] = reward

@@ -3,7 +3,8 @@
 On Kalah(1, 2) (one pit a row, 2 seeds a pit) the first player sows into their store and the opponent's pit,
 their row is empty and the game is over: the second player never moves. The single-agent env and the vector
 env play such a new game again (the seat and first player drawn anew), and refuse with one clear error when
-the learner can never move (it always sits second), rather than looping for ever.
+the learner can never move (it always sits second), rather than looping for ever; so does the self-play vector
+env of training.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import numpy as np
 import pytest
 
 from mancala_envs.envs.learner_loop import MAX_OPENINGS, OPENINGS_REFUSAL
+from mancala_envs.training.selfplay import SelfPlayVecEnv
 from mancala_envs.views.single_agent_env import SingleAgentEnv
 from mancala_envs.views.vector_env import MancalaVectorEnv
 
@@ -74,4 +76,20 @@ def test_vector_env_refuses_a_learner_that_never_moves() -> None:
     env = MancalaVectorEnv("kalah_v0", num_envs=2, opponent="greedy", learner_seat=1, first_player=0, **ONE_PIT)
     with pytest.raises(ValueError) as error:
         env.reset(seed=0)
+    assert str(error.value) == OPENINGS_REFUSAL
+
+
+def test_self_play_env_plays_a_new_game_when_the_opening_ends_one() -> None:
+    env = SelfPlayVecEnv("kalah_v0", n_envs=3, opponents=["greedy"], learner_seat=1, encoding=None, seed=0, **ONE_PIT)
+    env.reset()
+    assert env.action_masks().tolist() == [[True], [True], [True]]
+    _, rewards, dones, _ = env.step(np.zeros(3, np.int64))
+    assert rewards.tolist() == [-1.0, -1.0, -1.0]
+    assert dones.tolist() == [True, True, True]
+
+
+def test_self_play_env_refuses_a_learner_that_never_moves() -> None:
+    env = SelfPlayVecEnv("kalah_v0", n_envs=2, opponents=["greedy"], learner_seat=1, first_player=0, seed=0, **ONE_PIT)
+    with pytest.raises(ValueError) as error:
+        env.reset()
     assert str(error.value) == OPENINGS_REFUSAL
