@@ -606,14 +606,20 @@ class MancalaEnv(AECEnv):
             self.rewards = self._final_rewards()
             self._finish()
 
+    @staticmethod
+    def asks_for_position(options: dict[str, Any] | None) -> bool:
+        """Whether ``reset`` options start the game from a position (a ``"position"`` or a ``"board"`` key);
+        without one, ``reset`` starts from the opening (other keys are ignored)."""
+        return options is not None and ("position" in options or "board" in options)
+
     def _position_options(self, options: dict[str, Any]) -> dict[str, Any] | None:
         """The position asked for in ``reset`` options, as ``load_position`` keywords (None: the opening)."""
+        if not self.asks_for_position(options):
+            return None
         if "position" in options:
             if "board" in options:
                 raise ValueError("reset options give both 'position' and 'board'; give one of them.")
             return self.game.parse_position(options["position"])
-        if "board" not in options:
-            return None
         fields = {"board": options["board"], "stores": options.get("stores", (0, 0))}
         if "player" in options:
             fields["player"] = options["player"]

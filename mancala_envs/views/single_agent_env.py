@@ -255,7 +255,7 @@ class SingleAgentEnv(gymnasium.Env):
             self._play_opponent_or_end()
             if not self._over:
                 break
-            if options is not None:
+            if self.aec_env.asks_for_position(options):
                 raise ValueError(
                     "the game ended before the learner's first move; start from a position in which the learner moves."
                 )

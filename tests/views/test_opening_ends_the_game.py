@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from gymnasium.utils.env_checker import check_env
 
 from mancala_envs.envs.learner_loop import MAX_OPENINGS, OPENINGS_REFUSAL
 from mancala_envs.training.selfplay import SelfPlayVecEnv
@@ -39,6 +40,19 @@ def test_single_agent_env_plays_a_new_game_when_the_opening_ends_one() -> None:
         _, reward, terminated, truncated, _ = env.step(0)
         # player_1's 2 seeds: its store, player_0's pit; its row is empty: stores 1 and 3, player_0 wins
         assert (reward, terminated, truncated) == (-1.0, True, False)
+
+
+def test_options_without_a_position_start_a_new_game_too() -> None:
+    env = SingleAgentEnv("kalah_v0", opponent="greedy", learner_seat=1, **ONE_PIT)
+    for options in ({}, {"unused": 1}):
+        _, info = env.reset(seed=0, options=options)
+        assert (env.aec_env.agent_selection, info["action_mask"].tolist()) == ("player_1", [1])
+
+
+@pytest.mark.parametrize("encoding", ["raw", "flat", "one_hot", "thermometer", "planes"])
+def test_gymnasium_check_env_passes_on_one_pit_boards(encoding: str) -> None:
+    env = SingleAgentEnv("kalah_v0", opponent="greedy", encoding=encoding, **ONE_PIT)
+    check_env(env, skip_render_check=True)
 
 
 def test_single_agent_env_on_two_pits_and_one_seed_always_starts() -> None:
