@@ -163,6 +163,8 @@ CLASS_PLIES = 256
 #: Tarjan's arrays, :func:`solve_layer`); plus this many per action for the moves kept in the layer
 _LAYER_BYTES = 65
 _LAYER_BYTES_PER_ACTION = 5
+#: bytes an acyclic game's build needs beyond its table (the sweep's few states; the process itself not counted)
+_ACYCLIC_WORK_BYTES = 1 << 20
 #: the largest table description a load reads
 _MAX_DESCRIPTION_BYTES = 2**20
 #: the bytes a ``.npy`` header may take beyond the values
@@ -185,13 +187,14 @@ def solve_layer(
     binom: np.ndarray,
     trace: np.ndarray,
     stats: np.ndarray,
-) -> None:
+) -> int:
     """Solves every position with ``seeds`` seeds on the board (every smaller layer is solved already).
 
     ``template`` is a running state of the game whose board, stores, player and first-move flag this
     overwrites; ``table`` holds the three rows of the whole table (value bytes, lower bounds, upper
     bounds; see :class:`Table`), written in place; ``stats`` gains ``[positions, positions in cycle
-    classes, cycle classes, largest class, rounds, classes without a fixed point]``.
+    classes, cycle classes, largest class, rounds, classes without a fixed point]``. Returns -1 (the return of
+    :func:`solve_acyclic_layer`, which the builder calls the same way).
     """
     row = n_pits // 2
     live = template.shape[0]
@@ -271,6 +274,75 @@ def solve_layer(
         nodes, n_actions, seeds, exit_best, exit_low, exit_high, settle, child, sign, count, table, 2 * first, stats
     )
     stats[0] += nodes
+    return -1
+
+
+@per_game()
+def solve_acyclic_layer(
+    template: np.ndarray,
+    params: np.ndarray,
+    seeds: int,
+    n_pits: int,
+    n_actions: int,
+    table: np.ndarray,
+    binom: np.ndarray,
+    trace: np.ndarray,
+    stats: np.ndarray,
+) -> int:
+    """Solves every position with ``seeds`` seeds on the board of an acyclic game (``Game.acyclic``), in one sweep.
+
+    In an acyclic game a move that keeps every seed on the board leads to a board of smaller
+    :func:`board_index` in the same layer, so sweeping the layer's boards in index order finds every successor
+    already solved: each position is the best of its moves, with no work arrays. ``table`` has one row (value
+    bytes, each exact); ``stats[0]`` gains the layer's positions.
+
+    Returns:
+        -1 when every move kept the claim, else the index of a position with a seed-keeping move to a board not
+        below it (the game is not acyclic; the layer is left half-written).
+    """
+    row = n_pits // 2
+    live = template.shape[0]
+    state = template.copy()
+    work = template.copy()
+    board = np.zeros(n_pits, dtype=np.int64)
+    board[n_pits - 1] = seeds
+    first = binom[seeds + n_pits - 1, n_pits] if seeds > 0 else 0
+    rank = 0
+    while True:
+        for mover in range(2):
+            node = 2 * (first + rank) + mover
+            own = 0
+            for pit in range(n_pits):
+                state[BOARD + pit] = board[pit]
+                own += board[pit] if pit // row == mover else -board[pit]
+            state[PLAYER] = mover
+            state[STORE] = 0
+            state[STORE + 1] = 0
+            state[FIRST_MOVE_DONE] = 1
+            state[STATUS] = RUNNING
+            state[PLY] = 0
+            legal = game_legal_bits(state, params)
+            state[LEGAL] = legal
+            best = own if legal == 0 else -_FAR  # no legal move: each player takes their own pits
+            for action in range(n_actions):
+                if not (legal >> action) & 1:
+                    continue
+                copy_slots(work, state, live)
+                game_step(work, params, action, trace)
+                value = work[STORE + mover] - work[STORE + 1 - mover]
+                if work[STATUS] == RUNNING:
+                    index = 2 * board_index(work, BOARD, n_pits, binom) + work[PLAYER]
+                    if index >= node - mover:
+                        return node
+                    later = table_margin(table[0, index])
+                    value += later if work[PLAYER] == mover else -later
+                best = max(best, value)
+            table[0, node] = _encode(best) + EXACT_BIT
+        rank += 1
+        if not next_board(board, n_pits):
+            break
+    stats[0] += 2 * (rank)
+    return -1
 
 
 @njit(cache=True, error_model="numpy")
@@ -689,14 +761,26 @@ def move_values(
             continue
         index = 2 * board_index(work, BOARD, n_pits, binom) + work[PLAYER]
         later = table_margin(table[0, index])
-        later_low = table_margin(table[1, index])
-        later_high = table_margin(table[2, index])
+        later_low = table_margin(table[_low_row(table), index])
+        later_high = table_margin(table[_high_row(table), index])
         if work[PLAYER] != mover:
             later, later_low, later_high = -later, -later_high, -later_low
         out[0, action] = gain + later
         out[1, action] = gain + later_low
         out[2, action] = gain + later_high
     return missing
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def _low_row(table: np.ndarray) -> int:
+    """The row of a table's lower bounds: 1 of three rows, or the exact values' row of a one-row table."""
+    return (table.shape[0] - 1) // 2
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def _high_row(table: np.ndarray) -> int:
+    """The row of a table's upper bounds: 2 of three rows, or the exact values' row of a one-row table."""
+    return table.shape[0] - 1
 
 
 #: what :func:`history_search` returns when it ran out of its node budget
@@ -720,6 +804,8 @@ def history_search(
     budget: int,
     children: np.ndarray,
     frames: np.ndarray,
+    memory: np.ndarray,
+    key_binom: np.ndarray,
     out: np.ndarray,
 ) -> int:
     """Alpha-beta over the real game from ``root``, its repetition memory included, with the table at its leaves.
@@ -729,13 +815,24 @@ def history_search(
     its exact value; otherwise its bounds (which hold for every history) cut the search where they
     already settle the comparison. So the result is the exact value of ``root`` *with its history*.
 
+    With a transposition table (``memory`` of at least one row, for an acyclic game only: there a position's
+    value is its board's and its mover's, whatever the history), each position searched leaves the bounds it
+    proved and its best move there; a later visit whose window they settle returns at once, and any other tries
+    that move first. The entries stay valid across calls and windows, which is what MTD(f) (:meth:`Table.search`)
+    needs. A move that does not reach the table is bounded by the seeds left on the board (its gain, give or take
+    all of them), and moves are tried in the order: the remembered best, the best estimate (the table's value,
+    else the gain), an extra turn before a pass, the pit nearest the store first.
+
     Args:
         root: The position (running).
         alpha, beta: The window, fail-soft: a result ``<= alpha`` is an upper bound of the value, a
             result ``>= beta`` a lower bound, anything between is exact.
         budget: Positions to visit at most.
         children: Scratch, shape ``(depth, n_actions, state size)``: the children of each level.
-        frames: Scratch, shape ``(depth, 8 + 6 * n_actions)`` ``int64``.
+        frames: Scratch, shape ``(depth, FRAME_HEAD + 6 * n_actions)`` ``int64``.
+        memory: The transposition table, ``int64`` of shape ``(2**k, 2)`` (``(0, 2)``: none); see
+            :func:`_remember`.
+        key_binom: :func:`binomials` covering every board of the game (the transposition table's keys).
         out: ``out[0]`` gets the best root action, ``out[1]`` the positions visited.
 
     Returns:
@@ -746,12 +843,13 @@ def history_search(
     :meth:`Table.search`.
     """
     # frame slots: see _open_frame
-    order_at = 8
-    kind_at = 8 + n_actions
-    gain_at = 8 + 2 * n_actions
-    low_at = 8 + 3 * n_actions
-    high_at = 8 + 4 * n_actions
+    order_at = FRAME_HEAD
+    kind_at = FRAME_HEAD + n_actions
+    gain_at = FRAME_HEAD + 2 * n_actions
+    low_at = FRAME_HEAD + 3 * n_actions
+    high_at = FRAME_HEAD + 4 * n_actions
     depth_limit = children.shape[0]
+    found = np.empty(3, dtype=np.int64)  # what the transposition table knows of a position
     visited = 1
     depth = 0
     source = root
@@ -763,8 +861,9 @@ def history_search(
         frame = frames[depth]
         if not returning:
             _open_frame(
-                frame, source, children[depth], params, n_pits, n_actions, max_seeds, history_start, table, binom, trace
-            )
+                frame, source, children[depth], params, n_pits, n_actions, max_seeds, history_start, table, binom,
+                trace, memory, key_binom, found, depth > 0,
+            )  # fmt: skip
         else:
             action = frame[6]
             gain = frame[gain_at + action]
@@ -801,12 +900,66 @@ def history_search(
         if descended:
             continue
         result = frame[2]
+        if frame[9] > 0:
+            _remember(memory, frame[9], result, frame[8], frame[1], frame[3])
         if depth == 0:
             out[0] = frame[3]
             out[1] = visited
             return result
         depth -= 1
         returning = True
+
+
+#: slots at the head of a :func:`history_search` frame, before its per-action slots (see :func:`_open_frame`)
+FRAME_HEAD = 10
+#: a transposition table entry packs its lower bound, upper bound and best action (each biased) into one int64
+_BOUND_BIAS = 1 << 15
+_MIX = -7046029254386353131  # 0x9E3779B97F4A7C15, Fibonacci hashing's multiplier, as a signed int64
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def _memory_slot(memory: np.ndarray, key: int) -> int:
+    """The row of ``memory`` (a power of two of rows) where ``key`` lives: Fibonacci hashing."""
+    return ((key * _MIX) >> 24) & (memory.shape[0] - 1)
+
+
+@njit(cache=True, error_model="numpy")
+def _recall(memory: np.ndarray, key: int, found: np.ndarray) -> bool:
+    """Whether ``memory`` knows position ``key``; if so ``found`` gets its ``[low, high, best action]``."""
+    row = _memory_slot(memory, key)
+    if memory[row, 0] != key:
+        return False
+    packed = memory[row, 1]
+    found[0] = (packed & 0xFFFF) - _BOUND_BIAS
+    found[1] = ((packed >> 16) & 0xFFFF) - _BOUND_BIAS
+    found[2] = (packed >> 32) - 1
+    return True
+
+
+@njit(cache=True, error_model="numpy")
+def _remember(memory: np.ndarray, key: int, result: int, alpha: int, beta: int, action: int) -> None:
+    """Stores what a fail-soft search of position ``key`` in the window ``(alpha, beta)`` proved: ``result`` is an
+    upper bound (``<= alpha``), a lower bound (``>= beta``) or the value; merged with what was known of it."""
+    row = _memory_slot(memory, key)
+    low = -_FAR
+    high = _FAR
+    best = -1
+    if memory[row, 0] == key:
+        packed = memory[row, 1]
+        low = (packed & 0xFFFF) - _BOUND_BIAS
+        high = ((packed >> 16) & 0xFFFF) - _BOUND_BIAS
+        best = (packed >> 32) - 1
+    if result <= alpha:
+        high = min(high, result)
+    else:
+        best = action
+        if result >= beta:
+            low = max(low, result)
+        else:
+            low = result
+            high = result
+    memory[row, 0] = key
+    memory[row, 1] = (low + _BOUND_BIAS) | ((high + _BOUND_BIAS) << 16) | ((best + 1) << 32)
 
 
 @njit(cache=True, inline="always", error_model="numpy")
@@ -831,23 +984,44 @@ def _open_frame(
     table: np.ndarray,
     binom: np.ndarray,
     trace: np.ndarray,
+    memory: np.ndarray,
+    key_binom: np.ndarray,
+    found: np.ndarray,
+    cut: bool,
 ) -> None:
     """Opens a frame of :func:`history_search`: plays every legal move of ``source`` into ``children[action]`` and
-    writes each move's kind, gain, bounds and estimate into ``frame``, the moves ordered best estimate first.
+    writes each move's kind, gain, bounds and estimate into ``frame``, the moves ordered best estimate first
+    (the transposition table's best move of ``source`` before every other).
 
-    Frame slots: 0 alpha, 1 beta, 2 best, 3 best action, 4 moves, 5 next, 6 current action, 7 parent's action;
-    then per action: order, kind (0 known, 1 same mover, 2 other mover), gain, low, high, estimate.
+    Frame slots: 0 alpha, 1 beta, 2 best, 3 best action, 4 moves, 5 next, 6 current action, 7 unused, 8 alpha
+    at the opening, 9 the transposition table's key of ``source`` (0: none); then per action: order, kind (0
+    known, 1 same mover, 2 other mover), gain, low, high, estimate.
     """
-    order_at = 8
-    kind_at = 8 + n_actions
-    gain_at = 8 + 2 * n_actions
-    low_at = 8 + 3 * n_actions
-    high_at = 8 + 4 * n_actions
-    estimate_at = 8 + 5 * n_actions
+    order_at = FRAME_HEAD
+    kind_at = FRAME_HEAD + n_actions
+    gain_at = FRAME_HEAD + 2 * n_actions
+    low_at = FRAME_HEAD + 3 * n_actions
+    high_at = FRAME_HEAD + 4 * n_actions
+    estimate_at = FRAME_HEAD + 5 * n_actions
     size = children.shape[1]
+    remembering = memory.shape[0] > 0
     frame[2] = -_FAR
     frame[3] = -1
     frame[5] = 0
+    frame[8] = frame[0]
+    frame[9] = 0
+    favourite = -1
+    if remembering:
+        frame[9] = 2 * board_index(source, BOARD, n_pits, key_binom) + source[PLAYER] + 1
+        if _recall(memory, frame[9], found):
+            favourite = found[2]
+            if cut and (found[0] >= frame[1] or found[1] <= frame[0] or found[0] == found[1]):
+                # what is known settles the window: no move is searched
+                frame[2] = found[0] if found[0] >= frame[1] or found[0] == found[1] else found[1]
+                frame[3] = favourite
+                frame[4] = 0
+                frame[9] = 0
+                return
     mover = source[PLAYER]
     before = source[STORE + mover] - source[STORE + 1 - mover]
     legal = source[LEGAL]
@@ -869,16 +1043,17 @@ def _open_frame(
         middle = gain  # the move's estimated value, to try the best first
         if child[STATUS] == RUNNING:
             kind = 1 if child[PLAYER] == mover else 2
-            low = -_FAR
-            high = _FAR
-            middle = gain
             left = 0
             for pit in range(n_pits):
                 left += child[BOARD + pit]
+            # seeds on the board are all that is left to win: the move is worth its gain give or take them
+            low = gain - left
+            high = gain + left
+            middle = gain
             if left <= max_seeds and child[FIRST_MOVE_DONE] == 1:
                 index = 2 * board_index(child, BOARD, n_pits, binom) + child[PLAYER]
-                later_low = table_margin(table[1, index])
-                later_high = table_margin(table[2, index])
+                later_low = table_margin(table[_low_row(table), index])
+                later_high = table_margin(table[_high_row(table), index])
                 if kind == 2:
                     later_low, later_high = -later_high, -later_low
                 low = gain + later_low
@@ -887,6 +1062,11 @@ def _open_frame(
                 middle = gain + (estimate if kind == 1 else -estimate)
                 if low == high:
                     kind = 0
+        # the order: the transposition table's best move, then the best estimate (the table's value, else what the
+        # transposition table knows, else the gain), an extra turn before a pass, the pit nearest the store first
+        middle = 4 * n_actions * middle + (2 * n_actions if kind == 1 else 0) + action
+        if action == favourite:
+            middle = _FAR * _FAR
         frame[kind_at + action] = kind
         frame[low_at + action] = low
         frame[high_at + action] = high
@@ -964,15 +1144,25 @@ class Table:
         table: ``uint8`` array of shape ``(3, positions)``, positions in :func:`board_index` order,
             two per board (player 0 to move, then player 1). Row 0 (:attr:`values`): the value plus
             64, with bit 7 set when it is exact; rows 1 and 2: the lower and upper bounds over every
-            history, plus 64.
+            history, plus 64. An acyclic game's table (``Game.acyclic``) has row 0 alone, every value exact
+            (:func:`table_rows`).
         info: What the build measured (seconds, positions, cycle classes...).
+        memory_bits: The transposition table of :meth:`search` holds ``2**memory_bits`` positions (acyclic
+            games only, 16 bytes each).
 
     Attributes:
         values: Row 0 of the table, one byte per position (what compiled code reads).
         table: The three rows.
     """
 
-    def __init__(self, game: Game, max_seeds: int, table: np.ndarray, info: dict[str, Any] | None = None) -> None:
+    def __init__(
+        self,
+        game: Game,
+        max_seeds: int,
+        table: np.ndarray,
+        info: dict[str, Any] | None = None,
+        memory_bits: int = 22,
+    ) -> None:
         self.game = game
         self.max_seeds = int(max_seeds)
         self.table = table
@@ -985,11 +1175,17 @@ class Table:
         self._trace = np.zeros(0, dtype=np.int64)
         self._out = np.zeros((3, game.n_actions), dtype=np.int64)
         self._search_scratch: tuple[np.ndarray, np.ndarray] | None = None
+        #: rows of the transposition table of :meth:`search`, as a power of two (acyclic games only)
+        self.memory_bits = memory_bits
+        self._memory: np.ndarray | None = None
+        # the keys of the transposition table rank every board of the game (any seed count)
+        self._key_binom = binomials(game.total_seeds + game.n_pits + 2, columns=game.n_pits)
+        self._rules = _solver_game(game) if type(game).acyclic else game
 
     def view(self) -> Table:
         """A Table of its own over the same arrays (and folder): its work buffers are its own, so threads
         or agents that share a loaded table do not share them."""
-        table = Table(self.game, self.max_seeds, self.table, self.info)
+        table = Table(self.game, self.max_seeds, self.table, self.info, self.memory_bits)
         table.folder = self.folder
         return table
 
@@ -1093,7 +1289,8 @@ class Table:
         self._check_covered(state)
         board = np.asarray(self.game.board(state), dtype=np.int64)
         index = 2 * board_index(board, 0, self.game.n_pits, self.binom) + int(state[PLAYER])
-        value, low, high = (table_margin(byte) for byte in self.table[:, index])
+        rows = self.table.shape[0]
+        value, low, high = (table_margin(self.table[row, index]) for row in (0, (rows - 1) // 2, rows - 1))
         return TableValue(value, low, high)
 
     def move_values(self, state: np.ndarray, search_budget: int = 0) -> dict[int, TableValue]:
@@ -1210,37 +1407,76 @@ class Table:
             raise TableError("the game is over: a finished position has no value to search.")
         game = self.game
         seeds = game.total_seeds
-        alpha, beta = window if window is not None else (-seeds - 1, seeds + 1)
-        depth = int(min(game.max_episode_plies - int(state[PLY]), 2_000)) + 2
+        # an acyclic game is searched to its natural end, as its tables are (the ply cap ignored), so that a
+        # position's value is its board's and its mover's and the transposition table may hold it
+        rules = self._rules if type(game).acyclic else game
+        depth = int(min(rules.max_episode_plies - int(state[PLY]), self._MAX_DEPTH)) + 2
         size = int(state.shape[0])
         scratch = self._search_scratch
         if scratch is None or scratch[0].shape[0] < depth or scratch[0].shape[2] != size:
             scratch = (
                 np.zeros((depth, game.n_actions, size), dtype=np.int64),
-                np.zeros((depth, 8 + 6 * game.n_actions), dtype=np.int64),
+                np.zeros((depth, FRAME_HEAD + 6 * game.n_actions), dtype=np.int64),
             )
             self._search_scratch = scratch
+        memory = self.memory()
         out = np.zeros(2, dtype=np.int64)
-        margin = game.compiled(history_search)(
-            state,
-            game.params,
-            game.n_pits,
-            game.n_actions,
-            self.max_seeds,
-            game.history_start,
-            self.table,
-            self.binom,
-            self._trace,
-            alpha,
-            beta,
-            budget,
-            scratch[0],
-            scratch[1],
-            out,
-        )
+        search = game.compiled(history_search)
+        visited = 0
+
+        def probe(alpha: int, beta: int) -> int:
+            nonlocal visited
+            margin = search(
+                state, rules.params, game.n_pits, game.n_actions, self.max_seeds, game.history_start, self.table,
+                self.binom, self._trace, alpha, beta, budget - visited, scratch[0], scratch[1], memory,
+                self._key_binom, out,
+            )  # fmt: skip
+            visited += int(out[1])
+            return int(margin)
+
+        if window is not None or memory.shape[0] == 0:
+            alpha, beta = window if window is not None else (-seeds - 1, seeds + 1)
+            margin = probe(alpha, beta)
+        else:  # MTD(f): null-window probes that close in on the value, the transposition table kept between them
+            low, high = -seeds - 1, seeds + 1
+            margin = self._guess(state)
+            while low < high:
+                beta = max(margin, low + 1)
+                margin = probe(beta - 1, beta)
+                if margin == SEARCH_ABORTED:
+                    break
+                if margin < beta:
+                    high = margin
+                else:
+                    low = margin
         if margin == SEARCH_ABORTED:
             return None
-        return SearchResult(int(margin), int(out[0]), int(out[1]))
+        return SearchResult(margin, int(out[0]), visited)
+
+    #: the deepest line :meth:`search` follows (plies from the position searched)
+    _MAX_DEPTH = 2_000
+
+    def _guess(self, state: np.ndarray) -> int:
+        """MTD(f)'s first guess of ``state``'s margin: what the transposition table holds of it, else 0."""
+        if self._memory is None or self._memory.shape[0] == 0:
+            return 0
+        board = np.asarray(self.game.board(state), dtype=np.int64)
+        key = 2 * board_index(board, 0, self.game.n_pits, self._key_binom) + int(state[PLAYER]) + 1
+        found = np.zeros(3, dtype=np.int64)
+        if not _recall(self._memory, key, found):
+            return 0
+        return int(found[0]) if found[0] > -_FAR else int(found[1]) if found[1] < _FAR else 0
+
+    def memory(self) -> np.ndarray:
+        """The transposition table :meth:`search` keeps between calls (an acyclic game's only; else no rows).
+
+        ``2**memory_bits`` rows of two ``int64`` (16 bytes a row, 64 MiB at the default 22 bits), made at the
+        first search; a position's entry holds the bounds on its margin that searches proved and its best move.
+        """
+        if self._memory is None:
+            rows = 1 << self.memory_bits if type(self.game).acyclic else 0
+            self._memory = np.zeros((rows, 2), dtype=np.int64)
+        return self._memory
 
     def _check_covered(self, state: np.ndarray) -> None:
         seeds = int(self.game.board(state).sum())
@@ -1289,14 +1525,21 @@ def build_table(
     n_pits = game.n_pits
     binom = binomials(top + n_pits + 2)
     size = 2 * int(binom[top + n_pits, n_pits])
-    table = np.zeros((3, size), dtype=np.uint8)
+    acyclic = type(game).acyclic
+    table = np.zeros((table_rows(game), size), dtype=np.uint8)
     template = solver_game.new_state(0)
     trace = np.zeros(0, dtype=np.int64)
     stats = np.zeros(6, dtype=np.int64)
-    solve = solver_game.compiled(solve_layer)
+    solve = solver_game.compiled(solve_acyclic_layer if acyclic else solve_layer)
     started = time.perf_counter()
     for seeds in range(top + 1):
-        solve(template, solver_game.params, seeds, n_pits, game.n_actions, table, binom, trace, stats)
+        broken = solve(template, solver_game.params, seeds, n_pits, game.n_actions, table, binom, trace, stats)
+        if acyclic and broken >= 0:
+            raise TableError(
+                f"{game.name} declares acyclic = True, but a move that keeps every seed on the board leads from "
+                f"position {broken} of layer {seeds} to a board that is not smaller (board_index); declare "
+                "acyclic = False so the tables look for cycle classes."
+            )
         if progress is not None:
             progress(seeds, time.perf_counter() - started)
     info = {
@@ -1318,6 +1561,7 @@ def build_memory(game: Game, max_seeds: int | None = None) -> int:
 
     The table (three bytes a position) and the work arrays of its largest layer, the last one solved
     (about ``65 + 5 * n_actions`` bytes a position of that layer; smaller layers are freed before it).
+    An acyclic game's table (``Game.acyclic``, Kalah) is one byte a position and needs no work arrays.
     An upper estimate: the peak resident memory measured in ``docs/solved.md`` is below it.
 
     Example:
@@ -1330,8 +1574,15 @@ def build_memory(game: Game, max_seeds: int | None = None) -> int:
     top = game.total_seeds if max_seeds is None else int(max_seeds)
     n_pits = game.n_pits
     positions = 2 * math.comb(top + n_pits, n_pits)
+    if type(game).acyclic:  # one byte a position, solved in place
+        return positions + _ACYCLIC_WORK_BYTES
     layer = 2 * math.comb(top + n_pits - 1, n_pits - 1)
     return 3 * positions + layer * (_LAYER_BYTES + _LAYER_BYTES_PER_ACTION * game.n_actions)
+
+
+def table_rows(game: Game) -> int:
+    """Rows of ``game``'s tables: 1 (exact values) for an acyclic game, else 3 (values and their bounds)."""
+    return 1 if type(game).acyclic else 3
 
 
 def _cgroup_memory() -> int | None:
@@ -1418,7 +1669,7 @@ def table_dir() -> Path:
 
 def _config_fields(game: Game) -> dict[str, Any]:
     fields = dataclasses.asdict(game.config)
-    for name in IGNORED_FIELDS:
+    for name in (*IGNORED_FIELDS, *type(game).table_ignores):
         fields.pop(name, None)
     return {k: list(v) if isinstance(v, tuple) else v for k, v in sorted(fields.items())}
 
@@ -1542,7 +1793,7 @@ def load_table(game: Game, max_seeds: int | None = None, folder: str | os.PathLi
     if not isinstance(recorded, str) or not (build is None or isinstance(build, dict)):
         raise TableError(f"{info_path} has a malformed sha256 or build entry (a hex string and an object); {rebuild}.")
     top = total if max_seeds is None else max_seeds
-    expected_shape = (3, 2 * math.comb(top + game.n_pits, game.n_pits))
+    expected_shape = (table_rows(game), 2 * math.comb(top + game.n_pits, game.n_pits))
     size = expected_shape[0] * expected_shape[1]
     _check_memory(game, top, size, "loading")
     try:

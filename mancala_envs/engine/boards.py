@@ -28,11 +28,17 @@ def table_margin(byte: int) -> int:
     return (int(byte) & VALUE_BITS) - VALUE_OFFSET
 
 
-def binomials(size: int) -> np.ndarray:
-    """``C(n, k)`` for ``0 <= n, k < size`` as an ``int64`` table (0 where ``k > n``)."""
+def binomials(size: int, columns: int | None = None) -> np.ndarray:
+    """``C(n, k)`` for ``0 <= n, k < size`` as an ``int64`` table (0 where ``k > n``).
+
+    Args:
+        size: Rows and columns of the table.
+        columns: Fill only ``k <= columns`` (the rest 0): all that :func:`board_index` reads for boards of
+            ``columns`` pits, and small enough for ``int64`` where whole rows would not be.
+    """
     table = np.zeros((size, size), dtype=np.int64)
     for n in range(size):
-        for k in range(n + 1):
+        for k in range(min(n, size - 1 if columns is None else columns) + 1):
             table[n, k] = math.comb(n, k)
     return table
 
