@@ -142,6 +142,7 @@ __all__ = [
     "binomials",
     "build_memory",
     "build_table",
+    "config_options",
     "largest_max_seeds",
     "load_table",
     "save_table",
@@ -1853,9 +1854,24 @@ def available_tables(game: Game, folder: str | os.PathLike[str] | None = None) -
 
 
 def _command(game: Game, max_seeds: int | None, folder: Any) -> str:
-    size = "" if max_seeds is None or max_seeds >= game.total_seeds else f" --max-seeds {max_seeds}"
+    """The ``mancala-envs solve`` command that builds ``game``'s table of ``max_seeds`` (its config as ``--option``)."""
+    top = game.total_seeds if max_seeds is None else max_seeds
+    # a table that ignores part of the config (Kalah's seeds_per_pit) is named by its K, not by the whole game's
+    whole = top >= game.total_seeds and not type(game).table_ignores
+    size = "" if whole else f" --max-seeds {top}"
     where = f" --dir {folder}" if folder is not None else ""
-    return f"`mancala-envs solve {game.name}{size}{where}`"
+    return f"`mancala-envs solve {game.name}{config_options(game)}{size}{where}`"
+
+
+def config_options(game: Game) -> str:
+    """The ``--option`` flags that give ``game``'s config where a table depends on it (its fields that differ from
+    the defaults; empty for a default game), e.g. ``" --option pits_per_row=4 --option empty_capture=true"``."""
+    default = _config_fields(type(game)())
+    return "".join(
+        f" --option {name}={json.dumps(value)}"
+        for name, value in _config_fields(game).items()
+        if default.get(name) != value
+    )
 
 
 def _missing(game: Game, max_seeds: int | None, folder: Any) -> str:

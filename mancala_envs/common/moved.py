@@ -58,7 +58,6 @@ MOVED_MODULES: dict[str, str] = {
         "games.kalah_companion": "games.kalah.kalah_companion",
         "rollout": "algorithms.playouts",
         "search": "algorithms.tree_search",
-        "solver": "algorithms.retrograde",
         "env": "envs.aec_env",
         "batch": "envs.batch",
         "registration": "envs.registration",
