@@ -39,6 +39,7 @@ from mancala_envs.algorithms.retrograde import (
     table_paths,
 )
 from mancala_envs.solver.exact_values import (
+    DEFAULT_BUDGET,
     Solution,
     clear_tables,
     default_max_seeds,
@@ -48,6 +49,7 @@ from mancala_envs.solver.exact_values import (
 )
 
 __all__ = [
+    "DEFAULT_BUDGET",
     "FORMAT",
     "SEARCH_ABORTED",
     "TABLE_ENV",
