@@ -104,6 +104,7 @@ import numpy as np
 
 from mancala_envs.common.files import atomic_write, check_destination, read_bytes_bounded, read_json_bounded
 from mancala_envs.engine.arrays import copy_slots
+from mancala_envs.engine.board_views import borrowed_view
 from mancala_envs.engine.boards import (
     EXACT_BIT,
     VALUE_OFFSET,
@@ -843,6 +844,17 @@ def history_search(
     Unchecked: ``root`` must have passed ``Game.check_state`` (see the module docstring); the checked door is
     :meth:`Table.search`.
     """
+    # the arguments are borrowed (mancala_envs.engine.board_views): the views taken of them at every node count no
+    # references; the caller holds the arrays for the whole call
+    root = borrowed_view(root)
+    params = borrowed_view(params)
+    table = borrowed_view(table)
+    binom = borrowed_view(binom)
+    trace = borrowed_view(trace)
+    children = borrowed_view(children)
+    frames = borrowed_view(frames)
+    memory = borrowed_view(memory)
+    key_binom = borrowed_view(key_binom)
     # frame slots: see _open_frame
     order_at = FRAME_HEAD
     kind_at = FRAME_HEAD + n_actions
