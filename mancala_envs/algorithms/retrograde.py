@@ -914,7 +914,7 @@ def history_search(
             continue
         result = frame[2]
         if frame[9] > 0:
-            _remember(memory, frame[9], result, frame[8], frame[1], frame[3])
+            _remember(memory, frame[9], result, frame[8], frame[1], frame[3], frame[7])
         if depth == 0:
             out[0] = frame[3]
             out[1] = visited
@@ -932,8 +932,8 @@ _MIX = -7046029254386353131  # 0x9E3779B97F4A7C15, Fibonacci hashing's multiplie
 
 @njit(cache=True, inline="always", error_model="numpy")
 def _memory_slot(memory: np.ndarray, key: int) -> int:
-    """The row of ``memory`` (a power of two of rows) where ``key`` lives: Fibonacci hashing."""
-    return ((key * _MIX) >> 24) & (memory.shape[0] - 1)
+    """The first of the two rows of ``memory`` (a power of two of rows) where ``key`` may live: Fibonacci hashing."""
+    return ((key * _MIX) >> 24) & (memory.shape[0] - 2)
 
 
 @njit(cache=True, error_model="numpy")
@@ -941,27 +941,40 @@ def _recall(memory: np.ndarray, key: int, found: np.ndarray) -> bool:
     """Whether ``memory`` knows position ``key``; if so ``found`` gets its ``[low, high, best action]``."""
     row = _memory_slot(memory, key)
     if memory[row, 0] != key:
-        return False
+        row += 1
+        if memory[row, 0] != key:
+            return False
     packed = memory[row, 1]
     found[0] = (packed & 0xFFFF) - _BOUND_BIAS
     found[1] = ((packed >> 16) & 0xFFFF) - _BOUND_BIAS
-    found[2] = (packed >> 32) - 1
+    found[2] = ((packed >> 32) & 0xFF) - 1
     return True
 
 
 @njit(cache=True, error_model="numpy")
-def _remember(memory: np.ndarray, key: int, result: int, alpha: int, beta: int, action: int) -> None:
+def _remember(memory: np.ndarray, key: int, result: int, alpha: int, beta: int, action: int, seeds: int) -> None:
     """Stores what a fail-soft search of position ``key`` in the window ``(alpha, beta)`` proved: ``result`` is an
-    upper bound (``<= alpha``), a lower bound (``>= beta``) or the value; merged with what was known of it."""
+    upper bound (``<= alpha``), a lower bound (``>= beta``) or the value; merged with what was known of it.
+
+    Each key has two rows: the first keeps the position with the most ``seeds`` on the board (the larger
+    search to redo), the second the latest other one.
+    """
     row = _memory_slot(memory, key)
     low = -_FAR
     high = _FAR
     best = -1
-    if memory[row, 0] == key:
+    if memory[row, 0] == key or memory[row + 1, 0] == key:
+        if memory[row, 0] != key:
+            row += 1
         packed = memory[row, 1]
         low = (packed & 0xFFFF) - _BOUND_BIAS
         high = ((packed >> 16) & 0xFFFF) - _BOUND_BIAS
-        best = (packed >> 32) - 1
+        best = ((packed >> 32) & 0xFF) - 1
+    elif seeds >= memory[row, 1] >> 40:
+        memory[row + 1, 0] = memory[row, 0]
+        memory[row + 1, 1] = memory[row, 1]
+    else:
+        row += 1
     if result <= alpha:
         high = min(high, result)
     else:
@@ -972,7 +985,7 @@ def _remember(memory: np.ndarray, key: int, result: int, alpha: int, beta: int, 
             low = result
             high = result
     memory[row, 0] = key
-    memory[row, 1] = (low + _BOUND_BIAS) | ((high + _BOUND_BIAS) << 16) | ((best + 1) << 32)
+    memory[row, 1] = (low + _BOUND_BIAS) | ((high + _BOUND_BIAS) << 16) | ((best + 1) << 32) | (seeds << 40)
 
 
 @njit(cache=True, inline="always", error_model="numpy")
@@ -1006,9 +1019,9 @@ def _open_frame(
     writes each move's kind, gain, bounds and estimate into ``frame``, the moves ordered best estimate first
     (the transposition table's best move of ``source`` before every other).
 
-    Frame slots: 0 alpha, 1 beta, 2 best, 3 best action, 4 moves, 5 next, 6 current action, 7 unused, 8 alpha
-    at the opening, 9 the transposition table's key of ``source`` (0: none); then per action: order, kind (0
-    known, 1 same mover, 2 other mover), gain, low, high, estimate.
+    Frame slots: 0 alpha, 1 beta, 2 best, 3 best action, 4 moves, 5 next, 6 current action, 7 seeds on the
+    board, 8 alpha at the opening, 9 the transposition table's key of ``source`` (0: none); then per action:
+    order, kind (0 known, 1 same mover, 2 other mover), gain, low, high, estimate.
     """
     order_at = FRAME_HEAD
     kind_at = FRAME_HEAD + n_actions
@@ -1026,6 +1039,10 @@ def _open_frame(
     favourite = -1
     if remembering:
         frame[9] = 2 * board_index(source, BOARD, n_pits, key_binom) + source[PLAYER] + 1
+        seeds = 0
+        for pit in range(n_pits):
+            seeds += source[BOARD + pit]
+        frame[7] = seeds
         if _recall(memory, frame[9], found):
             favourite = found[2]
             if cut and (found[0] >= frame[1] or found[1] <= frame[0] or found[0] == found[1]):
@@ -1174,7 +1191,7 @@ class Table:
         max_seeds: int,
         table: np.ndarray,
         info: dict[str, Any] | None = None,
-        memory_bits: int = 22,
+        memory_bits: int = 24,
     ) -> None:
         self.game = game
         self.max_seeds = int(max_seeds)
@@ -1483,7 +1500,7 @@ class Table:
     def memory(self) -> np.ndarray:
         """The transposition table :meth:`search` keeps between calls (an acyclic game's only; else no rows).
 
-        ``2**memory_bits`` rows of two ``int64`` (16 bytes a row, 64 MiB at the default 22 bits), made at the
+        ``2**memory_bits`` rows of two ``int64`` (16 bytes a row, 256 MiB at the default 24 bits), made at the
         first search; a position's entry holds the bounds on its margin that searches proved and its best move.
         """
         if self._memory is None:
