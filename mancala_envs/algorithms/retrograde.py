@@ -302,13 +302,40 @@ def solve_acyclic_layer(
         -1 when every move kept the claim, else the index of a position with a seed-keeping move to a board not
         below it (the game is not acyclic; the layer is left half-written).
     """
-    row = n_pits // 2
-    live = template.shape[0]
-    state = template.copy()
-    work = template.copy()
     board = np.zeros(n_pits, dtype=np.int64)
     board[n_pits - 1] = seeds
     first = binom[seeds + n_pits - 1, n_pits] if seeds > 0 else 0
+    boards = binom[seeds + n_pits - 1, n_pits - 1]
+    stats[0] += 2 * boards
+    return _sweep_acyclic_layer(
+        template.copy(), template.copy(), board, params, first, n_pits, n_actions, table, binom, trace
+    )
+
+
+@per_game()
+def _sweep_acyclic_layer(
+    state: np.ndarray,
+    work: np.ndarray,
+    board: np.ndarray,
+    params: np.ndarray,
+    first: int,
+    n_pits: int,
+    n_actions: int,
+    table: np.ndarray,
+    binom: np.ndarray,
+    trace: np.ndarray,
+) -> int:
+    """The sweep of :func:`solve_acyclic_layer` from ``board`` (the layer's first), on the caller's arrays."""
+    # borrowed (mancala_envs.engine.board_views): the rules' calls count no references; the caller holds the arrays
+    state = borrowed_view(state)
+    work = borrowed_view(work)
+    board = borrowed_view(board)
+    params = borrowed_view(params)
+    table = borrowed_view(table)
+    binom = borrowed_view(binom)
+    trace = borrowed_view(trace)
+    row = n_pits // 2
+    live = state.shape[0]
     rank = 0
     while True:
         for mover in range(2):
@@ -342,9 +369,7 @@ def solve_acyclic_layer(
             table[0, node] = _encode(best) + EXACT_BIT
         rank += 1
         if not next_board(board, n_pits):
-            break
-    stats[0] += 2 * (rank)
-    return -1
+            return -1
 
 
 @njit(cache=True, error_model="numpy")
