@@ -177,6 +177,24 @@ class TableError(ValueError):
     """A table is missing, damaged, or does not fit the game or the position asked about."""
 
 
+@njit(cache=True, inline="always", error_model="numpy")
+def _set_up_position(state: np.ndarray, board: np.ndarray, n_pits: int, mover: int) -> int:
+    """Makes ``state`` the running position of ``board`` with ``mover`` to move, stores empty and the first ply
+    played; returns the settlement if it ended now: the mover's row less the opponent's."""
+    row = n_pits // 2
+    own = 0
+    for pit in range(n_pits):
+        state[BOARD + pit] = board[pit]
+        own += board[pit] if pit // row == mover else -board[pit]
+    state[PLAYER] = mover
+    state[STORE] = 0
+    state[STORE + 1] = 0
+    state[FIRST_MOVE_DONE] = 1
+    state[STATUS] = RUNNING
+    state[PLY] = 0
+    return own
+
+
 # --- the solver ---------------------------------------------------------------------------------------------------
 @per_game()
 def solve_layer(
@@ -198,7 +216,6 @@ def solve_layer(
     classes, cycle classes, largest class, rounds, classes without a fixed point]``. Returns -1 (the return of
     :func:`solve_acyclic_layer`, which the builder calls the same way).
     """
-    row = n_pits // 2
     live = template.shape[0]
     boards = binom[seeds + n_pits - 1, n_pits - 1]
     first = binom[seeds + n_pits - 1, n_pits] if seeds > 0 else 0
@@ -220,17 +237,8 @@ def solve_layer(
     while True:
         for mover in range(2):
             node = 2 * rank + mover
-            own = 0
-            for pit in range(n_pits):
-                state[BOARD + pit] = board[pit]
-                own += board[pit] if pit // row == mover else -board[pit]
+            own = _set_up_position(state, board, n_pits, mover)
             settle[node] = own
-            state[PLAYER] = mover
-            state[STORE] = 0
-            state[STORE + 1] = 0
-            state[FIRST_MOVE_DONE] = 1
-            state[STATUS] = RUNNING
-            state[PLY] = 0
             legal = game_legal_bits(state, params)
             state[LEGAL] = legal
             if legal == 0:  # no legal move: the game ends, each player taking their own pits
@@ -334,22 +342,12 @@ def _sweep_acyclic_layer(
     table = borrowed_view(table)
     binom = borrowed_view(binom)
     trace = borrowed_view(trace)
-    row = n_pits // 2
     live = state.shape[0]
     rank = 0
     while True:
         for mover in range(2):
             node = 2 * (first + rank) + mover
-            own = 0
-            for pit in range(n_pits):
-                state[BOARD + pit] = board[pit]
-                own += board[pit] if pit // row == mover else -board[pit]
-            state[PLAYER] = mover
-            state[STORE] = 0
-            state[STORE + 1] = 0
-            state[FIRST_MOVE_DONE] = 1
-            state[STATUS] = RUNNING
-            state[PLY] = 0
+            own = _set_up_position(state, board, n_pits, mover)
             legal = game_legal_bits(state, params)
             state[LEGAL] = legal
             best = own if legal == 0 else -_FAR  # no legal move: each player takes their own pits
