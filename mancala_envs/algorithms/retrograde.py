@@ -907,7 +907,14 @@ def history_search(
             returning = False
         # Go on with the next move of this frame, or close it.
         descended = False
-        while frame[0] < frame[1] and frame[5] < frame[4]:
+        while frame[0] < frame[1] and (frame[5] < frame[4] or frame[10] > 0):
+            if frame[5] == frame[4]:  # the remembered best move alone did not settle it: play the others
+                _add_moves(
+                    frame, root if depth == 0 else children[depth - 1, frames[depth - 1, 6]], children[depth], params,
+                    n_pits, n_actions, max_seeds, history_start, table, binom, trace, -1, frame[10] - 1,
+                )  # fmt: skip
+                frame[10] = 0
+                continue
             action = frame[order_at + frame[5]]
             frame[5] += 1
             kind = frame[kind_at + action]
@@ -947,7 +954,7 @@ def history_search(
 
 
 #: slots at the head of a :func:`history_search` frame, before its per-action slots (see :func:`_open_frame`)
-FRAME_HEAD = 10
+FRAME_HEAD = 11
 #: a transposition table entry packs its lower bound, upper bound and best action (each biased) into one int64
 _BOUND_BIAS = 1 << 15
 _MIX = -7046029254386353131  # 0x9E3779B97F4A7C15, Fibonacci hashing's multiplier, as a signed int64
@@ -1038,27 +1045,25 @@ def _open_frame(
     found: np.ndarray,
     cut: bool,
 ) -> None:
-    """Opens a frame of :func:`history_search`: plays every legal move of ``source`` into ``children[action]`` and
-    writes each move's kind, gain, bounds and estimate into ``frame``, the moves ordered best estimate first
-    (the transposition table's best move of ``source`` before every other).
+    """Opens a frame of :func:`history_search`: what the transposition table knows of ``source``, then its moves
+    played into ``children[action]`` with each move's kind, gain, bounds and estimate (:func:`_add_moves`).
+
+    When the transposition table remembers a best move of ``source``, that move alone is played first
+    (``frame[10]`` says the others wait): the search plays the others only if it did not settle the window.
 
     Frame slots: 0 alpha, 1 beta, 2 best, 3 best action, 4 moves, 5 next, 6 current action, 7 seeds on the
-    board, 8 alpha at the opening, 9 the transposition table's key of ``source`` (0: none); then per action:
-    order, kind (0 known, 1 same mover, 2 other mover), gain, low, high, estimate.
+    board, 8 alpha at the opening, 9 the transposition table's key of ``source`` (0: none), 10 the remembered
+    move plus 1 while the other moves wait (else 0); then per action: order, kind (0 known, 1 same mover, 2 other
+    mover), gain, low, high, estimate.
     """
-    order_at = FRAME_HEAD
-    kind_at = FRAME_HEAD + n_actions
-    gain_at = FRAME_HEAD + 2 * n_actions
-    low_at = FRAME_HEAD + 3 * n_actions
-    high_at = FRAME_HEAD + 4 * n_actions
-    estimate_at = FRAME_HEAD + 5 * n_actions
-    size = children.shape[1]
     remembering = memory.shape[0] > 0
     frame[2] = -_FAR
     frame[3] = -1
+    frame[4] = 0
     frame[5] = 0
     frame[8] = frame[0]
     frame[9] = 0
+    frame[10] = 0
     favourite = -1
     if remembering:
         frame[9] = 2 * board_index(source, BOARD, n_pits, key_binom) + source[PLAYER] + 1
@@ -1072,18 +1077,56 @@ def _open_frame(
                 # what is known settles the window: no move is searched
                 frame[2] = found[0] if found[0] >= frame[1] or found[0] == found[1] else found[1]
                 frame[3] = favourite
-                frame[4] = 0
                 frame[9] = 0
                 return
+    if favourite >= 0 and (source[LEGAL] >> favourite) & 1:
+        # the remembered best move alone first: most frames it settles need no other move played
+        _add_moves(
+            frame, source, children, params, n_pits, n_actions, max_seeds, history_start, table, binom, trace,
+            favourite, -1,
+        )  # fmt: skip
+        frame[10] = favourite + 1
+    else:
+        _add_moves(
+            frame, source, children, params, n_pits, n_actions, max_seeds, history_start, table, binom, trace, -1, -1
+        )
+
+
+@per_game(inline="always")
+def _add_moves(
+    frame: np.ndarray,
+    source: np.ndarray,
+    children: np.ndarray,
+    params: np.ndarray,
+    n_pits: int,
+    n_actions: int,
+    max_seeds: int,
+    history_start: int,
+    table: np.ndarray,
+    binom: np.ndarray,
+    trace: np.ndarray,
+    only: int,
+    skip: int,
+) -> None:
+    """Plays legal moves of ``source`` into ``children[action]`` (``only`` that action if ``only >= 0``, every one
+    but ``skip``) and appends them to ``frame``'s order, best estimate first among them (see :func:`_open_frame`)."""
+    order_at = FRAME_HEAD
+    kind_at = FRAME_HEAD + n_actions
+    gain_at = FRAME_HEAD + 2 * n_actions
+    low_at = FRAME_HEAD + 3 * n_actions
+    high_at = FRAME_HEAD + 4 * n_actions
+    estimate_at = FRAME_HEAD + 5 * n_actions
+    size = children.shape[1]
+    start = frame[4]
     mover = source[PLAYER]
     before = source[STORE + mover] - source[STORE + 1 - mover]
     legal = source[LEGAL]
     live = size
     if history_start > 0:
         live = min(history_start + source[HISTORY_LEN] + 1, size)
-    moves = 0
+    moves = start
     for action in range(n_actions):
-        if not (legal >> action) & 1:
+        if not (legal >> action) & 1 or action == skip or (only >= 0 and action != only):
             continue
         child = children[action]
         copy_slots(child, source, live)
@@ -1115,17 +1158,15 @@ def _open_frame(
                 middle = gain + (estimate if kind == 1 else -estimate)
                 if low == high:
                     kind = 0
-        # the order: the transposition table's best move, then the best estimate (the table's value, else what the
-        # transposition table knows, else the gain), an extra turn before a pass, the pit nearest the store first
+        # the order: the best estimate (the table's value, else the gain), an extra turn before a pass, the pit
+        # nearest the store first
         middle = 4 * n_actions * middle + (2 * n_actions if kind == 1 else 0) + action
-        if action == favourite:
-            middle = _FAR * _FAR
         frame[kind_at + action] = kind
         frame[low_at + action] = low
         frame[high_at + action] = high
         frame[estimate_at + action] = middle
         slot = moves  # insertion by estimate, best first
-        while slot > 0:
+        while slot > start:
             other = frame[order_at + slot - 1]
             if frame[estimate_at + other] >= middle:
                 break
