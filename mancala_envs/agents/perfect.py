@@ -31,6 +31,16 @@ when set); the agent loads the largest table of the game (and config: ``max_plie
 :class:`~mancala_envs.algorithms.retrograde.TableError` naming the ``mancala-envs solve`` command that builds it.
 On a position with more seeds than the table covers it raises ``TableError`` too, naming the command
 that builds a larger table, and ``alphabeta:D``, which reads the table at its leaves.
+
+**Acyclic games (Kalah) from any position.** In a game where no position recurs (``Game.acyclic``) the agent
+plays from the first move. Its table comes from :func:`mancala_envs.solver.solver_table`: the largest table of the
+game saved in the folder, else a table of :func:`~mancala_envs.solver.default_max_seeds` seeds (Kalah on 6 pits:
+16 seeds, 61 MB, about 25 s) that it **builds and saves there** at its first move. Inside the table it reads the
+table as above. Outside it, :meth:`~mancala_envs.algorithms.retrograde.Table.search` (MTD(f) over a transposition
+table, the table at its leaves) gives the move: the searched best action, so ties there are **not** drawn by the
+generator. The table and its transposition table are the process's (one per game config and folder, shared by
+every ``perfect`` agent and :func:`~mancala_envs.solver.solve_position`), kept between moves and games, so the
+searches of a game reuse what the first one proved; agents must not search one table from several threads at once.
 """
 
 from __future__ import annotations
@@ -44,6 +54,7 @@ from mancala_envs.agents.agent import StateAgent
 from mancala_envs.agents.search_agents import load_game_table
 from mancala_envs.algorithms.retrograde import Table, TableError, TableValue, solvable, table_dir
 from mancala_envs.games.game import Game
+from mancala_envs.solver import DEFAULT_BUDGET, solver_table
 
 __all__ = ["PerfectAgent"]
 
@@ -59,15 +70,18 @@ class PerfectAgent(StateAgent):
         seed: Seed of the agent's generator (ties).
         folder: The folder of the tables (default: :func:`mancala_envs.algorithms.retrograde.table_dir`).
         search_budget: Positions a search of a move whose table value is not exact may visit (0: no
-            search, the table's values alone).
+            search, the table's values alone). In an acyclic game it does not apply: a position outside the
+            table is searched with :data:`mancala_envs.solver.DEFAULT_BUDGET`.
 
     Attributes:
         last_values: Each legal action of the last move with its :class:`~mancala_envs.algorithms.retrograde.TableValue`
-            (the mover's future margin after it), ``None`` before the first move.
+            (the mover's future margin after it), ``None`` before the first move. After a move searched outside
+            an acyclic game's table, the chosen action alone, valued by the search.
 
     Raises (at a move, not when built):
         TableError: no table of the game in the folder (the message names ``mancala-envs solve``), a
-            game that cannot be tabled, or a position with more seeds than the table covers.
+            game that cannot be tabled, or a position with more seeds than the table covers (not in an acyclic
+            game, where the agent builds a table when none is saved and searches outside it).
 
     Example:
         >>> import tempfile
@@ -101,7 +115,8 @@ class PerfectAgent(StateAgent):
 
     def table_for(self, game: Game) -> Table:
         """The table this agent plays ``game`` with: the largest saved one, loaded at the first call per
-        game and config (a missing table is looked for again at the next call).
+        game and config (a missing table is looked for again at the next call). In an acyclic game,
+        :func:`mancala_envs.solver.solver_table`'s (built and saved when none is saved).
 
         Raises:
             TableError: the game cannot be tabled, or no table of it is saved (with the command to build one).
@@ -112,12 +127,16 @@ class PerfectAgent(StateAgent):
             reason = solvable(game)
             if reason is not None:
                 raise TableError(f"the perfect agent needs a table, and {reason}; play alphabeta:D instead.")
-            table = self._tables[key] = load_game_table(game, self.folder)
+            acyclic = type(game).acyclic  # the solver's table, built when none is saved
+            table = solver_table(game, folder=self.folder) if acyclic else load_game_table(game, self.folder)
+            self._tables[key] = table
         return table
 
     def choose(self, game: Game, state: np.ndarray) -> int:
         table = self.table_for(game)
         seeds = int(np.sum(game.board(state)))
+        if seeds > table.max_seeds and type(game).acyclic:
+            return self._searched_choice(game, table, state)
         if seeds > table.max_seeds:
             where = self.folder if self.folder is not None else table_dir()
             whole = "" if seeds >= game.total_seeds else f" --max-seeds {seeds}"
@@ -134,6 +153,18 @@ class PerfectAgent(StateAgent):
         draw = float(self.rng.random())
         self.last_values = values
         return actions[min(int(draw * len(actions)), len(actions) - 1)]
+
+    def _searched_choice(self, game: Game, table: Table, state: np.ndarray) -> int:
+        """The best action of a position outside an acyclic game's table, by :meth:`Table.search`."""
+        found = table.search(state, budget=DEFAULT_BUDGET)
+        if found is None:
+            raise TableError(
+                f"the perfect agent's search of this {game.name} position visited {DEFAULT_BUDGET:,} positions "
+                f"without settling its value; build a larger table (`mancala-envs solve {game.name} --max-seeds K`) "
+                "so that the search meets it sooner, or play alphabeta:D."
+            )
+        self.last_values = {found.action: TableValue(found.margin, found.margin, found.margin)}
+        return found.action
 
     def __repr__(self) -> str:
         return "PerfectAgent()" if self.folder is None else f"PerfectAgent(folder={str(self.folder)!r})"

@@ -35,6 +35,17 @@ Exact positions
     game, its repetition memory included, with the table at its leaves. Every decision is then exact
     (unless a search runs out of its ``search_budget``, when the move keeps its table value, not exact).
 
+Whole games of an acyclic game (Kalah)
+    In a game where no position recurs (``Game.acyclic``) every decision is valued, the table's or not. The
+    table is :func:`mancala_envs.solver.solver_table`'s: the largest saved in ``tables``, else the default one
+    (Kalah on 6 pits: 16 seeds, about 25-40 s), **built and saved there**. Inside it, the moves are valued by the
+    table as above. At a decision outside it, two searches
+    (:meth:`~mancala_envs.algorithms.retrograde.Table.search`: MTD(f) over the transposition table the process
+    keeps, which the ``perfect`` agent of the same folder shares) give all the figures need: the position's
+    exact value is ``best``, and the chosen move's value is its gain plus the value of the position it leads to
+    (:func:`searched_move_margin`); the other moves are not searched. Such decisions are exact and counted as
+    ``searched``; none is ``uncovered``.
+
 Intervals (95%)
     Rates: Wilson score intervals (:func:`mancala_envs.common.stats.wilson_interval`), each decision counted
     as one trial. Mean regret: a normal interval whose standard error is clustered by game (the
@@ -86,9 +97,10 @@ from mancala_envs.agents import Agent, make_agent
 from mancala_envs.algorithms.retrograde import IGNORED_FIELDS, Table, TableError, load_table, solvable
 from mancala_envs.common.stats import Tally, wilson_interval
 from mancala_envs.common.validation import check_game_count, check_integer
-from mancala_envs.engine.state import LEGAL, PLAYER, PLY
+from mancala_envs.engine.state import LEGAL, PLAYER, PLY, RUNNING, SCORE, STATUS, STORE
 from mancala_envs.envs.registration import make, make_game, resolve_env_id
 from mancala_envs.games.game import Game
+from mancala_envs.solver import DEFAULT_BUDGET, solver_table
 
 __all__ = [
     "DEFAULT_OPPONENTS",
@@ -100,6 +112,7 @@ __all__ = [
     "RegretSummary",
     "mean_interval",
     "oracle_evaluate",
+    "searched_move_margin",
 ]
 
 #: The opponents :func:`oracle_evaluate` plays by default.
@@ -173,8 +186,9 @@ class GameOutcome:
         result: ``"win"``, ``"draw"`` or ``"loss"`` for the agent (as the env scores it).
         scores: The final scores, the agent's first.
         plies: Plies played.
-        forced: The agent's positions in the table with a single legal move (not decisions).
-        uncovered: The agent's positions the table does not cover.
+        forced: The agent's positions with a single legal move (not decisions).
+        uncovered: The agent's positions the table does not cover (left out; never in an acyclic game).
+        searched: The agent's decisions outside the table valued by a search (acyclic games).
     """
 
     opponent: int
@@ -185,6 +199,7 @@ class GameOutcome:
     plies: int
     forced: int
     uncovered: int
+    searched: int = 0
 
 
 @dataclass(frozen=True)
@@ -369,7 +384,8 @@ class OracleReport:
         return OutcomeRecord(*(sum(o.result == r for o in games) for r in ("win", "draw", "loss")))
 
     def counts(self, opponent: str | int | None = None) -> dict[str, int]:
-        """The agent's positions: ``decisions``, ``exact`` decisions, ``forced`` moves and ``uncovered`` positions."""
+        """The agent's positions: ``decisions``, ``exact`` decisions, ``forced`` moves, ``uncovered`` positions and
+        ``searched`` decisions (outside an acyclic game's table)."""
         index = self._opponent_index(opponent)
         games = [o for o in self.outcomes if index is None or o.opponent == index]
         decisions = [d for d in self.decisions if index is None or d.opponent == index]
@@ -378,6 +394,7 @@ class OracleReport:
             "exact": sum(d.exact for d in decisions),
             "forced": sum(o.forced for o in games),
             "uncovered": sum(o.uncovered for o in games),
+            "searched": sum(o.searched for o in games),
         }
 
     def _opponent_index(self, opponent: str | int | None) -> int | None:
@@ -404,7 +421,8 @@ class OracleReport:
             + ("; moves without an exact table value searched with the game's history" if self.history else ""),
             f"{counts['decisions']} decisions (positions with two or more legal moves, valued by the table), "
             f"{counts['exact']} of them exact; {counts['forced']} forced moves left out"
-            + (f"; {counts['uncovered']} positions outside the table" if counts["uncovered"] else ""),
+            + (f"; {counts['uncovered']} positions outside the table" if counts["uncovered"] else "")
+            + (f"; {counts['searched']} decisions outside the table valued by a search" if counts["searched"] else ""),
         ]
         for exact_only in (False, True):
             lines += ["", "Exact decisions only (every move's value exact)" if exact_only else "All decisions"]
@@ -554,21 +572,23 @@ def oracle_evaluate(
         games: Games per opponent (the agent moves first in the even-numbered ones).
         seed: Seeds every game (see the module docstring); the report is the same for the same seed.
         table: The table to use (default: the largest saved table of the game in ``tables``,
-            :func:`~mancala_envs.algorithms.retrograde.load_table` with ``max_seeds=-1``).
+            :func:`~mancala_envs.algorithms.retrograde.load_table` with ``max_seeds=-1``; in an acyclic game,
+            :func:`mancala_envs.solver.solver_table`'s, built and saved when none is saved).
         tables: The folder of the tables (default :func:`~mancala_envs.algorithms.retrograde.table_dir`,
             ``$MANCALA_ENVS_TABLES``).
         trust_remote_code: Load ``sb3:`` agents in full (a crafted file runs arbitrary code; only for files you trust).
         history: Value the moves whose table value is not exact by a search of the real game with its
             history (:meth:`~mancala_envs.algorithms.retrograde.Table.search`), so that every decision is exact.
-        search_budget: Positions one such search may visit (it falls back to the table value beyond).
+        search_budget: Positions one such search may visit (it falls back to the table value beyond). In an
+            acyclic game the searches outside the table visit at most :data:`mancala_envs.solver.DEFAULT_BUDGET`.
         **game_options: Options of the game (the table must have been built with the same ones).
 
     Returns:
         The games and decisions, with :meth:`OracleReport.format` and :meth:`OracleReport.summary`.
 
     Raises:
-        TableError: no table for the game (the message names the ``mancala-envs solve`` command), or a
-            table of another game or config.
+        TableError: no table for the game (the message names the ``mancala-envs solve`` command), a
+            table of another game or config, or a search outside an acyclic game's table that ran out of budget.
         TypeError / ValueError: an unknown game, agent or option, no opponents, ``games`` below 1 or more
             than :data:`~mancala_envs.common.validation.MAX_GAMES` games in all, a negative seed.
     """
@@ -602,7 +622,10 @@ def oracle_evaluate(
         reason = solvable(rules)
         if reason is not None:
             raise TableError(f"{reason}; the oracle needs a perfect-play table.")
-        table = load_table(rules, max_seeds=-1, folder=tables)  # the largest saved table of the game
+        if type(rules).acyclic:  # the solver's table and transposition table (the perfect agent's too)
+            table = solver_table(rules, folder=tables)
+        else:
+            table = load_table(rules, max_seeds=-1, folder=tables)  # the largest saved table of the game
     elif not isinstance(table, Table):
         raise TypeError(
             f"table must be a mancala_envs.algorithms.retrograde.Table or None (got {type(table).__name__})."
@@ -666,7 +689,7 @@ def _play(
     env.reset(seed=env_seed)
     raw = env.unwrapped
     game = raw.game
-    forced = uncovered = 0
+    forced = uncovered = searched = 0
     while True:
         mover = env.agent_selection
         if env.terminations[mover] or env.truncations[mover]:
@@ -675,7 +698,13 @@ def _play(
         player = int(state[PLAYER])
         action = int(players[player].act(env))
         if player == seat:
-            if not table.covers(state):
+            if not table.covers(state) and type(game).acyclic:
+                if bin(int(state[LEGAL])).count("1") < 2:
+                    forced += 1
+                else:
+                    decisions.append(_searched_decision(table, state, action, opponent, number))
+                    searched += 1
+            elif not table.covers(state):
                 uncovered += 1
             else:
                 # a forced move is no decision: only a choice among several is searched with the history
@@ -699,7 +728,60 @@ def _play(
     return GameOutcome(
         opponent=opponent, game=number, seat=seat, result=result,
         scores=(int(scores[seat]), int(scores[1 - seat])), plies=int(info["ply"]), forced=forced, uncovered=uncovered,
+        searched=searched,
     )  # fmt: skip
+
+
+def _searched_decision(table: Table, state: np.ndarray, action: int, opponent: int, number: int) -> Decision:
+    """A decision outside an acyclic game's table: the position's value and the chosen move's, by two searches."""
+    player = int(state[PLAYER])
+    found = _search(table, state)
+    return Decision(
+        opponent=opponent, game=number, ply=int(state[PLY]), legal=bin(int(state[LEGAL])).count("1"), action=action,
+        best=found, chosen=searched_move_margin(table, state, action),
+        store_diff=int(state[STORE + player] - state[STORE + 1 - player]), exact=True,
+    )  # fmt: skip
+
+
+def _search(table: Table, state: np.ndarray, budget: int = DEFAULT_BUDGET) -> int:
+    """The exact margin of ``state`` by :meth:`Table.search`, or a TableError naming the fix."""
+    found = table.search(state, budget=budget)
+    if found is None:
+        raise TableError(
+            f"the oracle's search of a {table.game.name} position visited {budget:,} positions without settling its "
+            f"value; build a larger table (`mancala-envs solve {table.game.name} --max-seeds K`) so that the search "
+            "meets it sooner."
+        )
+    return found.margin
+
+
+def searched_move_margin(table: Table, state: np.ndarray, action: int, budget: int = DEFAULT_BUDGET) -> int:
+    """The mover's future margin of ``action`` from ``state``: its gain plus the exact value of the position it
+    leads to (a :meth:`~mancala_envs.algorithms.retrograde.Table.search` from there; none when the move ends the game).
+
+    The gain is the change of the mover's store lead over the move (its sowing and captures); a move that ends
+    the game is valued by the final scores. With ``best`` the value of ``state``, ``best - searched_move_margin(...)`` is the move's
+    regret.
+
+    Args:
+        table: A table of ``state``'s game (any number of seeds: the search meets the table at its leaves).
+        state: A running position (not changed).
+        action: A legal action of it.
+        budget: Positions the search may visit.
+
+    Raises:
+        TableError: the search ran out of ``budget`` (the message names the fix).
+    """
+    game = table.game
+    mover = int(state[PLAYER])
+    after = state.copy()
+    game.step(after, action, np.zeros(0, dtype=np.int64))
+    lead = int(state[STORE + mover] - state[STORE + 1 - mover])
+    if after[STATUS] != RUNNING:  # the final scores (the seeds left on the board included)
+        return int(after[SCORE + mover] - after[SCORE + 1 - mover]) - lead
+    gain = int(after[STORE + mover] - after[STORE + 1 - mover]) - lead
+    value = _search(table, after, budget)
+    return gain + (value if int(after[PLAYER]) == mover else -value)
 
 
 # --- training: OracleCallback moved to its own module, which imports Stable-Baselines3 -------------------------------
