@@ -82,7 +82,8 @@ OWN_PARSERS: dict[str, str] = {
         "round robin between agents with ratings: mancala-envs tournament --game ouril --agents random greedy"
     ),
     "solve": (
-        "solve a game's positions into a table: mancala-envs solve modiar, mancala-envs solve kalah --max-seeds 12"
+        "solve a game's positions into a table (mancala-envs solve kalah --max-seeds 12), or give a position's "
+        "exact value (mancala-envs solve kalah --option empty_capture=true --start)"
     ),
     "evaluate": "measure an agent against perfect play: mancala-envs evaluate greedy --game modiar --oracle",
 }

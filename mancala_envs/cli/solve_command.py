@@ -17,7 +17,7 @@ Two modes:
 Kalah(6,4) with the empty-capture rule::
 
     mancala-envs solve kalah --option pits_per_row=6 --option seeds_per_pit=4 --option empty_capture=true --start
-    mancala-envs solve kalah --option pits_per_row=4 --option seeds_per_pit=3 --position "0,3,4,4/3,3,3,0 1,2 1"
+    mancala-envs solve kalah --option pits_per_row=4 --option seeds_per_pit=3 --position "3,0,4,0/4,4,4,3 2,0 1"
     mancala-envs solve kalah --option pits_per_row=4 --max-seeds 12      # a table of that config
 """
 
