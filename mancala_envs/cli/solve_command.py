@@ -58,7 +58,7 @@ from mancala_envs.common.files import check_destination
 from mancala_envs.engine.state import PLAYER, RUNNING, STATUS, STORE
 from mancala_envs.envs.registration import make_game, resolve_env_id
 from mancala_envs.games.game import Game
-from mancala_envs.solver import DEFAULT_BUDGET, Solution, solve_position
+from mancala_envs.solver import DEFAULT_BUDGET, SearchBudgetError, Solution, solve_position
 
 __all__ = ["report_solution", "solve_main", "solve_parser", "summary"]
 
@@ -259,17 +259,6 @@ def _solve_state(game: Game, position: str | None) -> np.ndarray:
     return state
 
 
-def _command_words(message: str, game: Game) -> str:
-    """A refusal of :func:`~mancala_envs.solver.solve_position` with its fixes as this command's flags (and the
-    game's ``--option`` flags in the command that builds a larger table)."""
-    build = f"`mancala-envs solve {game.name} --max-seeds K`"
-    return (
-        message.replace("raise budget=", "raise --budget")
-        .replace("then max_seeds=K", "then --max-seeds K")
-        .replace(build, f"`mancala-envs solve {game.name}{config_options(game)} --max-seeds K`")
-    )
-
-
 def _run_search(args: argparse.Namespace, game: Game, out: TextIO) -> int:
     """``--start`` / ``--position``: solves the position and prints it (:func:`report_solution`)."""
     state = _solve_state(game, args.position)
@@ -289,8 +278,13 @@ def _run_search(args: argparse.Namespace, game: Game, out: TextIO) -> int:
             with_variation=True,
             progress=progress,
         )
-    except TableError as error:
-        raise TableError(_command_words(str(error), game)) from None
+    except SearchBudgetError as error:
+        positions = "1 position" if error.budget == 1 else f"{error.budget:,} positions"
+        raise TableError(
+            f"the search visited {positions} without settling the value of this {game.name} position; raise "
+            f"--budget, or search with a larger table (`mancala-envs solve {game.name}{config_options(game)} "
+            "--max-seeds K`, then --max-seeds K)."
+        ) from None
     report_solution(game, state, solution, str(table_paths(game, solution.max_seeds, args.dir)[0]), out)
     return 0
 

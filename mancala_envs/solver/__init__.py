@@ -40,6 +40,7 @@ from mancala_envs.algorithms.retrograde import (
 )
 from mancala_envs.solver.exact_values import (
     DEFAULT_BUDGET,
+    SearchBudgetError,
     Solution,
     clear_tables,
     default_max_seeds,
@@ -53,6 +54,7 @@ __all__ = [
     "FORMAT",
     "SEARCH_ABORTED",
     "TABLE_ENV",
+    "SearchBudgetError",
     "SearchResult",
     "Solution",
     "Table",

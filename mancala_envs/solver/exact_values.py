@@ -38,6 +38,7 @@ from mancala_envs.algorithms.retrograde import (
     available_tables,
     build_memory,
     build_table,
+    config_options,
     load_table,
     save_table,
     solvable,
@@ -48,6 +49,7 @@ from mancala_envs.games.game import Game
 
 __all__ = [
     "DEFAULT_BUDGET",
+    "SearchBudgetError",
     "Solution",
     "clear_tables",
     "default_max_seeds",
@@ -67,6 +69,25 @@ _WHOLE_GAME_POSITIONS = 1 << 25
 
 # tables already loaded or built in this process, with their transposition tables: (config, K, folder) -> Table
 _TABLES: dict[tuple[str, str, int, str], Table] = {}
+
+
+class SearchBudgetError(TableError):
+    """:func:`solve_position` searched its whole budget without settling the value.
+
+    Attributes:
+        budget: The positions it searched.
+        game: The game.
+    """
+
+    def __init__(self, game: Game, budget: int) -> None:
+        self.game = game
+        self.budget = budget
+        positions = "1 position" if budget == 1 else f"{budget:,} positions"
+        super().__init__(
+            f"the search visited {positions} without settling the value of this {game.name} position; raise "
+            f"budget=, or search with a larger table (build it with `mancala-envs solve {game.name}"
+            f"{config_options(game)} --max-seeds K`, then pass max_seeds=K)."
+        )
 
 
 @dataclass(frozen=True)
@@ -224,8 +245,9 @@ def solve_position(
     Raises:
         TypeError: ``state`` is not an array of the form of ``game``'s states.
         ValueError: ``state`` is not a state ``game`` reaches, or ``budget`` is not a positive int.
-        TableError: the game cannot be tabled, the game is over, the table does not fit in memory or is missing
-            with ``build=False``, or the search ran out of its budget (each message names the fix).
+        SearchBudgetError: the search ran out of its budget (a :class:`TableError`).
+        TableError: the game cannot be tabled, the game is over, or the table does not fit in memory or is missing
+            with ``build=False`` (each message names the fix).
     """
     if isinstance(budget, bool) or not isinstance(budget, int) or budget < 1:
         raise ValueError(f"budget must be a positive int (positions to search); got {budget!r}.")
@@ -240,11 +262,7 @@ def solve_position(
     table_seconds = time.perf_counter() - started
     found = table.search(state, budget=budget)
     if found is None:
-        raise TableError(
-            f"the search visited {budget:,} positions without settling the value of this {game.name} position; "
-            f"raise budget=, or search with a larger table (`mancala-envs solve {game.name} --max-seeds K`, then "
-            "max_seeds=K)."
-        )
+        raise SearchBudgetError(game, budget)
     variation: tuple[int, ...] = ()
     if with_variation:
         variation = tuple(principal_variation(table, state, budget))

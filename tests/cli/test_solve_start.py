@@ -231,7 +231,7 @@ def test_a_budget_that_runs_out_is_one_line(tmp_path: Path, capsys: pytest.Captu
     assert main([*argv, "--budget", "1", "--dir", str(tmp_path), "--quiet"]) == 2
     captured = capsys.readouterr()
     assert captured.err.splitlines() == [
-        "mancala-envs: error: the search visited 1 positions without settling the value of this kalah position; "
+        "mancala-envs: error: the search visited 1 position without settling the value of this kalah position; "
         "raise --budget, or search with a larger table (`mancala-envs solve kalah --option empty_capture=true "
         "--option pits_per_row=4 --max-seeds K`, then --max-seeds K)."
     ]
