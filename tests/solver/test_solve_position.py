@@ -128,6 +128,26 @@ def test_modiar_positions_with_their_history_agree_with_the_exhaustive_search(tm
     assert max(histories) >= 2  # some positions carry a history of positions seen before them
 
 
+def test_the_same_modiar_board_is_worth_less_after_a_history(tmp_path: Path) -> None:
+    """[1, 6, 1 | 2, 7, 3], North to move: +2 loaded fresh, 0 after a history in which its best move repeats a
+    position seen before (the repetition ends the game 21-21); the exhaustive search agrees with both."""
+    game = make_game(resolve_env_id("modiar"))
+    reference = ReferenceSearch(game)
+    state = game.new_state(0)
+    game.load_position(state, [2, 7, 1, 2, 7, 1], [11, 11], 0)
+    for action in (0, 0, 1, 0, 2, 1, 2, 0, 1, 1, 0, 0, 2, 2, 0, 0, 2):
+        game.step(state, action, NO_TRACE)
+    assert game.board(state).tolist() == [1, 6, 1, 2, 7, 3] and int(state[PLAYER]) == 1
+    fresh = game.new_state(0)
+    game.load_position(fresh, [1, 6, 1, 2, 7, 3], game.stores(state).tolist(), 1)
+    after_history = solve_position(game, state, max_seeds=12, folder=tmp_path)
+    loaded_fresh = solve_position(game, fresh, max_seeds=12, folder=tmp_path)
+    assert (after_history.margin, after_history.action) == (0, 2)
+    assert loaded_fresh.margin == 2
+    check_against_reference(game, state, after_history, reference)
+    check_against_reference(game, fresh, loaded_fresh, reference)
+
+
 def test_a_second_call_reuses_the_table_and_its_transposition_table(tmp_path: Path) -> None:
     game = kalah(4, 3, True)
     first = solve_position(game, max_seeds=6, folder=tmp_path)
