@@ -42,7 +42,9 @@ OUTCOME = {"W": "win", "L": "loss", "D": "draw"}
 
 #: [IDU] Table 9: the first player's margin and a perfect game, empty-capture rule. In a perfect game a digit is a
 #: hole of the player to move counted in sowing order (0 farthest from the store), a dash a change of player.
-#: (4, 6)'s game is left out: as printed, its tenth group plays an empty hole (a misprint, the value 0 holds).
+#: (4, 6)'s game is left out: as printed ("1-0-2-3-1330-01-2-2-21-201-..."), the second move of its tenth group
+#: sows 5 seeds from hole 0 of 4, past the store, yet the group goes on; most likely a misprint (the value 0 is
+#: checked by the search, and the 16 other games replay).
 PERFECT_GAMES = {
     (4, 1): (2, "32-32-1"),
     (4, 2): (6, "3-3-230-231-1323"),
