@@ -1644,7 +1644,7 @@ def build_table(
         "largest_class": int(stats[3]),
         "sweeps": int(stats[4]),
         "unsettled_classes": int(stats[5]),
-        "exact_positions": int(np.count_nonzero(table[0] & EXACT_BIT)),
+        "exact_positions": size if acyclic else int(np.count_nonzero(table[0] & EXACT_BIT)),  # acyclic: all exact
     }
     return Table(game, top, table, info)
 
