@@ -760,8 +760,8 @@ def searched_move_margin(table: Table, state: np.ndarray, action: int, budget: i
     leads to (a :meth:`~mancala_envs.algorithms.retrograde.Table.search` from there; none when the move ends the game).
 
     The gain is the change of the mover's store lead over the move (its sowing and captures); a move that ends
-    the game is valued by the final scores. With ``best`` the value of ``state``, ``best - searched_move_margin(...)`` is the move's
-    regret.
+    the game is valued by the final scores. With ``best`` the value of ``state``, ``best - searched_move_margin(...)``
+    is the move's regret.
 
     Args:
         table: A table of ``state``'s game (any number of seeds: the search meets the table at its leaves).
