@@ -1446,15 +1446,48 @@ class Table:
 
     def _searched_move(self, state: np.ndarray, action: int, value: TableValue, budget: int) -> TableValue:
         """``action``'s value by a search of the real game from the position it reaches (``value`` if it runs out)."""
+        margin = self._move_margin(state, action, budget)
+        return value if margin is None else TableValue(margin, margin, margin)
+
+    def move_margin(self, state: np.ndarray, action: int, budget: int = 10_000_000) -> int | None:
+        """The mover's exact future margin after playing ``action`` on ``state``: the move's gain (the change of the
+        mover's store lead) plus the :meth:`search` value of the position it reaches (or the gain alone when the move
+        ends the game). With ``best`` the value of ``state``, ``best - move_margin(state, action)`` is the move's
+        regret.
+
+        Args:
+            state: A running position (not changed), checked like :meth:`search`'s.
+            action: A legal action of it.
+            budget: Positions the search may visit.
+
+        Returns:
+            The margin, or None if the search ran out of ``budget``.
+
+        Raises:
+            TypeError, ValueError: as :meth:`search`; ValueError also for an action that is not legal.
+            TableError: the game is over.
+        """
+        state = self._checked_state(state)
+        if state[STATUS] != RUNNING:
+            raise TableError("the game is over: a finished position has no moves to value.")
+        legal = int(state[LEGAL])
+        if isinstance(action, bool) or not isinstance(action, (int, np.integer)) or not legal >> int(action) & 1:
+            moves = [a for a in range(self.game.n_actions) if legal >> a & 1]
+            raise ValueError(f"action {action!r} is not a legal move of this position; the legal actions are {moves}.")
+        return self._move_margin(state, int(action), budget)
+
+    def _move_margin(self, state: np.ndarray, action: int, budget: int) -> int | None:
+        """:meth:`move_margin` of a checked state and legal action (unchecked)."""
         mover = int(state[PLAYER])
         after = state.copy()
         self.game.step(after, action, self._trace)
+        gain = int(after[STORE + mover] - after[STORE + 1 - mover] - (state[STORE + mover] - state[STORE + 1 - mover]))
+        if after[STATUS] != RUNNING:
+            return gain
         found = self._search(after, budget, None)
         if found is None:
-            return value
-        gain = int(after[STORE + mover] - after[STORE + 1 - mover] - (state[STORE + mover] - state[STORE + 1 - mover]))
-        margin = gain + (found.margin if int(after[PLAYER]) == mover else -found.margin)
-        return TableValue(margin, margin, margin)
+            return None
+        return gain + (found.margin if int(after[PLAYER]) == mover else -found.margin)
 
     def best_actions(self, state: np.ndarray) -> list[int]:
         """The legal actions of ``state`` that keep its perfect-play value (several when they tie).

@@ -97,7 +97,7 @@ from mancala_envs.agents import Agent, make_agent
 from mancala_envs.algorithms.retrograde import IGNORED_FIELDS, Table, TableError, load_table, solvable
 from mancala_envs.common.stats import Tally, wilson_interval
 from mancala_envs.common.validation import check_game_count, check_integer
-from mancala_envs.engine.state import LEGAL, PLAYER, PLY, RUNNING, SCORE, STATUS, STORE
+from mancala_envs.engine.state import LEGAL, PLAYER, PLY, STORE
 from mancala_envs.envs.registration import make, make_game, resolve_env_id
 from mancala_envs.games.game import Game
 from mancala_envs.solver import DEFAULT_BUDGET, solver_table
@@ -747,41 +747,31 @@ def _search(table: Table, state: np.ndarray, budget: int = DEFAULT_BUDGET) -> in
     """The exact margin of ``state`` by :meth:`Table.search`, or a TableError naming the fix."""
     found = table.search(state, budget=budget)
     if found is None:
-        raise TableError(
-            f"the oracle's search of a {table.game.name} position visited {budget:,} positions without settling its "
-            f"value; build a larger table (`mancala-envs solve {table.game.name} --max-seeds K`) so that the search "
-            "meets it sooner."
-        )
+        raise _budget_spent(table, budget)
     return found.margin
 
 
+def _budget_spent(table: Table, budget: int) -> TableError:
+    """The TableError of a search that visited ``budget`` positions without settling a value."""
+    return TableError(
+        f"the oracle's search of a {table.game.name} position visited {budget:,} positions without settling its "
+        f"value; build a larger table (`mancala-envs solve {table.game.name} --max-seeds K`) so that the search "
+        "meets it sooner."
+    )
+
+
 def searched_move_margin(table: Table, state: np.ndarray, action: int, budget: int = DEFAULT_BUDGET) -> int:
-    """The mover's future margin of ``action`` from ``state``: its gain plus the exact value of the position it
-    leads to (a :meth:`~mancala_envs.algorithms.retrograde.Table.search` from there; none when the move ends the game).
-
-    The gain is the change of the mover's store lead over the move (its sowing and captures); a move that ends
-    the game is valued by the final scores. With ``best`` the value of ``state``, ``best - searched_move_margin(...)``
-    is the move's regret.
-
-    Args:
-        table: A table of ``state``'s game (any number of seeds: the search meets the table at its leaves).
-        state: A running position (not changed).
-        action: A legal action of it.
-        budget: Positions the search may visit.
+    """The mover's future margin of ``action`` from ``state``
+    (:meth:`~mancala_envs.algorithms.retrograde.Table.move_margin`); with ``best`` the value of ``state``,
+    ``best - searched_move_margin(...)`` is the move's regret.
 
     Raises:
         TableError: the search ran out of ``budget`` (the message names the fix).
     """
-    game = table.game
-    mover = int(state[PLAYER])
-    after = state.copy()
-    game.step(after, action, np.zeros(0, dtype=np.int64))
-    lead = int(state[STORE + mover] - state[STORE + 1 - mover])
-    if after[STATUS] != RUNNING:  # the final scores (the seeds left on the board included)
-        return int(after[SCORE + mover] - after[SCORE + 1 - mover]) - lead
-    gain = int(after[STORE + mover] - after[STORE + 1 - mover]) - lead
-    value = _search(table, after, budget)
-    return gain + (value if int(after[PLAYER]) == mover else -value)
+    margin = table.move_margin(state, action, budget)
+    if margin is None:
+        raise _budget_spent(table, budget)
+    return margin
 
 
 # --- training: OracleCallback moved to its own module, which imports Stable-Baselines3 -------------------------------
