@@ -19,6 +19,7 @@ __all__ = [
     "TRUST_REMOTE_CODE_HELP",
     "Parser",
     "UsageError",
+    "add_option_argument",
     "add_trust_remote_code",
     "collect_options",
     "fail",
@@ -75,6 +76,12 @@ class Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         raise UsageError(f"{message}; see '{self.prog} --help'.", self.prog)
+
+
+def add_option_argument(parser: argparse.ArgumentParser, help_text: str) -> None:
+    """Adds the repeatable ``--option KEY=VALUE`` argument (read by :func:`key_value`, gathered by
+    :func:`collect_options`) with the command's own ``help_text``."""
+    parser.add_argument("--option", type=key_value, action="append", default=[], metavar="KEY=VALUE", help=help_text)
 
 
 def key_value(text: str) -> tuple[str, Any]:

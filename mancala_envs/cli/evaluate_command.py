@@ -26,11 +26,11 @@ from mancala_envs.cli.common import (
     PROG,
     Parser,
     UsageError,
+    add_option_argument,
     add_trust_remote_code,
     collect_options,
     fail,
     integer_at_least,
-    key_value,
     os_error_line,
     quiet_broken_pipe,
 )
@@ -86,13 +86,9 @@ def evaluate_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--json", default=None, metavar="PATH", help="also write the report, every decision included, as JSON"
     )
-    parser.add_argument(
-        "--option",
-        type=key_value,
-        action="append",
-        default=[],
-        metavar="KEY=VALUE",
-        help="a game option (the table must have been built with it); may be repeated",
+    add_option_argument(
+        parser,
+        "a game option (the table must have been built with it); may be repeated",
     )
     add_trust_remote_code(parser)
     return parser

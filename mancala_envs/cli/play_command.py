@@ -11,10 +11,10 @@ from mancala_envs.cli.common import (
     SEED,
     Parser,
     UsageError,
+    add_option_argument,
     add_trust_remote_code,
     collect_options,
     fail,
-    key_value,
     os_error_line,
     quiet_broken_pipe,
 )
@@ -48,13 +48,9 @@ def add_play_arguments(parser: argparse.ArgumentParser) -> None:
         help="your seat: 0 = player_0, 1 = player_1, random = drawn from the seed (default: 0)",
     )
     parser.add_argument("--seed", type=SEED, default=0, help="seeds who moves first and the opponent (default: 0)")
-    parser.add_argument(
-        "--option",
-        type=key_value,
-        action="append",
-        default=[],
-        metavar="KEY=VALUE",
-        help="a game or environment option, repeatable: --option first_player=0 --option setup=placement",
+    add_option_argument(
+        parser,
+        "a game or environment option, repeatable: --option first_player=0 --option setup=placement",
     )
     add_trust_remote_code(parser)
 

@@ -47,10 +47,10 @@ from mancala_envs.cli.common import (
     PROG,
     Parser,
     UsageError,
+    add_option_argument,
     collect_options,
     fail,
     integer_at_least,
-    key_value,
     os_error_line,
 )
 from mancala_envs.common.errors import is_ctrl_c
@@ -83,13 +83,9 @@ def solve_parser() -> argparse.ArgumentParser:
         "game whose leaves are the table, read or built and saved).",
     )
     parser.add_argument("game", help="game name or registry id: modiar (the whole game), kalah, ouril, urim")
-    parser.add_argument(
-        "--option",
-        type=key_value,
-        action="append",
-        default=[],
-        metavar="KEY=VALUE",
-        help="a game option, repeatable: --option pits_per_row=4 --option seeds_per_pit=3 --option "
+    add_option_argument(
+        parser,
+        "a game option, repeatable: --option pits_per_row=4 --option seeds_per_pit=3 --option "
         "empty_capture=true (the table and the position are of that config)",
     )
     position = parser.add_mutually_exclusive_group()

@@ -13,11 +13,11 @@ from mancala_envs.analysis.tournament import PROG, TournamentInterrupted, requir
 from mancala_envs.cli.common import (
     Parser,
     UsageError,
+    add_option_argument,
     add_trust_remote_code,
     collect_options,
     fail,
     integer_at_least,
-    key_value,
     os_error_line,
 )
 from mancala_envs.common.errors import is_ctrl_c
@@ -65,13 +65,9 @@ def tournament_parser() -> argparse.ArgumentParser:
         help="also write every game as a JSON game record into DIR (replay one with mancala-envs replay)",
     )
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
-    parser.add_argument(
-        "--option",
-        type=key_value,
-        action="append",
-        default=[],
-        metavar="KEY=VALUE",
-        help="a game option, e.g. --option grand_slam=forbidden; values are read as JSON when they parse "
+    add_option_argument(
+        parser,
+        "a game option, e.g. --option grand_slam=forbidden; values are read as JSON when they parse "
         "(4, true, null), as text otherwise; may be repeated",
     )
     add_trust_remote_code(parser)
