@@ -1508,6 +1508,11 @@ class Table:
         the last capture), this settles it for the game as it stands, repetition memory included
         (:func:`history_search`). The search visits few positions where the table's bounds are narrow.
 
+        In an acyclic game (Kalah) it is MTD(f): null-window probes over the transposition table
+        (:meth:`memory`), which the table keeps between calls, from the guess it holds of ``state`` (else 0);
+        the game is searched to its natural end, as the tables are (the ply cap is ignored). This is the search
+        that :func:`mancala_envs.solver.solve_position` and the ``perfect`` agent run.
+
         Args:
             state: A running position of the table's game (any number of seeds on the board).
             budget: Positions to visit at most.
