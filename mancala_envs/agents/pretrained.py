@@ -73,11 +73,18 @@ __all__ = [
     "PretrainedAgent",
     "PretrainedPolicy",
     "PretrainedWeightsError",
+    "check_game_metadata",
+    "check_layers",
+    "checked_metadata",
+    "config_json",
     "export_destination",
     "export_pretrained",
     "load_pretrained",
+    "read_listed_weights",
+    "safetensors_header",
     "weights_dir",
     "weights_file_name",
+    "write_with_manifest",
 ]
 
 #: The ``format`` metadata entry of an exported file.
@@ -170,7 +177,8 @@ def _as_game(game: Game | str) -> Game:
     )
 
 
-def _config_json(game: Game) -> str:
+def config_json(game: Game) -> str:
+    """``game``'s config as the ``game_config`` metadata entry of its weights (JSON, sorted keys)."""
     return json.dumps(dataclasses.asdict(game.config), sort_keys=True)
 
 
@@ -265,20 +273,20 @@ def export_pretrained(
     expected = _encoded_size(encoding, game)
     n_actions = _check_spaces(policy, game, encoding, expected)
     tensors = _actor_tensors(extractor, action_net, activation_name)
-    extra = _checked_metadata(metadata)
+    extra = checked_metadata(metadata)
     header = {
         "format": FORMAT,
         "version": VERSION,
         "game": game.env_name,
-        "game_config": _config_json(game),
+        "game_config": config_json(game),
         "encoding": _encoding_json(encoding),
         "activation": activation_name,
         "observation_size": str(int(np.prod(expected))),
         "n_actions": str(n_actions),
         **extra,
     }
-    _check_layers(_layer_list(tensors, "the exported policy"), int(np.prod(expected)), n_actions, "the exported policy")
-    _write_with_manifest(target, save(tensors, metadata=header))
+    check_layers(_layer_list(tensors, "the exported policy"), int(np.prod(expected)), n_actions, "the exported policy")
+    write_with_manifest(target, save(tensors, metadata=header))
     return target
 
 
@@ -343,21 +351,33 @@ def _actor_tensors(extractor: Any, action_net: Any, activation_name: str) -> dic
     return tensors
 
 
-def _checked_metadata(metadata: Mapping[str, str] | None) -> dict[str, str]:
-    """The extra metadata entries, checked: strings only, and none of the keys the export writes itself."""
+def checked_metadata(metadata: Mapping[str, str] | None, reserved: tuple[str, ...] = _RESERVED) -> dict[str, str]:
+    """The extra metadata entries of an export, checked: strings only, and none of the ``reserved`` keys the
+    export writes itself (the ``"pretrained"`` export's by default).
+
+    Raises:
+        TypeError: an entry that is not a string.
+        ValueError: a reserved key.
+    """
     extra = dict(metadata or {})
     if not all(isinstance(key, str) and isinstance(value, str) for key, value in extra.items()):
         raise TypeError(
             "metadata must map strings to strings, as {'seed': '0', 'steps': '1000000'}; convert the values with str()."
         )
-    clashes = sorted(set(extra) & set(_RESERVED))
+    clashes = sorted(set(extra) & set(reserved))
     if clashes:
         raise ValueError(f"metadata keys {clashes} are written by export_pretrained itself; rename them.")
     return extra
 
 
-def _write_with_manifest(target: Path, data: bytes) -> None:
-    """Writes the weights file whole (or not at all) and its SHA-256 into the folder's manifest."""
+def write_with_manifest(target: Path, data: bytes) -> None:
+    """Writes the weights file ``target`` whole (or not at all) and its SHA-256 into the folder's manifest
+    (:data:`MANIFEST`, under its lock; a damaged manifest is refused before anything is written). Every export
+    of weights into a weights folder goes through it.
+
+    Raises:
+        PretrainedWeightsError: the folder's manifest is damaged.
+    """
     target.parent.mkdir(exist_ok=True)  # a folder named by ``path``; its parent was checked to exist
     _read_manifest(target.parent)  # a damaged manifest is refused before anything is written
     atomic_write(target, data)
@@ -420,8 +440,14 @@ def _layer_list(tensors: Mapping[str, np.ndarray], where: str) -> list[tuple[np.
     return layers
 
 
-def _check_layers(layers: list[tuple[np.ndarray, np.ndarray]], inputs: int, n_actions: int, where: str) -> None:
-    """Checks that the layers chain from ``inputs`` features to ``n_actions`` logits."""
+def check_layers(layers: list[tuple[np.ndarray, np.ndarray]], inputs: int, n_actions: int, where: str) -> None:
+    """Checks that the ``(weight, bias)`` layers chain from ``inputs`` features to ``n_actions`` outputs and hold
+    finite floats only.
+
+    Raises:
+        PretrainedWeightsError: a layer that does not take the width before it, a value that is not a finite
+            float, or a last width other than ``n_actions`` (``where`` names the file in the message).
+    """
     width = inputs
     for number, (weight, bias) in enumerate(layers):
         weight, bias = np.asarray(weight), np.asarray(bias)
@@ -483,7 +509,7 @@ class PretrainedPolicy:
         self.n_actions = game.n_actions
         self._encoder = _encoder(encoding, game)
         inputs = int(np.prod(_encoded_size(encoding, game)))
-        _check_layers(layers, inputs, self.n_actions, "the pretrained policy")
+        check_layers(layers, inputs, self.n_actions, "the pretrained policy")
         self.layers = []
         for weight, bias in layers:
             weight = np.array(weight, dtype=np.float32)
@@ -565,8 +591,12 @@ _CACHE: dict[tuple[str, str, str], PretrainedPolicy] = {}
 _CACHE_LOCK = threading.Lock()
 
 
-def _header(data: bytes, where: str) -> dict[str, Any]:
-    """The JSON header of a safetensors file (its ``__metadata__`` included), before any tensor is read."""
+def safetensors_header(data: bytes, where: str) -> dict[str, Any]:
+    """The JSON header of a safetensors file (its ``__metadata__`` included), before any tensor is read.
+
+    Raises:
+        PretrainedWeightsError: ``data`` is not a safetensors file (``where`` names it in the message).
+    """
     not_one = (
         f"{where} is not a safetensors file of pretrained weights; restore the file or re-export it with "
         "export_pretrained."
@@ -589,7 +619,7 @@ def _parse(data: bytes, game: Game, where: str) -> PretrainedPolicy:
     from safetensors import SafetensorError
     from safetensors.numpy import load
 
-    metadata = _header(data, where).get("__metadata__")
+    metadata = safetensors_header(data, where).get("__metadata__")
     if not isinstance(metadata, dict):
         metadata = {}
     if metadata.get("format") != FORMAT:
@@ -612,7 +642,7 @@ def _parse(data: bytes, game: Game, where: str) -> PretrainedPolicy:
             f"{where} has metadata entries that are not strings ({not_text}); safetensors metadata maps strings to "
             "strings. Re-export it with export_pretrained."
         )
-    _check_game(metadata, game, where)
+    check_game_metadata(metadata, game, where)
     try:
         encoding = parse_json(metadata["encoding"], f"the encoding entry of {where}", PretrainedWeightsError)
         _encoded_size(encoding, game)
@@ -632,7 +662,7 @@ def _parse(data: bytes, game: Game, where: str) -> PretrainedPolicy:
             raise PretrainedWeightsError(f"{where}: tensor {name!r} is {tensor.dtype}, not float32; re-export it.")
     layers = _layer_list(tensors, where)
     inputs = int(np.prod(_encoded_size(encoding, game)))
-    _check_layers(layers, inputs, game.n_actions, where)
+    check_layers(layers, inputs, game.n_actions, where)
     stated = (metadata["observation_size"], metadata["n_actions"])
     if stated != (str(inputs), str(game.n_actions)):
         raise PretrainedWeightsError(
@@ -643,8 +673,17 @@ def _parse(data: bytes, game: Game, where: str) -> PretrainedPolicy:
     return PretrainedPolicy(layers, metadata["activation"], game, encoding, metadata)
 
 
-def _check_game(metadata: Mapping[str, str], game: Game, where: str) -> None:
-    train = _TRAIN_COMMAND.format(game=game.name, path="FOLDER")
+def check_game_metadata(
+    metadata: Mapping[str, str], game: Game, where: str, train_command: str = _TRAIN_COMMAND
+) -> None:
+    """Checks that a weights file's ``game`` and ``game_config`` metadata are ``game``'s (its env name and config);
+    the refusal names ``train_command`` (``{game}`` and ``{path}`` filled in) as the fix. Shared by the
+    ``"pretrained"`` and ``"az:N"`` agents' loads.
+
+    Raises:
+        PretrainedWeightsError: another game, or another config of it.
+    """
+    train = train_command.format(game=game.name, path="FOLDER")
     if metadata["game"] != game.env_name:
         raise PretrainedWeightsError(
             f"{where} holds weights trained on {metadata['game']}, not {game.env_name}; restore the file of "
@@ -653,7 +692,7 @@ def _check_game(metadata: Mapping[str, str], game: Game, where: str) -> None:
     trained = parse_json(metadata["game_config"], f"the game_config entry of {where}", PretrainedWeightsError)
     if not isinstance(trained, dict):
         raise PretrainedWeightsError(f"{where} has a game_config entry that is not a JSON object; re-export it.")
-    wanted = json.loads(_config_json(game))
+    wanted = json.loads(config_json(game))
     if trained != wanted:
         changed = ", ".join(
             f"{key}={wanted.get(key)!r} (the weights': {trained.get(key)!r})"
@@ -665,6 +704,63 @@ def _check_game(metadata: Mapping[str, str], game: Game, where: str) -> None:
             f"game differs: {changed}. Play that config, or train weights for this one with `{train}` plus its options "
             f"and pass their folder (folder=, or ${WEIGHTS_ENV})."
         )
+
+
+def read_listed_weights(
+    game: Game, file_name: str, folder: str | os.PathLike[str] | None, train_command: str
+) -> tuple[Path, bytes, str]:
+    """Reads the weights file ``file_name`` of ``game`` from a weights folder (:func:`weights_dir`) after checking
+    its SHA-256 against the folder's :data:`MANIFEST`: the door of every load of weights (``"pretrained"``,
+    ``"az:N"``), before anything in the file is parsed.
+
+    Args:
+        game: The game (named in the messages).
+        file_name: The file in the folder (``"kalah.safetensors"``, ``"kalah_az.safetensors"``).
+        folder: The weights folder, or ``None`` for the default (:func:`weights_dir`).
+        train_command: The command that makes such a file, named in the refusal of a missing one (``{game}``
+            and ``{path}`` are filled in).
+
+    Returns:
+        The file's path, its bytes and their SHA-256 (hex).
+
+    Raises:
+        MissingWeightsError: no such file (the message lists the files of its kind there and the command).
+        PretrainedWeightsError: the file is too large, not in the manifest, or its SHA-256 differs.
+    """
+    where_dir = weights_dir(folder)
+    path = where_dir / file_name
+    if not path.exists():
+        kind = file_name[len(game.name) :]  # "_az.safetensors" or ".safetensors"
+        available = (
+            sorted(
+                p.name[: -len(kind)]
+                for p in where_dir.glob(f"*{kind}")
+                if kind != _SUFFIX or not p.name.endswith("_az" + _SUFFIX)
+            )
+            if where_dir.is_dir()
+            else []
+        )
+        have = ", ".join(available) if available else "none"
+        raise MissingWeightsError(
+            f"no {'pretrained' if kind == _SUFFIX else 'AlphaZero'} weights for {game.name} in {where_dir} (looked "
+            f"for {path.name}; games with weights there: {have}). Train and export some with "
+            f"`{train_command.format(game=game.name, path=where_dir)}`, or point ${WEIGHTS_ENV} (or folder=) at a "
+            f"folder that holds {path.name}."
+        )
+    data = read_bytes_bounded(path, MAX_WEIGHTS_BYTES, "the weights file", PretrainedWeightsError)
+    digest = _sha256(data)
+    recorded = _read_manifest(where_dir).get(path.name)
+    if recorded is None:
+        raise PretrainedWeightsError(
+            f"{path} is not listed in {where_dir / MANIFEST}, so it cannot be checked; export it with "
+            "mancala_envs.agents.pretrained.export_pretrained (which records its SHA-256), or restore the manifest."
+        )
+    if recorded.lower() != digest:
+        raise PretrainedWeightsError(
+            f"{path} has SHA-256 {digest}, not the {recorded} of {MANIFEST}: it was changed or damaged since it was "
+            "exported; re-export it or restore the file."
+        )
+    return path, data, digest
 
 
 def load_pretrained(game: Game | str, folder: str | os.PathLike[str] | None = None) -> PretrainedPolicy:
@@ -685,29 +781,8 @@ def load_pretrained(game: Game | str, folder: str | os.PathLike[str] | None = No
             tensors do not make an MLP for the game.
     """
     game = _as_game(game)
-    where_dir = weights_dir(folder)
-    path = where_dir / weights_file_name(game)
-    if not path.exists():
-        available = sorted(p.name[: -len(_SUFFIX)] for p in where_dir.glob(f"*{_SUFFIX}")) if where_dir.is_dir() else []
-        have = ", ".join(available) if available else "none"
-        raise MissingWeightsError(
-            f"no pretrained weights for {game.name} in {where_dir} (looked for {path.name}; games with weights there: "
-            f"{have}). Train and export some with `{_TRAIN_COMMAND.format(game=game.name, path=where_dir)}`, or point "
-            f"${WEIGHTS_ENV} (or folder=) at a folder that holds {path.name}."
-        )
-    data = read_bytes_bounded(path, MAX_WEIGHTS_BYTES, "the weights file", PretrainedWeightsError)
-    digest = _sha256(data)
-    recorded = _read_manifest(where_dir).get(path.name)
-    if recorded is None:
-        raise PretrainedWeightsError(
-            f"{path} is not listed in {where_dir / MANIFEST}, so it cannot be checked; export it with "
-            "mancala_envs.agents.pretrained.export_pretrained (which records its SHA-256), or restore the manifest."
-        )
-    if recorded.lower() != digest:
-        raise PretrainedWeightsError(
-            f"{path} has SHA-256 {digest}, not the {recorded} of {MANIFEST}: it was changed or damaged since it was "
-            "exported; re-export it or restore the file."
-        )
+    path, data, digest = read_listed_weights(game, weights_file_name(game), folder, _TRAIN_COMMAND)
+    where_dir = path.parent
     key = (str(where_dir.resolve()), path.name, digest)
     with _CACHE_LOCK:
         policy = _CACHE.get(key)
@@ -716,7 +791,7 @@ def load_pretrained(game: Game | str, folder: str | os.PathLike[str] | None = No
         with _CACHE_LOCK:
             policy = _CACHE.setdefault(key, policy)
     else:
-        _check_game(policy.metadata, game, str(path))
+        check_game_metadata(policy.metadata, game, str(path))
     return policy
 
 
