@@ -134,6 +134,7 @@ __all__ = [
     "is_ctrl_c",
     "max_workers",
     "play_games",
+    "play_in_workers",
     "record_name",
     "run_tournament",
 ]
@@ -184,7 +185,7 @@ def _game_seeds(seed: int, pair: int, game: int) -> tuple[int, int, int]:
 
 def play_games(
     game: str,
-    agents: Sequence[str],
+    agents: Sequence[Any],
     games: Sequence[tuple[int, int]],
     seed: int,
     game_options: dict[str, Any] | None = None,
@@ -195,7 +196,10 @@ def play_games(
 
     Args:
         game: A registered game or variant id.
-        agents: The tournament's agent names (all of them: pair indices refer to this list).
+        agents: The tournament's agent names (all of them: pair indices refer to this list). An entry may also be
+            an agent object (``act(env) -> int``: an :class:`~mancala_envs.agents.Agent`, a policy opponent), played
+            in this process and reseeded for each game (``reseed(seed)``, else a fresh ``rng``), as the ladder
+            places one (:func:`mancala_envs.analysis.ladder.place_agent`).
         games: ``(pair index, game index)`` of each game to play.
         seed: The tournament's seed.
         game_options: Options of the game.
@@ -216,16 +220,25 @@ def play_games(
         low, high = pairs[pair]
         env_seed, low_seed, high_seed = _game_seeds(seed, pair, number)
         first, second = (low, high) if number % 2 == 0 else (high, low)
-        built = {
-            low: make_agent(agents[low], seed=low_seed, trust_remote_code=trust_remote_code),
-            high: make_agent(agents[high], seed=high_seed, trust_remote_code=trust_remote_code),
-        }
+        built = {}
+        for index, agent_seed in ((low, low_seed), (high, high_seed)):
+            spec = agents[index]
+            if isinstance(spec, str):  # a name: built afresh for each game
+                built[index] = make_agent(spec, seed=agent_seed, trust_remote_code=trust_remote_code)
+            else:  # an object: reseeded for each game
+                if hasattr(spec, "reseed"):
+                    spec.reseed(agent_seed)
+                else:
+                    spec.rng = np.random.default_rng(agent_seed)
+                built[index] = spec
         players = {"player_0": built[first], "player_1": built[second]}  # the first mover is player_0
         table = env
         if record_dir is not None:
             from mancala_envs.wrappers import RecordGames
 
-            table = RecordGames(env, keep=True, players=[agents[first], agents[second]])
+            names = [spec if isinstance(spec, str) else str(getattr(spec, "name", type(spec).__name__))
+                     for spec in (agents[first], agents[second])]  # fmt: skip
+            table = RecordGames(env, keep=True, players=names)
         table.reset(seed=env_seed)
         while True:
             mover = env.agent_selection
@@ -710,7 +723,7 @@ def run_tournament(
                 if bar is not None:
                     bar.update(len(task))
         else:
-            _play_in_workers(workers, tasks, results, bar, played)
+            play_in_workers(workers, tasks, results, bar, played)
     except (KeyboardInterrupt, SystemError) as error:
         if not is_ctrl_c(error):
             raise
@@ -834,11 +847,14 @@ def _sigint_held() -> Iterator[None]:
                 previous(signal.SIGINT, None)
 
 
-def _play_in_workers(
+def play_in_workers(
     workers: int, tasks: list[list[tuple[int, int]]], results: list[GameResult], bar: Any, played: dict[str, Any]
 ) -> None:
     """Plays ``tasks`` in ``workers`` spawned processes (:func:`play_games` with the keywords ``played``), adding
-    each finished task's games to ``results``.
+    each finished task's games to ``results`` and moving ``bar`` (a tqdm bar, or ``None``).
+
+    What :func:`run_tournament` plays its games with, and the ladder its placements
+    (:func:`mancala_envs.analysis.ladder.place_agent`). ``played`` must pickle (agent names, not objects).
 
     On Ctrl-C (the workers ignore it) the tasks not started are cancelled and the workers are stopped at once,
     so that the caller keeps the games finished and the command ends without waiting for the running tasks.
