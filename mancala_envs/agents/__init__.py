@@ -16,7 +16,10 @@ takes are the ones the CLI, configs and the single-agent env's ``opponent=`` acc
 ``"pretrained"``              :class:`~mancala_envs.agents.pretrained.PretrainedAgent`: the
                               game's shipped policy (safetensors weights, numpy inference)
 ``"alphabeta:D"``             :class:`~mancala_envs.agents.search_agents.AlphaBetaAgent`: minimax
-                              with alpha-beta pruning to ``D`` plies (1 to 64)
+                              with alpha-beta pruning to ``D`` plies (1 to 64), deepened over a
+                              transposition table
+``"alphabeta:t=S"``           the same search for ``S`` seconds a move (0.001 to 3600), as deep as
+                              it gets: ``"alphabeta:t=0.1"`` (the strong agent)
 ``"mcts:N"``                  :class:`~mancala_envs.agents.search_agents.MCTSAgent`: UCT with ``N``
                               simulations and random rollouts (1 to 1,000,000)
 ``"sb3:path/to/model.zip"``   :class:`~mancala_envs.agents.sb3.SB3Agent`: a saved
@@ -49,7 +52,8 @@ from mancala_envs.agents.baselines import GreedyAgent, RandomAgent
 from mancala_envs.agents.perfect import PerfectAgent
 from mancala_envs.agents.pretrained import MissingWeightsError, PretrainedAgent, PretrainedWeightsError
 from mancala_envs.agents.sb3 import SB3Agent, UntrustedModelError
-from mancala_envs.agents.search_agents import MAX_DEPTH, MAX_SIMULATIONS, AlphaBetaAgent, MCTSAgent
+from mancala_envs.agents.search_agents import MAX_DEPTH, MAX_SIMULATIONS, AlphaBetaAgent, MCTSAgent, parse_budget
+from mancala_envs.algorithms.tree_search import TIME_BUDGET_PREFIX
 from mancala_envs.common.moved import moved_attribute
 
 __all__ = [
@@ -77,9 +81,14 @@ AGENT_NAMES: dict[str, type[Agent]] = {
     "pretrained": PretrainedAgent,
 }
 
-#: The agents named with a parameter, by the form of the name: ``D`` plies, ``N`` simulations, the
-#: ``PATH`` of a saved model (``"alphabeta:4"``, ``"mcts:400"``, ``"sb3:models/ppo.zip"``).
-AGENT_FORMS: dict[str, type[Agent]] = {"alphabeta:D": AlphaBetaAgent, "mcts:N": MCTSAgent, "sb3:PATH": SB3Agent}
+#: The agents named with a parameter, by the form of the name: ``D`` plies, ``SECONDS`` a move, ``N`` simulations,
+#: the ``PATH`` of a saved model (``"alphabeta:4"``, ``"alphabeta:t=0.1"``, ``"mcts:400"``, ``"sb3:models/ppo.zip"``).
+AGENT_FORMS: dict[str, type[Agent]] = {
+    "alphabeta:D": AlphaBetaAgent,
+    "alphabeta:t=SECONDS": AlphaBetaAgent,
+    "mcts:N": MCTSAgent,
+    "sb3:PATH": SB3Agent,
+}
 
 _COUNT_FORMS = {
     "alphabeta": ("depth", MAX_DEPTH, 4, AlphaBetaAgent),
@@ -92,7 +101,8 @@ def make_agent(name: str, seed: int | None = None, *, trust_remote_code: bool = 
 
     Args:
         name: ``"random"``, ``"greedy"``, ``"perfect"``, ``"pretrained"`` (``AGENT_NAMES``), ``"alphabeta:D"``
-            (``D`` plies, 1 to 64), ``"mcts:N"`` (``N`` simulations, 1 to 1,000,000) or
+            (``D`` plies, 1 to 64), ``"alphabeta:t=S"`` (``S`` seconds a move, 0.001 to 3600),
+            ``"mcts:N"`` (``N`` simulations, 1 to 1,000,000) or
             ``"sb3:path/to/model.zip"`` (``AGENT_FORMS``).
         seed: ``None`` (fresh entropy) or a non-negative integer.
         trust_remote_code: For ``"sb3:"`` agents: load the file in full with Stable-Baselines3, which
@@ -126,6 +136,8 @@ def make_agent(name: str, seed: int | None = None, *, trust_remote_code: bool = 
     if name in AGENT_NAMES:
         return AGENT_NAMES[name](seed)
     kind, _, parameter = name.partition(":")
+    if kind == "alphabeta" and parameter.startswith(TIME_BUDGET_PREFIX):
+        return AlphaBetaAgent(seed=seed, budget=parse_budget(parameter[len(TIME_BUDGET_PREFIX) :], name))
     if kind in _COUNT_FORMS:
         what, high, example, agent_class = _COUNT_FORMS[kind]
         if not (parameter.isascii() and parameter.isdigit()) or not 1 <= int(parameter) <= high:

@@ -10,8 +10,10 @@ and passes it to :func:`alphabeta_search`. Without a table it searches as it alw
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import os
+import time
 from typing import Any
 
 import numpy as np
@@ -20,15 +22,22 @@ from pettingzoo import AECEnv
 from mancala_envs.agents.agent import Agent
 from mancala_envs.algorithms.retrograde import Table, TableError, available_tables, load_table, solvable, table_paths
 from mancala_envs.algorithms.tree_search import (
+    ABORTED,
     DEPTH_BONUS,
     GAME_POINT,
+    HORIZON_LEAVES,
     MAX_DEPTH,
     MAX_SIMULATIONS,
+    NODE_LIMIT,
+    NODES,
+    TIME_BUDGET_PREFIX,
     UCT_C,
     WIN,
     alphabeta_move,
+    deepening_move,
     empty_table,
     mcts_root,
+    new_transposition_table,
 )
 from mancala_envs.common.validation import check_integer
 from mancala_envs.engine.prng import MASK32
@@ -37,19 +46,50 @@ from mancala_envs.games.game import Game
 __all__ = [
     "DEPTH_BONUS",
     "GAME_POINT",
+    "MAX_BUDGET",
     "MAX_DEPTH",
     "MAX_SIMULATIONS",
+    "MIN_BUDGET",
+    "TRANSPOSITION_BITS",
     "UCT_C",
     "WIN",
     "AlphaBetaAgent",
+    "DeepeningResult",
     "MCTSAgent",
+    "TranspositionTable",
     "alphabeta_search",
+    "deepening_search",
     "game_table",
     "load_game_table",
     "mcts_search",
+    "parse_budget",
     "same_table_game",
     "table_arguments",
 ]
+
+
+#: the shortest and longest time budget a move accepts, in seconds (``"alphabeta:t=0.001"`` to ``"alphabeta:t=3600"``)
+MIN_BUDGET, MAX_BUDGET = 0.001, 3600.0
+#: the transposition table of a deepening search holds ``2**TRANSPOSITION_BITS`` entries (40 bytes each: 10 MiB)
+TRANSPOSITION_BITS = 18
+
+
+def parse_budget(text: str, name: str) -> float:
+    """The seconds of a time budget written ``text`` (``"0.1"``, ``"2"``, ``"5e-3"``) in the agent name ``name``.
+
+    Raises:
+        ValueError: ``text`` is not a finite number from :data:`MIN_BUDGET` to :data:`MAX_BUDGET`.
+    """
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = math.nan
+    if not math.isfinite(seconds) or not MIN_BUDGET <= seconds <= MAX_BUDGET:
+        raise ValueError(
+            f"an alphabeta time budget must be a number of seconds from {MIN_BUDGET} to {MAX_BUDGET:g}, as in "
+            f"'alphabeta:{TIME_BUDGET_PREFIX}0.1' for 100 ms a move (got {name!r})."
+        )
+    return seconds
 
 
 def _check_draw(draw: Any) -> float:
@@ -162,6 +202,12 @@ def alphabeta_search(
     Agent.state_legal_actions(game, state)
     depth = check_integer("alphabeta depth", depth, 1, MAX_DEPTH)
     draw = _check_draw(draw)
+    _check_table(game, table)
+    return _alphabeta(game, state, depth, draw, table)
+
+
+def _check_table(game: Game, table: Any) -> None:
+    """Checks that ``table`` is ``None`` or a perfect-play table of ``game`` (the searches' ``table`` argument)."""
     if table is not None:
         if not isinstance(table, Table):
             raise TypeError(
@@ -172,7 +218,6 @@ def alphabeta_search(
                 f"this table is of {table.game.name} {table.game.config}, not of {game.name} {game.config} "
                 "(the config may differ only in max_plies and repetition)."
             )
-    return _alphabeta(game, state, depth, draw, table)
 
 
 def _alphabeta(game: Game, state: np.ndarray, depth: int, draw: float, table: Table | None) -> tuple[int, int, int]:
@@ -192,6 +237,180 @@ def _alphabeta(game: Game, state: np.ndarray, depth: int, draw: float, table: Ta
         n_pits,
     )
     return int(action), int(value), int(nodes)
+
+
+class TranspositionTable:
+    """The memory of :func:`deepening_search`: ``2**bits`` entries of searched positions (value, depth, bound, best
+    move), kept from one search to the next so that a game's later moves start from what earlier ones learned.
+
+    Entries are keyed by everything the rules read of a position (its board, stores, counters and repetition
+    history: :func:`mancala_envs.algorithms.tree_search.position_hash`) and cut the search only at the depth they
+    were searched to, so a search over a table returns the value and move a search without one would. The table
+    is tied to the first game and perfect-play table it searches with; another one clears it.
+
+    Args:
+        bits: ``log2`` of the number of entries, 10 to 26 (40 bytes an entry: 18 is 10 MiB).
+    """
+
+    def __init__(self, bits: int = TRANSPOSITION_BITS) -> None:
+        self.bits = check_integer("transposition table bits", bits, 10, 26)
+        self.keys, self.data = new_transposition_table(self.bits)
+        self._owner: tuple[Any, ...] | None = None
+
+    def claim(self, owner: tuple[Any, ...]) -> None:
+        """Ties the table to ``owner`` (a game's type and config and a perfect-play table's identity), clearing
+        it first when it held another owner's entries."""
+        if self._owner != owner:
+            if self._owner is not None:
+                self.clear()
+            self._owner = owner
+
+    def clear(self) -> None:
+        """Forgets every entry."""
+        self.keys.fill(0)
+
+    def __repr__(self) -> str:
+        return f"TranspositionTable(bits={self.bits})"
+
+
+@dataclasses.dataclass(frozen=True)
+class DeepeningResult:
+    """What :func:`deepening_search` found.
+
+    Attributes:
+        action: The move (the deepest completed iteration's).
+        value: Its value for the player to move (:mod:`mancala_envs.algorithms.tree_search`'s scale).
+        depth: Plies of the deepest completed iteration.
+        nodes: Nodes searched (plies played) over every iteration, the one a time budget stopped included.
+        complete: Whether the deepest iteration saw the whole game tree below the position (no running position
+            cut by the horizon): its value is then exact, and deeper searches would return the same.
+        seconds: Wall time of the search.
+    """
+
+    action: int
+    value: int
+    depth: int
+    nodes: int
+    complete: bool
+    seconds: float
+
+
+def deepening_search(
+    game: Game,
+    state: np.ndarray,
+    depth: int | None = None,
+    budget: float | None = None,
+    draw: float = 0.0,
+    table: Table | None = None,
+    transpositions: TranspositionTable | None = None,
+) -> DeepeningResult:
+    """Iterative-deepening alpha-beta from ``state`` with a transposition table, in compiled code.
+
+    Searches 1, 2, 3... plies, each iteration over the transposition table the earlier ones filled: a position
+    searched before to the same depth is not searched again, and the best move it found is searched first, before
+    the others in the order of :func:`alphabeta_search` (the value right after the ply: captures first). Each
+    iteration returns exactly :func:`alphabeta_search`'s value and move for the same ``depth`` and ``draw``
+    (tested): the table changes the work, never the result. It stops at ``depth`` plies, or when ``budget``
+    seconds are spent (an iteration the budget stops is dropped: the deepest completed one answers), or when an
+    iteration saw the whole game tree or found a forced result.
+
+    Args:
+        game: The game whose state it is.
+        state: A running state of ``game`` (not changed).
+        depth: The deepest iteration, 1 to ``MAX_DEPTH``; ``None`` with a ``budget``: ``MAX_DEPTH``.
+        budget: Seconds to search, :data:`MIN_BUDGET` to :data:`MAX_BUDGET`, or ``None`` (no limit: give a
+            ``depth``). The first iteration (one ply) always completes. Not reproducible from one machine or
+            load to the next: the depth reached depends on the speed.
+        draw: A uniform number in [0, 1) that breaks ties between root moves, as in :func:`alphabeta_search`.
+        table: A perfect-play table of ``game`` read at the leaves, as in :func:`alphabeta_search`.
+        transpositions: The table of searched positions to use and fill (kept between calls by the agents);
+            ``None``: a fresh one for this call.
+
+    Returns:
+        The move, its value, the depth completed, the nodes, whether the tree was complete and the seconds.
+
+    Raises:
+        TypeError: as :func:`alphabeta_search`, or ``transpositions`` is not a :class:`TranspositionTable`.
+        ValueError: as :func:`alphabeta_search`; neither ``depth`` nor ``budget`` given, or ``budget`` out of range.
+
+    Example:
+        >>> import mancala_envs
+        >>> env = mancala_envs.make("kalah_v0")
+        >>> env.reset(seed=0)
+        >>> game, state = env.unwrapped.game, env.unwrapped.state_array
+        >>> result = deepening_search(game, state, depth=6)
+        >>> (result.action, result.value) == alphabeta_search(game, state, 6)[:2]
+        True
+    """
+    Agent.state_legal_actions(game, state)
+    if depth is None and budget is None:
+        raise ValueError("deepening_search needs a depth (plies), a budget (seconds) or both, e.g. budget=0.1.")
+    if depth is not None:
+        depth = check_integer("alphabeta depth", depth, 1, MAX_DEPTH)
+    if budget is not None:
+        if isinstance(budget, bool) or not isinstance(budget, (int, float, np.integer, np.floating)):
+            raise TypeError(f"budget must be a number of seconds or None (got {type(budget).__name__}).")
+        budget = parse_budget(str(float(budget)), f"budget={budget!r}")
+    draw = _check_draw(draw)
+    _check_table(game, table)
+    if transpositions is None:
+        transpositions = TranspositionTable(14)
+    elif not isinstance(transpositions, TranspositionTable):
+        raise TypeError(
+            f"transpositions must be a TranspositionTable or None (got {type(transpositions).__name__})."
+        )
+    return _deepening(game, state, MAX_DEPTH if depth is None else depth, budget, draw, table, transpositions)
+
+
+def _deepening(
+    game: Game,
+    state: np.ndarray,
+    depth: int,
+    budget: float | None,
+    draw: float,
+    table: Table | None,
+    transpositions: TranspositionTable,
+) -> DeepeningResult:
+    """:func:`deepening_search` on arguments already checked (the agents' own): unchecked."""
+    start = time.perf_counter()
+    search = game.compiled(deepening_move) if table is None else game.compiled(deepening_move, TABLE_LEAVES=1)
+    values, binom, table_seeds, n_pits = table_arguments(table)
+    transpositions.claim((type(game), game.config, id(table.values) if table is not None else None))
+    counters = np.zeros(4, np.int64)
+    counters[NODE_LIMIT] = np.iinfo(np.int64).max
+    best: tuple[int, int, int, bool] | None = None
+    for iteration in range(1, depth + 1):
+        if best is not None and budget is not None:
+            spent = time.perf_counter() - start
+            if spent >= budget:
+                break
+            rate = counters[NODES] / max(spent, 1e-6)  # nodes a second so far: the limit that ends on time
+            counters[NODE_LIMIT] = counters[NODES] + int(rate * (budget - spent)) + 1
+        counters[HORIZON_LEAVES] = 0
+        action, value = search(
+            game.history_start,
+            state,
+            game.params,
+            game.n_actions,
+            iteration,
+            draw,
+            counters,
+            transpositions.keys,
+            transpositions.data,
+            values,
+            binom,
+            table_seeds,
+            n_pits,
+        )
+        if counters[ABORTED]:
+            break
+        complete = bool(counters[HORIZON_LEAVES] == 0)
+        best = (int(action), int(value), iteration, complete)
+        if complete or abs(value) >= WIN // 2:
+            break
+    assert best is not None  # the first iteration has no node limit
+    action, value, reached, complete = best
+    return DeepeningResult(action, value, reached, int(counters[NODES]), complete, time.perf_counter() - start)
 
 
 def mcts_search(
@@ -299,11 +518,15 @@ class _StateSearchAgent(Agent):
 
 
 class AlphaBetaAgent(_StateSearchAgent):
-    """Minimax with alpha-beta pruning to ``depth`` plies (``"alphabeta:D"``).
+    """Minimax with alpha-beta pruning to ``depth`` plies (``"alphabeta:D"``), or for ``budget`` seconds a move
+    (``"alphabeta:t=0.1"``).
 
-    The evaluation is the score difference for the player to move (a finished game: a win or loss
-    above any score, quicker wins first); see :mod:`mancala_envs.algorithms.tree_search`. Equally good moves
-    are chosen between with the agent's generator. With one legal action nothing is searched.
+    The search deepens one ply at a time over a transposition table the agent keeps from move to move
+    (:func:`deepening_search`), so a fixed depth plays exactly the moves of a plain alpha-beta to that depth
+    (:func:`alphabeta_search`, the same values and ties) in less time, and a budget plays the deepest
+    iteration it completes. The evaluation is the score difference for the player to move (a finished game:
+    a win or loss above any score, quicker wins first); see :mod:`mancala_envs.algorithms.tree_search`. Equally
+    good moves are chosen between with the agent's generator. With one legal action nothing is searched.
 
     When a perfect-play table of the game is saved in ``folder`` (:mod:`mancala_envs.algorithms.retrograde`; built by
     ``mancala-envs solve <game>``), the search scores the positions it covers by their outcome under
@@ -311,15 +534,20 @@ class AlphaBetaAgent(_StateSearchAgent):
     and uses the largest one saved; with none, it searches as without tables.
 
     Args:
-        depth: Plies to search, 1 to 64. An Omweso mid-turn choice counts as a ply of the same player.
+        depth: Plies to search, 1 to 64 (the deepest iteration with a ``budget``; default 4, or 64 with a
+            budget). An Omweso mid-turn choice counts as a ply of the same player.
         seed: Seed of the agent's generator (ties).
         folder: Where to look for tables (default: :func:`mancala_envs.algorithms.retrograde.table_dir`,
             ``$MANCALA_ENVS_TABLES`` when set).
         tables: False to search without tables even where one is saved.
+        budget: Seconds a move, :data:`MIN_BUDGET` to :data:`MAX_BUDGET`, or ``None`` (a fixed depth). A budget's
+            play depends on the machine's speed, so it is not reproducible from one machine or load to the next.
+        transposition_bits: ``log2`` of the entries of the agent's transposition table (40 bytes each).
 
     Attributes:
         last_nodes: Nodes searched (plies played) for the last move.
         last_value: The last move's value for the player who made it (``None`` without a search).
+        last_depth: Plies of the last move's deepest completed iteration (0 without a search).
         last_table: The table the last search read (``None`` if none).
 
     Example:
@@ -330,30 +558,44 @@ class AlphaBetaAgent(_StateSearchAgent):
         >>> action = agent.act(env)
         >>> bool(env.observe("player_0")["action_mask"][action]), agent.last_nodes > 0
         (True, True)
+        >>> AlphaBetaAgent(budget=0.1).name
+        'alphabeta:t=0.1'
     """
 
     def __init__(
         self,
-        depth: int = 4,
+        depth: int | None = None,
         seed: int | None = None,
         folder: str | os.PathLike[str] | None = None,
         tables: bool = True,
+        *,
+        budget: float | None = None,
+        transposition_bits: int = TRANSPOSITION_BITS,
     ) -> None:
-        self.depth = check_integer("alphabeta depth", depth, 1, MAX_DEPTH)
+        if budget is not None:
+            if isinstance(budget, bool) or not isinstance(budget, (int, float, np.integer, np.floating)):
+                raise TypeError(f"budget must be a number of seconds or None (got {type(budget).__name__}).")
+            budget = parse_budget(str(float(budget)), f"budget={budget!r}")
+        default_depth = 4 if budget is None else MAX_DEPTH
+        self.depth = check_integer("alphabeta depth", default_depth if depth is None else depth, 1, MAX_DEPTH)
+        self.budget = budget
+        self.transpositions = TranspositionTable(transposition_bits)
         super().__init__(seed)
         if not isinstance(tables, bool):
             raise TypeError(f"tables must be True or False (got {tables!r}).")
-        self.name = f"alphabeta:{self.depth}"
+        self.name = f"alphabeta:{self.depth}" if budget is None else f"alphabeta:{TIME_BUDGET_PREFIX}{budget:g}"
         self.folder = folder
         self.tables = tables
         self.last_nodes = 0
         self.last_value: int | None = None
+        self.last_depth = 0
         self.last_table: Table | None = None
         self._tables: dict[tuple[Any, ...], Table | None] = {}
 
     def _record_trivial(self) -> None:
         self.last_nodes = 0
         self.last_value = None
+        self.last_depth = 0
 
     def table_for(self, game: Game) -> Table | None:
         """The table this agent reads in ``game`` (looked up at the first call per game and config)."""
@@ -366,13 +608,16 @@ class AlphaBetaAgent(_StateSearchAgent):
 
     def _choose(self, game: Game, state: np.ndarray) -> int:
         table = self.table_for(game)
-        action, value, nodes = _alphabeta(game, state, self.depth, float(self.rng.random()), table)
-        self.last_nodes = nodes
-        self.last_value = value
+        result = _deepening(game, state, self.depth, self.budget, float(self.rng.random()), table, self.transpositions)
+        self.last_nodes = result.nodes
+        self.last_value = result.value
+        self.last_depth = result.depth
         self.last_table = table
-        return action
+        return result.action
 
     def __repr__(self) -> str:
+        if self.budget is not None:
+            return f"AlphaBetaAgent(budget={self.budget:g})"
         return f"AlphaBetaAgent(depth={self.depth})"
 
 

@@ -69,6 +69,7 @@ from mancala_envs.engine.state import (
     FIRST_MOVE_DONE,
     GAMES_PLAYED,
     HISTORY_LEN,
+    LAST_ACTION,
     LEGAL,
     OK,
     PLAYER,
@@ -81,22 +82,36 @@ from mancala_envs.engine.state import (
 )
 
 __all__ = [
+    "ABORTED",
     "ALPHABETA",
     "COMPILED_OPPONENTS",
     "DEPTH_BONUS",
     "GAME_POINT",
     "GREEDY",
+    "HORIZON_LEAVES",
     "MAX_DEPTH",
     "MAX_SIMULATIONS",
     "MCTS",
+    "NODES",
+    "NODE_LIMIT",
     "OPPONENT_KINDS",
     "RANDOM",
     "TABLE_LEAVES",
+    "TIME_BUDGET_PREFIX",
+    "TT_BOUND",
+    "TT_DEPTH",
+    "TT_EXACT",
+    "TT_LOWER",
+    "TT_MOVE",
+    "TT_UPPER",
+    "TT_VALUE",
     "UCT_C",
     "WIN",
     "empty_table",
+    "new_transposition_table",
     "opponent_kinds",
     "parse_compiled_opponent",
+    "position_hash",
 ]  # the compiled templates are unchecked internals (see the module docstring), not public API
 
 WIN = 1_000_000_000_000  # a won episode (more than any score difference plus depth bonus)
@@ -106,6 +121,7 @@ INFINITY = 100 * WIN
 MAX_DEPTH = 64  # the deepest alpha-beta search accepted ("alphabeta:64")
 MAX_SIMULATIONS = 1_000_000  # the most MCTS simulations accepted ("mcts:1000000")
 UCT_C = math.sqrt(2.0)  # UCB1's exploration constant, for results in [0, 1]
+TIME_BUDGET_PREFIX = "t="  # "alphabeta:t=0.1": the deepening search under a time budget of 0.1 s a move
 #: whether alpha-beta scores positions in a perfect-play table as known outcomes: bound per compiled copy
 #: (``game.compiled(alphabeta_move, TABLE_LEAVES=1)``), so the copies without a table compile none of it
 TABLE_LEAVES = 0
@@ -509,6 +525,451 @@ def alphabeta_root(
     return -1, best
 
 
+# --- iterative deepening with a transposition table --------------------------------------------------------
+#: the transposition table's entry fields (``tt_data[slot, field]``); values are stored for player 0
+TT_VALUE, TT_DEPTH, TT_BOUND, TT_MOVE = 0, 1, 2, 3
+#: an entry's bound: the exact value, a lower bound (the search failed high) or an upper bound (failed low)
+TT_EXACT, TT_LOWER, TT_UPPER = 0, 1, 2
+#: the fields of the search's counters (``counters[field]``): nodes, the node limit, whether the limit stopped the
+#: search, and the running leaves the horizon cut (none: the whole game tree below the root was searched)
+NODES, NODE_LIMIT, ABORTED, HORIZON_LEAVES = 0, 1, 2, 3
+
+
+def new_transposition_table(bits: int) -> tuple[np.ndarray, np.ndarray]:
+    """An empty transposition table of ``2**bits`` entries: ``(keys, data)``, keys 0 (no entry) and data
+    ``int64[2**bits, 4]`` (:data:`TT_VALUE`, :data:`TT_DEPTH`, :data:`TT_BOUND`, :data:`TT_MOVE`); 40 bytes an entry."""
+    return np.zeros(1 << bits, np.int64), np.zeros((1 << bits, 4), np.int64)
+
+
+@njit(cache=True, error_model="numpy")
+def position_hash(state: np.ndarray, live: int) -> int:
+    """A 64-bit key of everything in the first ``live`` slots of ``state`` that the rules read from here on.
+
+    Every slot is hashed but ``LAST_ACTION`` (a record of the path, which the rules only write), so two
+    states with the same key play on identically (up to a 2^-64 collision): the repetition history, the ply
+    counter and the match slots are in it. Never 0 (0 marks an empty entry)."""
+    h = np.int64(-7046029254386353131)  # 0x9E3779B97F4A7C15
+    for i in range(live):
+        if i == LAST_ACTION:
+            continue
+        h ^= state[i] + np.int64(i) * np.int64(0x632BE59BD9B4E019)
+        h *= np.int64(-4658895280553007687)  # 0xBF58476D1CE4E5B9
+        h ^= (h >> np.int64(31)) & np.int64(0x1FFFFFFFF)
+    return h if h != 0 else np.int64(1)
+
+
+@njit(cache=True, error_model="numpy")
+def _stored_value(value: int, root: int) -> int:
+    """``value`` for ``root`` as stored (for player 0), or a stored value as ``root`` sees it (the same map: every
+    value of this module is antisymmetric between the players)."""
+    return value if root == 0 else -value
+
+
+@njit(cache=True, error_model="numpy")
+def _stored_bound(bound: int, root: int) -> int:
+    """``bound`` of a value for ``root`` as stored (for player 0), or back: a lower bound for one player is an upper
+    bound for the other."""
+    if root == 0 or bound == TT_EXACT:
+        return bound
+    return TT_UPPER if bound == TT_LOWER else TT_LOWER
+
+
+@njit(cache=True, error_model="numpy")
+def _tt_store(
+    tt_keys: np.ndarray, tt_data: np.ndarray, key: int, value: int, root: int, depth_left: int, bound: int, move: int
+) -> None:
+    """Stores a searched node (always replacing what the slot held)."""
+    slot = key & (tt_keys.shape[0] - 1)
+    tt_keys[slot] = key
+    tt_data[slot, TT_VALUE] = _stored_value(value, root)
+    tt_data[slot, TT_DEPTH] = depth_left
+    tt_data[slot, TT_BOUND] = _stored_bound(bound, root)
+    tt_data[slot, TT_MOVE] = move
+
+
+@njit(cache=True, error_model="numpy")
+def _move_first(order: np.ndarray, actions: np.ndarray, ply: int, count: int, move: int) -> None:
+    """Puts the child reached by ``move`` (if there is one) first in ``order[ply]``, the others keeping their order."""
+    for j in range(count):
+        if actions[ply, order[ply, j]] == move:
+            first = order[ply, j]
+            while j > 0:
+                order[ply, j] = order[ply, j - 1]
+                j -= 1
+            order[ply, 0] = first
+            return
+
+
+@per_game()
+def _search_tt(
+    history_start: int,
+    params: np.ndarray,
+    start: np.ndarray,
+    start_ply: int,
+    horizon: int,
+    alpha: int,
+    beta: int,
+    root: int,
+    games: int,
+    children: np.ndarray,
+    actions: np.ndarray,
+    values: np.ndarray,
+    leaves: np.ndarray,
+    order: np.ndarray,
+    counters: np.ndarray,
+    tt_keys: np.ndarray,
+    tt_data: np.ndarray,
+    table: np.ndarray,
+    binom: np.ndarray,
+    table_seeds: int,
+    n_pits: int,
+) -> int:
+    """:func:`_search` with a transposition table: the same minimax value for ``root`` of ``start`` (fail-soft
+    alpha-beta from ``start_ply`` to ``horizon``), searched in fewer nodes.
+
+    A node two or more plies from the horizon is looked up first: an entry of the same key *searched to the same
+    depth* that settles the window (exact, or a bound beyond it) is its value, unsearched; any entry of the key puts
+    its best move first. Only entries of the same depth cut, and the key covers all the rules read
+    (:func:`position_hash`), so the value is exactly :func:`_search`'s (tested). The walk stops, returning 0 with
+    ``counters[ABORTED]`` set, once ``counters[NODES]`` passes ``counters[NODE_LIMIT]``; it stores nothing from the
+    nodes it leaves open then.
+    """
+    if horizon - start_ply == 1:
+        return _best_leaf_tt(
+            history_start,
+            params,
+            start,
+            children[start_ply, 0],
+            alpha,
+            beta,
+            root,
+            games,
+            counters,
+            table,
+            binom,
+            table_seeds,
+            n_pits,
+        )
+    count = np.zeros(horizon, np.int64)
+    cursor = np.zeros(horizon, np.int64)
+    alphas = np.zeros(horizon, np.int64)
+    betas = np.zeros(horizon, np.int64)
+    opened_alpha = np.zeros(horizon, np.int64)
+    opened_beta = np.zeros(horizon, np.int64)
+    bests = np.zeros(horizon, np.int64)
+    best_moves = np.zeros(horizon, np.int64)
+    keys = np.zeros(horizon, np.int64)
+    maximising = np.zeros(horizon, np.bool_)
+    mask = tt_keys.shape[0] - 1
+    p = start_ply
+    node = start
+    alphas[p] = alpha
+    betas[p] = beta
+    while True:
+        # Open the node at ply p (two or more plies from the horizon): the table first, then its children.
+        value = 0
+        settled = False
+        if counters[NODES] > counters[NODE_LIMIT]:
+            counters[ABORTED] = 1
+            return 0
+        depth_left = horizon - p
+        key = position_hash(node, _live_length(node, history_start))
+        keys[p] = key
+        slot = key & mask
+        remembered = -1
+        if tt_keys[slot] == key:
+            remembered = tt_data[slot, TT_MOVE]
+            if tt_data[slot, TT_DEPTH] == depth_left:
+                stored = _stored_value(tt_data[slot, TT_VALUE], root)
+                bound = _stored_bound(tt_data[slot, TT_BOUND], root)
+                if (
+                    bound == TT_EXACT
+                    or (bound == TT_LOWER and stored >= betas[p])
+                    or (bound == TT_UPPER and stored <= alphas[p])
+                ):
+                    value = stored
+                    settled = True
+                    counters[HORIZON_LEAVES] += 1  # its subtree may reach the horizon: never taken as exhausted
+        if settled:
+            if p == start_ply:
+                return value
+            p -= 1
+        else:
+            maximising[p] = node[PLAYER] == root
+            bests[p] = -INFINITY if maximising[p] else INFINITY
+            best_moves[p] = -1
+            opened_alpha[p] = alphas[p]
+            opened_beta[p] = betas[p]
+            count[p] = _expand(
+                history_start,
+                params,
+                node,
+                p,
+                depth_left,
+                root,
+                games,
+                children,
+                actions,
+                values,
+                leaves,
+                order,
+                counters,
+                table,
+                binom,
+                table_seeds,
+                n_pits,
+            )
+            if remembered >= 0:
+                _move_first(order, actions, p, count[p], remembered)
+            cursor[p] = 0
+        # Take the children's values in order until a child must be opened or the node is done.
+        while True:
+            if settled:
+                settled = False  # the value of the settled child is ``value``: fold it into its parent below
+            elif cursor[p] < count[p] and alphas[p] < betas[p]:
+                i = order[p, cursor[p]]
+                if not leaves[p, i] and horizon - p > 2:
+                    break
+                if leaves[p, i]:
+                    value = values[p, i]
+                else:
+                    value = _best_leaf_tt(
+                        history_start,
+                        params,
+                        children[p, i],
+                        children[p + 1, 0],
+                        alphas[p],
+                        betas[p],
+                        root,
+                        games,
+                        counters,
+                        table,
+                        binom,
+                        table_seeds,
+                        n_pits,
+                    )
+            else:
+                # Done (all children seen, or a cut-off): stored, then the value goes to the parent.
+                value = bests[p]
+                if value <= opened_alpha[p]:
+                    bound = TT_UPPER
+                elif value >= opened_beta[p]:
+                    bound = TT_LOWER
+                else:
+                    bound = TT_EXACT
+                _tt_store(tt_keys, tt_data, keys[p], value, root, horizon - p, bound, best_moves[p])
+                if p == start_ply:
+                    return value
+                p -= 1
+            if maximising[p]:
+                if value > bests[p]:
+                    bests[p] = value
+                    best_moves[p] = actions[p, order[p, cursor[p]]]
+                alphas[p] = max(alphas[p], bests[p])
+            else:
+                if value < bests[p]:
+                    bests[p] = value
+                    best_moves[p] = actions[p, order[p, cursor[p]]]
+                betas[p] = min(betas[p], bests[p])
+            cursor[p] += 1
+        node = children[p, i]
+        alphas[p + 1] = alphas[p]
+        betas[p + 1] = betas[p]
+        p += 1
+
+
+@per_game()
+def _best_leaf_tt(
+    history_start: int,
+    params: np.ndarray,
+    node: np.ndarray,
+    scratch: np.ndarray,
+    alpha: int,
+    beta: int,
+    root: int,
+    games: int,
+    counters: np.ndarray,
+    table: np.ndarray,
+    binom: np.ndarray,
+    table_seeds: int,
+    n_pits: int,
+) -> int:
+    """:func:`_best_leaf`, counting the running leaves the horizon cuts in ``counters[HORIZON_LEAVES]``."""
+    no_trace = np.empty(0, np.int64)
+    maximising = node[PLAYER] == root
+    best = -INFINITY if maximising else INFINITY
+    live = _live_length(node, history_start)
+    bits = node[LEGAL]
+    action = 0
+    while bits:
+        if bits & 1:
+            _copy_node(scratch, node, live)
+            game_step(scratch, params, action, no_trace)
+            counters[NODES] += 1
+            if TABLE_LEAVES and _in_table(scratch, games, table_seeds, n_pits):
+                value = _table_value(scratch, root, 0, table, binom, n_pits)
+            else:
+                value = _leaf_value(scratch, root, games, 0)
+                if not _game_boundary(scratch, games):
+                    counters[HORIZON_LEAVES] += 1
+            if maximising:
+                best = max(best, value)
+                alpha = max(alpha, best)
+            else:
+                best = min(best, value)
+                beta = min(beta, best)
+            if alpha >= beta:
+                break
+        bits >>= 1
+        action += 1
+    return best
+
+
+@per_game()
+def deepening_root(
+    history_start: int,
+    state: np.ndarray,
+    params: np.ndarray,
+    depth: int,
+    draw: float,
+    children: np.ndarray,
+    actions: np.ndarray,
+    values: np.ndarray,
+    leaves: np.ndarray,
+    order: np.ndarray,
+    counters: np.ndarray,
+    tt_keys: np.ndarray,
+    tt_data: np.ndarray,
+    table: np.ndarray,
+    binom: np.ndarray,
+    table_seeds: int,
+    n_pits: int,
+) -> tuple[int, int]:
+    """One iteration of the deepening search: :func:`alphabeta_root` to ``depth`` plies over the transposition
+    table (``tt_keys, tt_data``; the table's move for the root searched first), so the same move for the same
+    ``draw`` and the same value. Returns -1 as the move once ``counters[ABORTED]`` is set (the node limit
+    stopped it). Unchecked (see the module docstring)."""
+    root = state[PLAYER]
+    games = state[GAMES_PLAYED]
+    n = _expand(
+        history_start,
+        params,
+        state,
+        0,
+        depth,
+        root,
+        games,
+        children,
+        actions,
+        values,
+        leaves,
+        order,
+        counters,
+        table,
+        binom,
+        table_seeds,
+        n_pits,
+    )
+    key = position_hash(state, _live_length(state, history_start))
+    slot = key & (tt_keys.shape[0] - 1)
+    if tt_keys[slot] == key:
+        _move_first(order, actions, 0, n, tt_data[slot, TT_MOVE])
+    best = -INFINITY
+    best_move = -1
+    for j in range(n):
+        i = order[0, j]
+        if not leaves[0, i] and depth > 1:
+            # alpha = best - 1: a move as good as the best so far gets its exact value (a tie).
+            values[0, i] = _search_tt(
+                history_start,
+                params,
+                children[0, i],
+                1,
+                depth,
+                best - 1,
+                INFINITY,
+                root,
+                games,
+                children,
+                actions,
+                values,
+                leaves,
+                order,
+                counters,
+                tt_keys,
+                tt_data,
+                table,
+                binom,
+                table_seeds,
+                n_pits,
+            )
+            if counters[ABORTED]:
+                return -1, 0
+        elif not leaves[0, i] and not _game_boundary(children[0, i], games):
+            counters[HORIZON_LEAVES] += 1
+        if values[0, i] > best:
+            best = values[0, i]
+            best_move = actions[0, i]
+    _tt_store(tt_keys, tt_data, key, best, root, depth, TT_EXACT, best_move)
+    ties = 0
+    for i in range(n):
+        if values[0, i] == best:
+            ties += 1
+    pick = min(int(draw * ties), ties - 1)
+    for i in range(n):  # in action order, as alphabeta_root: the same draw picks the same move
+        if values[0, i] == best:
+            if pick == 0:
+                return actions[0, i], best
+            pick -= 1
+    return -1, best
+
+
+@per_game()
+def deepening_move(
+    history_start: int,
+    state: np.ndarray,
+    params: np.ndarray,
+    n_actions: int,
+    depth: int,
+    draw: float,
+    counters: np.ndarray,
+    tt_keys: np.ndarray,
+    tt_data: np.ndarray,
+    table: np.ndarray,
+    binom: np.ndarray,
+    table_seeds: int,
+    n_pits: int,
+) -> tuple[int, int]:
+    """One iteration of the deepening search to ``depth`` plies (:func:`deepening_root`) with its buffers made
+    here: the move (-1 if ``counters[NODE_LIMIT]`` stopped it) and its value for the player to move; the
+    nodes add to ``counters[NODES]``. Unchecked (``state`` must have passed ``Game.check_state``, see the module
+    docstring)."""
+    children = np.empty((depth, n_actions, state.shape[0]), np.int64)
+    actions = np.empty((depth, n_actions), np.int64)
+    values = np.empty((depth, n_actions), np.int64)
+    leaves = np.empty((depth, n_actions), np.bool_)
+    order = np.empty((depth, n_actions), np.int64)
+    return deepening_root(
+        history_start,
+        state,
+        params,
+        depth,
+        draw,
+        children,
+        actions,
+        values,
+        leaves,
+        order,
+        counters,
+        tt_keys,
+        tt_data,
+        table,
+        binom,
+        table_seeds,
+        n_pits,
+    )
+
+
 # --- Monte Carlo tree search ----------------------------------------------------------------------------------
 @njit(cache=True, error_model="numpy")
 def _outcome(state: np.ndarray, root: int, games: int) -> float:
@@ -693,6 +1154,8 @@ def parse_compiled_opponent(name: str) -> tuple[int, int] | None:
     if kind in ("random", "greedy") and not parameter:
         return COMPILED_OPPONENTS[kind], 0
     limits = {"alphabeta": ("alphabeta depth", MAX_DEPTH), "mcts": ("mcts simulations", MAX_SIMULATIONS)}
+    if kind == "alphabeta" and parameter.startswith(TIME_BUDGET_PREFIX):
+        return None  # a time budget: the Python agent's (the compiled opponents search to a fixed depth)
     if kind in limits and parameter:
         what, high = limits[kind]
         if not (parameter.isascii() and parameter.isdigit()) or not 1 <= int(parameter) <= high:

@@ -407,7 +407,12 @@ def test_names_build_the_agents() -> None:
         "perfect": PerfectAgent,
         "pretrained": PretrainedAgent,
     } == AGENT_NAMES
-    assert {"alphabeta:D": AlphaBetaAgent, "mcts:N": MCTSAgent, "sb3:PATH": SB3Agent} == AGENT_FORMS
+    assert {
+        "alphabeta:D": AlphaBetaAgent,
+        "alphabeta:t=SECONDS": AlphaBetaAgent,
+        "mcts:N": MCTSAgent,
+        "sb3:PATH": SB3Agent,
+    } == AGENT_FORMS
     agent = make_agent("alphabeta:6", seed=0)
     assert isinstance(agent, AlphaBetaAgent) and agent.depth == 6 and agent.name == "alphabeta:6"
     agent = make_agent("mcts:50")
@@ -438,7 +443,7 @@ def test_names_build_the_agents() -> None:
             "minimax:3",
             (
                 r"unknown agent 'minimax:3'; choose one of \['greedy', 'perfect', 'pretrained', 'random'\] or "
-                r"'alphabeta:D', 'mcts:N', 'sb3:PATH'\.$"
+                r"'alphabeta:D', 'alphabeta:t=SECONDS', 'mcts:N', 'sb3:PATH'\.$"
             ),
         ),
         ("Alphabeta:3", r"unknown agent"),
