@@ -93,6 +93,7 @@ __all__ = [
     "PairRecord",
     "Placement",
     "build_ladder",
+    "check_same_game",
     "ladder_anchors",
     "load_shipped_ladder",
     "place_agent",
@@ -515,10 +516,7 @@ def build_ladder(
         raise TypeError(f"anchors must be a list of agent names such as ['random', 'greedy'] (got {anchors!r}).")
     if PIN not in anchors:
         raise ValueError(f"a ladder is pinned to {PIN!r} = 0: put {PIN!r} among the anchors (got {list(anchors)}).")
-    if PERFECT_ANCHOR in anchors:  # the table perfect plays with: loaded, else built and saved once, before any game
-        from mancala_envs.solver import solver_table
-
-        solver_table(rules)
+    _ensure_table(rules, anchors)
     from mancala_envs.analysis.tournament import run_tournament
 
     result = run_tournament(env_id, list(anchors), games_per_pair, seed=seed, workers=workers, progress=progress,
@@ -550,9 +548,31 @@ def build_ladder(
     )
 
 
-def shipped_ladder_path(game: str | Game) -> Path:
-    """Where ``game``'s shipped ladder lives: :data:`LADDERS_DIR` / ``<game name>.json``."""
-    _, rules = _rules(game, {})
+def _ensure_table(rules: Game, anchors: Sequence[str]) -> None:
+    """With ``perfect`` among the anchors, its table: loaded, else built and saved once (Modiar: about 40 s), before
+    any game. Alpha-beta reads the same table at its leaves, so the anchors play as they did when the ladder was
+    built."""
+    if PERFECT_ANCHOR in anchors:
+        from mancala_envs.solver import solver_table
+
+        solver_table(rules)
+
+
+def shipped_ladder_path(game: str | Game, **game_options: Any) -> Path:
+    """Where ``game``'s shipped ladder lives: :data:`LADDERS_DIR` / ``<game name>.json``.
+
+    Raises:
+        LadderError: the game (a variant id such as ``mancala/kalah-6x6-v0``, or options) has another config than
+            the game as registered, which the shipped ladder rates; the message says to write it elsewhere.
+    """
+    env_id, rules = _rules(game, game_options)
+    registered = make_game(resolve_env_id(rules.name))
+    if _config(rules) != _config(registered):
+        raise LadderError(
+            f"the shipped {rules.name} ladder rates {resolve_env_id(rules.name)} as registered, and {env_id} here "
+            f"differs in {_changed(_config(rules), _config(registered))}; write this ladder elsewhere (--out PATH) "
+            "and place agents on it with --ladder PATH."
+        )
     return LADDERS_DIR / f"{rules.name}.json"
 
 
@@ -572,11 +592,13 @@ def load_shipped_ladder(game: str | Game, **game_options: Any) -> Ladder:
             "(--ladder PATH, ladder=Ladder.load(PATH))."
         )
     ladder = Ladder.load(path)
-    _check_same_game(ladder, env_id, rules, f"the shipped ladder of {rules.name}")
+    check_same_game(ladder, env_id, rules, f"the shipped ladder of {rules.name}")
     return ladder
 
 
-def _check_same_game(ladder: Ladder, env_id: str, rules: Game, what: str) -> None:
+def check_same_game(ladder: Ladder, env_id: str, rules: Game, what: str) -> None:
+    """Raises :class:`LadderError` unless ``ladder`` rates the game ``env_id`` with the config of ``rules``
+    (``what`` names the ladder in the message, which names the command that builds the right one)."""
     if resolve_env_id(ladder.game) != env_id or ladder.config != _config(rules):
         options = "".join(f" --option {key}=VALUE" for key in _changed(ladder.config, _config(rules)))
         raise LadderError(
@@ -830,15 +852,16 @@ def place_agent(
     elif isinstance(ladder, (str, os.PathLike)):
         path = ladder
         ladder = Ladder.load(path)
-        _check_same_game(ladder, env_id, rules, f"the ladder file {os.fspath(path)!r}")
+        check_same_game(ladder, env_id, rules, f"the ladder file {os.fspath(path)!r}")
     elif isinstance(ladder, Ladder):
-        _check_same_game(ladder, env_id, rules, "the ladder")
+        check_same_game(ladder, env_id, rules, "the ladder")
     else:
         raise TypeError(f"ladder must be a Ladder, the path of a ladder file, or None (got {type(ladder).__name__}).")
     anchors = ladder.names
     check_game_count("a placement", len(anchors), "anchor", games_per_anchor,
                      "Play fewer games per anchor (--games).")  # fmt: skip
     player, name = _player(agent, trust_remote_code)
+    _ensure_table(rules, anchors)
     if name in anchors:
         name = f"{name} (placed)"
     local = not isinstance(player, str)

@@ -10,8 +10,10 @@ record); ``mancala-envs replay game.json`` prints a recorded game move by move, 
 (:mod:`mancala_envs.cli.terminal_game`, parsed by :mod:`mancala_envs.cli.play_command`);
 ``mancala-envs tournament --game ouril --agents random greedy`` runs a round robin with ratings
 (:mod:`mancala_envs.analysis.tournament`, parsed by :mod:`mancala_envs.cli.tournament_command`; the ``tournament``
-extra); ``mancala-envs list`` lists the ids (PettingZoo's and Gymnasium's); ``mancala-envs warm-up`` compiles every
-game's entry points into numba's cache ahead of use (:mod:`mancala_envs.training.warm_up`, ``docs/install.md``).
+extra); ``mancala-envs ladder AGENT --game G`` places an agent on the game's strength ladder
+(:mod:`mancala_envs.analysis.ladder`, parsed by :mod:`mancala_envs.cli.ladder_command`); ``mancala-envs list`` lists
+the ids (PettingZoo's and Gymnasium's); ``mancala-envs warm-up`` compiles every game's entry points into numba's
+cache ahead of use (:mod:`mancala_envs.training.warm_up`, ``docs/install.md``).
 ``python -m mancala_envs`` is the same command.
 Each subcommand lives in its own module, ``mancala_envs.cli.<name>_command`` (its arguments, what it runs and
 what it prints on Ctrl-C); this package assembles the parser and runs :func:`main`.
@@ -27,7 +29,14 @@ import types
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
-from mancala_envs.cli import demo_command, list_command, replay_command, train_command, warm_up_command
+from mancala_envs.cli import (
+    demo_command,
+    ladder_command,
+    list_command,
+    replay_command,
+    train_command,
+    warm_up_command,
+)
 from mancala_envs.cli.common import PROG, Parser, UsageError, fail, os_error_line, quiet_broken_pipe
 from mancala_envs.cli.demo_command import play_demo
 from mancala_envs.cli.list_command import list_table
@@ -73,6 +82,12 @@ SUBCOMMANDS: dict[str, Subcommand] = {
         train_command.run_train,
         train_command.train_interrupted,
     ),
+    "ladder": Subcommand(
+        ladder_command.LADDER_HELP,
+        ladder_command.add_ladder_arguments,
+        ladder_command.run_ladder,
+        ladder_command.ladder_interrupted,
+    ),
 }
 
 #: the subcommands with parsers of their own (``mancala_envs.cli.<name>_command.<name>_main``): their ``--help`` lines
@@ -98,6 +113,7 @@ def _parser() -> argparse.ArgumentParser:
     for name, help_line in OWN_PARSERS.items():
         commands.add_parser(name, add_help=False, help=help_line)
     _add_subcommand(commands, "train")
+    _add_subcommand(commands, "ladder")
     return parser
 
 
