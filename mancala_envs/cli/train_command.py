@@ -12,7 +12,7 @@ from mancala_envs.cli.common import COUNT, POSITIVE, SEED, add_trust_remote_code
 from mancala_envs.common.files import check_destination
 from mancala_envs.envs.registration import resolve_env_id
 
-__all__ = ["add_train_arguments", "run_train", "train_interrupted"]
+__all__ = ["add_train_arguments", "run_alphazero", "run_train", "train_interrupted"]
 
 #: ``mancala-envs train``'s line in ``mancala-envs --help``
 TRAIN_HELP = "train MaskablePPO against an opponent, save it, and evaluate it against the baselines"
@@ -117,6 +117,128 @@ def add_train_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", default=None, metavar="PATH", help="also write the figures as JSON to PATH")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     add_trust_remote_code(parser)
+    _add_alphazero_arguments(parser)
+
+
+def _add_alphazero_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of ``train --alphazero`` (:mod:`mancala_envs.training.alphazero`); it also reads ``--game``,
+    ``--seed``, ``--net-arch``, ``--learning-rate``, ``--batch-size``, ``--torch-threads``, ``--tensorboard``,
+    ``--json`` and ``--export-pretrained`` (the weights' folder or file; default: the folder ``models``)."""
+    group = parser.add_argument_group("AlphaZero (--alphazero)")
+    group.add_argument(
+        "--alphazero",
+        action="store_true",
+        help="AlphaZero-style training instead of PPO: batched PUCT self-play, replay buffer, policy-value MLP; "
+        "exports <game>_az.safetensors (the az:N agent) to --export-pretrained (default: the folder models)",
+    )
+    group.add_argument("--iterations", type=POSITIVE, default=20, help="self-play + update rounds (default: 20)")
+    group.add_argument(
+        "--games-per-iteration", type=POSITIVE, default=64, help="self-play games searched together (default: 64)"
+    )
+    group.add_argument("--simulations", type=POSITIVE, default=64, help="search simulations a move (default: 64)")
+    group.add_argument(
+        "--updates-per-iteration", type=COUNT, default=100, help="Adam steps per iteration (default: 100)"
+    )
+    group.add_argument("--replay-size", type=POSITIVE, default=50_000, help="samples kept (default: 50000)")
+    group.add_argument(
+        "--rating-every", type=COUNT, default=5, help="iterations between rating rounds, 0 for none (default: 5)"
+    )
+    group.add_argument("--rating-games", type=POSITIVE, default=20, help="games per anchor a round (default: 20)")
+    group.add_argument(
+        "--rating-opponents",
+        nargs="+",
+        default=["random", "greedy", "alphabeta:2"],
+        help="the rating anchors, the first pinned to 0 (default: random greedy alphabeta:2)",
+    )
+    group.add_argument(
+        "--max-minutes",
+        type=float,
+        default=None,
+        help="a time budget: stop after the iteration that reaches it, then export (default: none)",
+    )
+    group.add_argument(
+        "--rating-simulations", type=COUNT, default=32, help="the searched agent's simulations when rated (default: 32)"
+    )
+
+
+def run_alphazero(args: argparse.Namespace, out: TextIO | None = None) -> dict[str, Any]:
+    """``mancala-envs train --alphazero``: trains by AlphaZero-style self-play, exports the weights, prints the
+    figures of each iteration; returns the last ones.
+
+    Raises:
+        ValueError: bad arguments, a refused export path (before training), or torch missing.
+    """
+    out = sys.stdout if out is None else out
+    import mancala_envs
+
+    game = resolve_env_id(args.game)
+    mancala_envs.make(game)  # an unknown game fails here, before torch is imported
+    try:
+        from mancala_envs.training import alphazero
+    except ImportError as error:
+        raise ValueError(
+            f"training needs the train extra ({error.name} is missing): pip install 'mancala-envs[train]'"
+        ) from None
+    config = alphazero.AlphaZeroConfig(
+        game=game,
+        seed=args.seed,
+        iterations=args.iterations,
+        games_per_iteration=args.games_per_iteration,
+        simulations=args.simulations,
+        hidden=tuple(args.net_arch),
+        learning_rate=args.learning_rate,
+        batch_size=args.batch_size,
+        updates_per_iteration=args.updates_per_iteration,
+        replay_size=args.replay_size,
+        rating_every=args.rating_every,
+        rating_games=args.rating_games,
+        rating_opponents=tuple(args.rating_opponents),
+        rating_simulations=args.rating_simulations,
+        tensorboard=args.tensorboard,
+        torch_threads=args.torch_threads,
+        max_seconds=None if args.max_minutes is None else 60 * args.max_minutes,
+    )
+    export = args.export_pretrained if args.export_pretrained is not None else "models"
+    if args.json:
+        check_destination(args.json, "the output of --json")
+    print(
+        f"Training AlphaZero on {game}: {config.iterations} iterations of {config.games_per_iteration} self-play "
+        f"games at {config.simulations} simulations a move, seed {config.seed}; weights to {export}",
+        file=out,
+        flush=True,
+    )
+
+    def report(figures: dict[str, float]) -> None:
+        if args.no_progress:
+            return
+        ratings = " ".join(
+            f"{key[7:]}={value:.0f}"
+            for key, value in figures.items()
+            if key.startswith("rating/") and "score" not in key
+        )
+        print(
+            f"iteration {figures['iteration']:.0f}: loss {figures['loss/total']:.3f} (policy "
+            f"{figures['loss/policy']:.3f}, value {figures['loss/value']:.3f}), "
+            f"{figures['self_play/games_per_hour']:.0f} games/h, {figures['seconds']:.0f} s"
+            + (f"; Elo {ratings}" if ratings else ""),
+            file=out,
+            flush=True,
+        )
+
+    result = alphazero.train_alphazero(config, export=export, progress=report)
+    folder = result.exported.parent if result.exported is not None else export
+    print(
+        f"Trained {result.games} self-play games in {result.seconds:.1f} s "
+        f"({3600 * result.games / max(result.seconds, 1e-9):.0f} games/h with the updates); exported the weights to "
+        f"{result.exported} (az:N plays them with MANCALA_ENVS_WEIGHTS={folder})",
+        file=out,
+    )
+    figures = {"game": game, "seconds": result.seconds, "games": result.games, "history": result.history,
+               "exported": str(result.exported), "command": config.command()}  # fmt: skip
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as handle:
+            json.dump(figures, handle, indent=2)
+    return figures
 
 
 def run_train(args: argparse.Namespace, out: TextIO | None = None) -> dict[str, Any]:
@@ -134,6 +256,8 @@ def run_train(args: argparse.Namespace, out: TextIO | None = None) -> dict[str, 
             one line that says where and after how many steps (``main`` returns 130).
     """
 
+    if getattr(args, "alphazero", False):
+        return run_alphazero(args, out)
     out = sys.stdout if out is None else out
     import mancala_envs
 
