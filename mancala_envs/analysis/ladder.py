@@ -467,12 +467,11 @@ def _config(game: Game) -> dict[str, Any]:
     return json.loads(json.dumps(dataclasses.asdict(game.config)))
 
 
-def _default_command(
-    env_id: str, anchors: Sequence[str], games_per_pair: int, seed: int, options: dict[str, Any]
-) -> str:
-    words = ["mancala-envs", "ladder", "--build", "--game", env_id.removesuffix("_v0"), "--games-per-pair",
+def _default_command(game: str, anchors: Sequence[str], games_per_pair: int, seed: int, options: dict[str, Any]) -> str:
+    """The ``mancala-envs ladder --build`` line that rebuilds a ladder (``game`` as the command takes it)."""
+    words = ["mancala-envs", "ladder", "--build", "--game", game, "--games-per-pair",
              str(games_per_pair), "--seed", str(seed)]  # fmt: skip
-    if list(anchors) != ladder_anchors(env_id, **options):
+    if list(anchors) != ladder_anchors(game, **options):
         words += ["--anchors", *anchors]
     for key, value in options.items():
         words += ["--option", f"{key}={json.dumps(value)}"]
@@ -544,7 +543,9 @@ def build_ladder(
         covariance=covariance,
         command=command
         if command is not None
-        else _default_command(env_id, anchors, games_per_pair, seed, game_options),
+        else _default_command(
+            game if isinstance(game, str) and "/" in game else rules.name, anchors, games_per_pair, seed, game_options
+        ),
     )
 
 
@@ -568,10 +569,12 @@ def shipped_ladder_path(game: str | Game, **game_options: Any) -> Path:
     env_id, rules = _rules(game, game_options)
     registered = make_game(resolve_env_id(rules.name))
     if _config(rules) != _config(registered):
+        changed = _changed(_config(rules), _config(registered))
+        options = "".join(f" --option {key}=VALUE" for key in changed)
         raise LadderError(
             f"the shipped {rules.name} ladder rates {resolve_env_id(rules.name)} as registered, and {env_id} here "
-            f"differs in {_changed(_config(rules), _config(registered))}; write this ladder elsewhere (--out PATH) "
-            "and place agents on it with --ladder PATH."
+            f"differs in {changed}; build a ladder of this config elsewhere (`mancala-envs ladder --build --game "
+            f"{rules.name}{options} --out PATH`) and place agents on it with --ladder PATH (ladder=PATH)."
         )
     return LADDERS_DIR / f"{rules.name}.json"
 
@@ -584,7 +587,7 @@ def load_shipped_ladder(game: str | Game, **game_options: Any) -> Ladder:
             or a damaged file; the message names the ``mancala-envs ladder --build`` command that builds one.
     """
     env_id, rules = _rules(game, game_options)
-    path = LADDERS_DIR / f"{rules.name}.json"
+    path = shipped_ladder_path(rules)
     build = f"`mancala-envs ladder --build --game {rules.name} --out {rules.name}-ladder.json`"
     if not path.is_file():
         raise LadderError(
