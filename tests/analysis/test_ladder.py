@@ -33,8 +33,10 @@ ANCHORS = ["random", "greedy", "alphabeta:2"]
 
 
 @pytest.fixture(scope="module")
-def tiny_ladder() -> Ladder:
-    return build_ladder("kalah", ANCHORS, games_per_pair=40, seed=0, workers=1, **TINY)
+def tiny_ladder(tmp_path_factory: pytest.TempPathFactory) -> Ladder:
+    with pytest.MonkeyPatch.context() as patch:  # no table for alphabeta:2's leaves, as in every test
+        patch.setenv("MANCALA_ENVS_TABLES", str(tmp_path_factory.mktemp("no-tables")))
+        return build_ladder("kalah", ANCHORS, games_per_pair=40, seed=0, workers=1, **TINY)
 
 
 # --- the fits ------------------------------------------------------------------------------------------------------
