@@ -627,7 +627,7 @@ class CallableAgent(StateAgent):
         if not callable(choose):
             raise TypeError(f"choose must be a callable (game, state) -> action (got {type(choose).__name__}).")
         self.function = choose
-        self.name = name or getattr(choose, "__name__", type(choose).__name__)
+        self.name = name or str(getattr(choose, "__name__", type(choose).__name__))
 
     def choose(self, game: Game, state: np.ndarray) -> int:
         action = self.function(game, state.copy())

@@ -160,8 +160,8 @@ def _build(args: argparse.Namespace, options: dict[str, Any], out: Any) -> None:
             raise ValueError(
                 f"--build rebuilds the ladder and places no agent: leave out {flag} (--games-per-pair sets the games)."
             )
-    shipped = ladders.shipped_ladder_path(args.game, **options) if args.out is None else None
-    path = check_destination(args.out or shipped, "the ladder")
+    target = ladders.shipped_ladder_path(args.game, **options) if args.out is None else args.out
+    path = check_destination(target, "the ladder")
     games = ladders.DEFAULT_GAMES_PER_PAIR if args.games_per_pair is None else args.games_per_pair
     started = time.perf_counter()
     ladder = ladders.build_ladder(

@@ -61,6 +61,7 @@ def test_every_subcommand_has_its_own_module() -> None:
         "list": "list_command",
         "warm-up": "warm_up_command",
         "train": "train_command",
+        "ladder": "ladder_command",
     }
     assert set(cli.SUBCOMMANDS) == set(modules)
     for command, module in modules.items():
