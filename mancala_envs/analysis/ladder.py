@@ -108,7 +108,7 @@ STRONG_ANCHOR = "alphabeta:t=0.05"
 PIN = "random"
 #: The anchor added where the whole game is solved cheaply (:func:`solved_cheaply`).
 PERFECT_ANCHOR = "perfect"
-#: The anchors of every ladder, weakest first (the one place to change them); see :func:`ladder_anchors`.
+#: The anchors of every ladder, roughly weakest first (the one place to change them); see :func:`ladder_anchors`.
 DEFAULT_ANCHORS: tuple[str, ...] = (
     PIN,
     "greedy",
