@@ -186,6 +186,8 @@ class AlphaZeroConfig:
             f"--updates-per-iteration {self.updates_per_iteration} --batch-size {self.batch_size}",
             f"--learning-rate {self.learning_rate} --net-arch {' '.join(map(str, self.hidden))}",
         ]
+        if self.max_seconds is not None:
+            parts.append(f"--max-minutes {self.max_seconds / 60:g}")
         return " ".join(parts)
 
 
