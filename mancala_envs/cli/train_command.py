@@ -151,6 +151,12 @@ def _add_alphazero_arguments(parser: argparse.ArgumentParser) -> None:
         help="the rating anchors, the first pinned to 0 (default: random greedy alphabeta:2)",
     )
     group.add_argument(
+        "--rating-opening-plies",
+        type=COUNT,
+        default=2,
+        help="random plies opening each pair of rating games, seats swapped (default: 2)",
+    )
+    group.add_argument(
         "--max-minutes",
         type=float,
         default=None,
@@ -194,6 +200,7 @@ def run_alphazero(args: argparse.Namespace, out: TextIO | None = None) -> dict[s
         rating_games=args.rating_games,
         rating_opponents=tuple(args.rating_opponents),
         rating_simulations=args.rating_simulations,
+        rating_opening_plies=args.rating_opening_plies,
         tensorboard=args.tensorboard,
         torch_threads=args.torch_threads,
         max_seconds=None if args.max_minutes is None else 60 * args.max_minutes,

@@ -19,7 +19,8 @@ the same weights bit for bit.
 **TensorBoard** (``tensorboard=DIR``): ``loss/total``, ``loss/policy``, ``loss/value``,
 ``self_play/games_per_hour``, ``self_play/plies_per_game``, ``self_play/seconds``, and every ``rating_every``
 iterations the network with search (``az:<rating_simulations>``) against the anchors ``rating_opponents``
-(``rating_games`` games each, seats alternated): ``rating/score_vs_<anchor>`` and the Bradley-Terry ratings
+(``rating_games`` games each, seats alternated, each pair of games opened by ``rating_opening_plies``
+random plies): ``rating/score_vs_<anchor>`` and the Bradley-Terry ratings
 of the pool (:func:`mancala_envs.analysis.ratings.fit_ratings`, Elo scale) pinned to the first anchor
 (``random`` = 0): ``rating/<agent>``.
 
@@ -97,6 +98,7 @@ class AlphaZeroConfig:
         rating_games: Games per anchor in a rating round (seats alternated).
         rating_opponents: The anchors (agent names), the first one pinned to 0.
         rating_simulations: The searched agent's simulations in the rating games.
+        rating_opening_plies: Random plies opening each pair of rating games (see :func:`play_rating_games`).
         tensorboard: A folder to log to (created; its parent must exist), or ``None``.
         torch_threads: torch's CPU threads during the run.
         max_seconds: A time budget: the run stops after the iteration that reaches it (rated then if
@@ -124,6 +126,7 @@ class AlphaZeroConfig:
     rating_games: int = 20
     rating_opponents: tuple[str, ...] = ("random", "greedy", "alphabeta:2")
     rating_simulations: int = 32
+    rating_opening_plies: int = 2
     tensorboard: str | None = None
     torch_threads: int = 1
     max_seconds: float | None = None
@@ -138,6 +141,7 @@ class AlphaZeroConfig:
             "temperature_plies": (self.temperature_plies, 0),
             "rating_every": (self.rating_every, 0),
             "rating_games": (self.rating_games, 1),
+            "rating_opening_plies": (self.rating_opening_plies, 0),
             "torch_threads": (self.torch_threads, 1),
             "seed": (self.seed, 0),
         }
@@ -337,9 +341,15 @@ def play_rating_games(
     games: int,
     seed: int,
     c_puct: float = 1.5,
+    opening_plies: int = 0,
 ) -> tuple[float, int, int, int]:
     """The network with search (``simulations``; 0 = the raw network) against the agent ``opponent``, over
     ``games`` games played at once (the searched side's moves in one batched search per round), seats alternated.
+
+    With ``opening_plies`` > 0, each pair of games (``2k``, ``2k + 1``) starts with the same ``opening_plies``
+    uniformly random plies, then the network plays one seat in one game and the other seat in the other: from
+    the fixed start, two deterministic agents play the same few games over and over, so a score over many games
+    measures little; random openings make the games differ.
 
     Returns:
         The network's points (wins + draws / 2), wins, draws and losses.
@@ -350,8 +360,15 @@ def play_rating_games(
     agent = make_agent(opponent, seed=int(rng.integers(2**31)))
     search = BatchedMCTS(game, simulations, c_puct=c_puct) if simulations else None
     states = np.stack([game.new_state(0) for _ in range(games)])
-    az_player = np.arange(games) % 2  # the network moves first in the even games
+    az_player = np.arange(games) % 2  # the network has the first seat in the even games
     trace = np.empty(0, np.int64)
+    for pair in range(0, games, 2):
+        for _ in range(opening_plies):
+            if states[pair, STATUS] != RUNNING:
+                break
+            action = int(rng.choice(game.legal_actions(states[pair])))
+            for g in range(pair, min(pair + 2, games)):
+                game.step(states[g], action, trace)
     while True:
         running = states[:, STATUS] == RUNNING
         if not running.any():
@@ -547,7 +564,14 @@ def _rate(game: Game, network: AlphaZeroNetwork, config: AlphaZeroConfig, seed: 
     figures: dict[str, float] = {}
     for index, opponent in enumerate(config.rating_opponents, start=1):
         score, _, _, _ = play_rating_games(
-            game, network, config.rating_simulations, opponent, config.rating_games, seed + index, config.c_puct
+            game,
+            network,
+            config.rating_simulations,
+            opponent,
+            config.rating_games,
+            seed + index,
+            config.c_puct,
+            config.rating_opening_plies,
         )
         points[0, index], points[index, 0] = score, config.rating_games - score
         played[0, index] = played[index, 0] = config.rating_games

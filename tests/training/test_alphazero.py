@@ -90,3 +90,21 @@ def test_the_command_trains_and_exports(tmp_path, capsys) -> None:
     assert "Training AlphaZero on kalah_v0: 1 iterations of 2 self-play games at 4 simulations a move" in out
     assert f"exported the weights to {tmp_path / 'w' / 'kalah_az.safetensors'}" in out
     assert load_alphazero("kalah", tmp_path / "w").hidden == [8]
+
+
+def test_rating_games_count_every_game_and_repeat_under_a_seed() -> None:
+    from mancala_envs.games.kalah import Kalah
+    from mancala_envs.training.alphazero import play_rating_games
+
+    from support.alphazero_weights import tiny_network
+
+    game = Kalah()
+    network = tiny_network(game)
+    for simulations, opening in ((0, 0), (0, 2), (5, 3)):
+        points, wins, draws, losses = play_rating_games(
+            game, network, simulations, "random", 6, 3, opening_plies=opening
+        )
+        assert wins + draws + losses == 6 and points == wins + draws / 2
+        assert play_rating_games(game, network, simulations, "random", 6, 3, opening_plies=opening) == (
+            points, wins, draws, losses
+        )  # fmt: skip
