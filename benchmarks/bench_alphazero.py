@@ -12,7 +12,7 @@ openings of 0 to 20 plies):
 
 Simulations per second is ``roots x simulations / seconds``; each repetition runs the three back to back and
 the table shows medians and the median per-repetition ratio batched / one at a time. Then **self-play**:
-:func:`mancala_envs.training.alphazero.self_play` plays ``--selfplay-games`` games at once with Dirichlet noise
+:func:`mancala_envs.training.alphazero_training.self_play` plays ``--selfplay-games`` games at once with Dirichlet noise
 and the temperature schedule, as the training loop does (no updates): games per hour and plies per game.
 
 The network is an untrained MLP with seeded random weights (its speed is that of a trained one of the same
@@ -125,7 +125,7 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     pairs = zip(runs["batched"], runs["one_at_a_time"], strict=True)
     ratios = [alone["seconds"] / batched["seconds"] for batched, alone in pairs]
 
-    from mancala_envs.training.alphazero import AlphaZeroConfig, self_play
+    from mancala_envs.training.alphazero_training import AlphaZeroConfig, self_play
 
     config = AlphaZeroConfig(
         game=args.game, games_per_iteration=args.selfplay_games, simulations=args.simulations, hidden=tuple(args.hidden)

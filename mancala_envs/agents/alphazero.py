@@ -1,6 +1,6 @@
 """The AlphaZero-style agent (``"az:N"``): a policy-value network, played in numpy, with PUCT search at move time.
 
-The network is a small MLP trained by :mod:`mancala_envs.training.alphazero` (self-play with the batched
+The network is a small MLP trained by :mod:`mancala_envs.training.alphazero_training` (self-play with the batched
 search of :mod:`mancala_envs.algorithms.batched_mcts`): a trunk of hidden layers on the encoded observation
 of the player to move, then two heads, the **policy** (a logit per action) and the **value** (one number,
 squashed by ``tanh`` into [-1, 1]: the expected result for the player to move). It is played here in numpy

@@ -70,6 +70,7 @@ __all__ = [
     "check_simulations",
     "choose_actions",
     "dirichlet_noise",
+    "legal_masks",
     "search_one",
     "uniform_evaluator",
 ]
@@ -85,6 +86,24 @@ Evaluator = Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]
 
 
 # --- the compiled tree work ---------------------------------------------------------------------------------------
+@njit(cache=True, error_model="numpy")
+def _result_for_player0(state: np.ndarray, games: int) -> float:
+    """The result of a finished game for player 0: 1 won, -1 lost, 0 drawn (a match's game: by its points)."""
+    if state[STATUS] != RUNNING:
+        if state[WINNER] == 0:
+            return 1.0
+        if state[WINNER] == 1:
+            return -1.0
+        return 0.0
+    if state[GAMES_PLAYED] != games:
+        points = state[POINTS] - state[POINTS + 1]
+        if points > 0:
+            return 1.0
+        if points < 0:
+            return -1.0
+    return 0.0
+
+
 @per_game()
 def select_leaves(
     params: np.ndarray,
@@ -175,24 +194,6 @@ def select_leaves(
             for action in range(n_actions):
                 masks[g, action] = 0
     return count
-
-
-@njit(cache=True, error_model="numpy")
-def _result_for_player0(state: np.ndarray, games: int) -> float:
-    """The result of a finished game for player 0: 1 won, -1 lost, 0 drawn (a match's game: by its points)."""
-    if state[STATUS] != RUNNING:
-        if state[WINNER] == 0:
-            return 1.0
-        if state[WINNER] == 1:
-            return -1.0
-        return 0.0
-    if state[GAMES_PLAYED] != games:
-        points = state[POINTS] - state[POINTS + 1]
-        if points > 0:
-            return 1.0
-        if points < 0:
-            return -1.0
-    return 0.0
 
 
 @njit(cache=True, error_model="numpy")
@@ -410,6 +411,11 @@ def check_c_puct(c_puct: object) -> float:
 def search_one(game: Game, state: np.ndarray, evaluate: Evaluator, simulations: int, **options: float) -> SearchResult:
     """One game's search: :class:`BatchedMCTS` with ``N = 1`` (``options``: ``c_puct``)."""
     return BatchedMCTS(game, simulations, **options).run(np.asarray(state)[None], evaluate)
+
+
+def legal_masks(states: np.ndarray, n_actions: int) -> np.ndarray:
+    """The ``(N, n_actions)`` bool legal masks of the states' players to move (from ``LEGAL``)."""
+    return ((states[:, LEGAL][:, None] >> np.arange(n_actions)) & 1).astype(bool)
 
 
 def uniform_evaluator(game: Game) -> Evaluator:

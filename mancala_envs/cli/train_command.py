@@ -121,7 +121,7 @@ def add_train_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _add_alphazero_arguments(parser: argparse.ArgumentParser) -> None:
-    """The options of ``train --alphazero`` (:mod:`mancala_envs.training.alphazero`); it also reads ``--game``,
+    """The options of ``train --alphazero`` (:mod:`mancala_envs.training.alphazero_training`); it also reads ``--game``,
     ``--seed``, ``--net-arch``, ``--learning-rate``, ``--batch-size``, ``--torch-threads``, ``--tensorboard``,
     ``--json`` and ``--export-pretrained`` (the weights' folder or file; default: the folder ``models``)."""
     group = parser.add_argument_group("AlphaZero (--alphazero)")
@@ -180,7 +180,7 @@ def run_alphazero(args: argparse.Namespace, out: TextIO | None = None) -> dict[s
     game = resolve_env_id(args.game)
     mancala_envs.make(game)  # an unknown game fails here, before torch is imported
     try:
-        from mancala_envs.training import alphazero
+        from mancala_envs.training import alphazero_training as alphazero
     except ImportError as error:
         raise ValueError(
             f"training needs the train extra ({error.name} is missing): pip install 'mancala-envs[train]'"

@@ -12,13 +12,13 @@ from mancala_envs.algorithms.batched_mcts import (
     BatchedMCTS,
     choose_actions,
     dirichlet_noise,
+    legal_masks,
     search_one,
     uniform_evaluator,
 )
 from mancala_envs.engine.state import BOARD, LEGAL, RUNNING, STATUS, STORE
 from mancala_envs.games.kalah import Kalah
 from mancala_envs.games.ouril import Ouril
-from mancala_envs.training.alphazero import legal_masks
 
 
 def _positions(game, count: int, seed: int) -> np.ndarray:
@@ -126,7 +126,7 @@ def test_network_batch_equals_rows_and_search_agrees() -> None:
 
 def test_torch_forward_equals_numpy_forward() -> None:
     torch = pytest.importorskip("torch")
-    from mancala_envs.training.alphazero import policy_value_net, to_network
+    from mancala_envs.training.alphazero_training import policy_value_net, to_network
 
     game = Kalah()
     torch.manual_seed(0)

@@ -90,7 +90,7 @@ def test_batched_search_refuses_bad_states_and_answers() -> None:
 
 def test_training_config_refusals_and_export_checked_before_training(tmp_path) -> None:
     pytest.importorskip("torch")
-    from mancala_envs.training.alphazero import AlphaZeroConfig, train_alphazero
+    from mancala_envs.training.alphazero_training import AlphaZeroConfig, train_alphazero
 
     with pytest.raises(ValueError, match=r"iterations must be an integer >= 1 \(got 0\)"):
         AlphaZeroConfig(iterations=0)

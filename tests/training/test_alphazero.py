@@ -1,5 +1,5 @@
-"""AlphaZero-style training (mancala_envs.training.alphazero): a tiny run is reproducible bit for bit under a seed,
-logs its figures, exports weights the az agent loads, and the command line trains and exports."""
+"""AlphaZero-style training (mancala_envs.training.alphazero_training): a tiny run is reproducible bit for bit under
+a seed, logs its figures, exports weights the az agent loads, and the command line trains and exports."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 pytest.importorskip("torch")
 
 from mancala_envs.agents.alphazero import AlphaZeroAgent, load_alphazero
-from mancala_envs.training.alphazero import AlphaZeroConfig, ReplayBuffer, train_alphazero
+from mancala_envs.training.alphazero_training import AlphaZeroConfig, ReplayBuffer, train_alphazero
 
 TINY = {
     "game": "kalah",
@@ -94,7 +94,7 @@ def test_the_command_trains_and_exports(tmp_path, capsys) -> None:
 
 def test_rating_games_count_every_game_and_repeat_under_a_seed() -> None:
     from mancala_envs.games.kalah import Kalah
-    from mancala_envs.training.alphazero import play_rating_games
+    from mancala_envs.training.alphazero_training import play_rating_games
 
     from support.alphazero_weights import tiny_network
 

@@ -26,7 +26,7 @@ of the pool (:func:`mancala_envs.analysis.ratings.fit_ratings`, Elo scale) pinne
 
 Example (a tiny run, seconds)::
 
-    from mancala_envs.training.alphazero import AlphaZeroConfig, train_alphazero
+    from mancala_envs.training.alphazero_training import AlphaZeroConfig, train_alphazero
     result = train_alphazero(AlphaZeroConfig(game="kalah", iterations=2, games_per_iteration=4, simulations=8))
     result.network  # an AlphaZeroNetwork; export_alphazero(result.network, "weights/") writes it
 """
@@ -55,15 +55,15 @@ from mancala_envs.algorithms.batched_mcts import (
     check_simulations,
     choose_actions,
     dirichlet_noise,
+    legal_masks,
 )
-from mancala_envs.engine.state import LEGAL, PLAYER, RUNNING, STATUS, WINNER
+from mancala_envs.engine.state import PLAYER, RUNNING, STATUS, WINNER
 from mancala_envs.games.game import Game
 
 __all__ = [
     "AlphaZeroConfig",
     "AlphaZeroResult",
     "ReplayBuffer",
-    "legal_masks",
     "play_rating_games",
     "policy_value_net",
     "self_play",
@@ -245,11 +245,6 @@ def to_network(model: Any, game: Game, encoding: str, metadata: dict[str, str] |
 
 
 # --- self-play -------------------------------------------------------------------------------------------------------
-def legal_masks(states: np.ndarray, n_actions: int) -> np.ndarray:
-    """The ``(N, n_actions)`` bool legal masks of the states' players to move (from ``LEGAL``)."""
-    return ((states[:, LEGAL][:, None] >> np.arange(n_actions)) & 1).astype(bool)
-
-
 def self_play(
     game: Game,
     network: AlphaZeroNetwork,
