@@ -20,9 +20,9 @@ the same weights bit for bit.
 ``self_play/games_per_hour``, ``self_play/plies_per_game``, ``self_play/seconds``, and every ``rating_every``
 iterations the network with search (``az:<rating_simulations>``) against the anchors ``rating_opponents``
 (``rating_games`` games each, seats alternated, each pair of games opened by ``rating_opening_plies``
-random plies): ``rating/score_vs_<anchor>`` and the Bradley-Terry ratings
-of the pool (:func:`mancala_envs.analysis.ratings.fit_ratings`, Elo scale) pinned to the first anchor
-(``random`` = 0): ``rating/<agent>``.
+random plies): ``rating/score_vs_<anchor>``, and the pool's live Bradley-Terry ratings over every rating game
+of the run (:class:`~mancala_envs.training.selfplay.PoolRatings`, openskill's ``BradleyTerryFull``, as PPO
+self-play rates its pool): ``rating/<agent>`` (mu, from 25) and ``rating_sigma/<agent>``.
 
 Example (a tiny run, seconds)::
 
@@ -39,7 +39,7 @@ import math
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -63,6 +63,7 @@ from mancala_envs.games.game import Game
 __all__ = [
     "AlphaZeroConfig",
     "AlphaZeroResult",
+    "RatingGames",
     "ReplayBuffer",
     "play_rating_games",
     "policy_value_net",
@@ -327,6 +328,16 @@ class ReplayBuffer:
         return {key: values[rows] for key, values in self.arrays.items()}
 
 
+class RatingGames(NamedTuple):
+    """The network's results in :func:`play_rating_games`."""
+
+    points: float
+    wins: int
+    draws: int
+    losses: int
+    scores: tuple[float, ...]
+
+
 # --- rating games -----------------------------------------------------------------------------------------------------
 def play_rating_games(
     game: Game,
@@ -337,7 +348,7 @@ def play_rating_games(
     seed: int,
     c_puct: float = 1.5,
     opening_plies: int = 0,
-) -> tuple[float, int, int, int]:
+) -> RatingGames:
     """The network with search (``simulations``; 0 = the raw network) against the agent ``opponent``, over
     ``games`` games played at once (the searched side's moves in one batched search per round), seats alternated.
 
@@ -347,7 +358,7 @@ def play_rating_games(
     measures little; random openings make the games differ.
 
     Returns:
-        The network's points (wins + draws / 2), wins, draws and losses.
+        The network's points (wins + draws / 2), wins, draws, losses and its score in each game (1, 0.5, 0).
     """
     from mancala_envs.agents import make_agent
 
@@ -362,8 +373,8 @@ def play_rating_games(
             if states[pair, STATUS] != RUNNING:
                 break
             action = int(rng.choice(game.legal_actions(states[pair])))
-            for g in range(pair, min(pair + 2, games)):
-                game.step(states[g], action, trace)
+            for index in range(pair, min(pair + 2, games)):
+                game.step(states[index], action, trace)
     while True:
         running = states[:, STATUS] == RUNNING
         if not running.any():
@@ -383,10 +394,9 @@ def play_rating_games(
         for g in theirs:
             game.step(states[g], int(agent.act_on_engine_state(game, states[g])), trace)
     winners = states[:, WINNER]
-    wins = int((winners == az_player).sum())
-    draws = int((winners < 0).sum())
-    losses = games - wins - draws
-    return wins + draws / 2, wins, draws, losses
+    scores = np.where(winners == az_player, 1.0, np.where(winners < 0, 0.5, 0.0))
+    wins, draws = int((scores == 1.0).sum()), int((scores == 0.5).sum())
+    return RatingGames(float(scores.sum()), wins, draws, games - wins - draws, tuple(float(x) for x in scores))
 
 
 # --- the loop ---------------------------------------------------------------------------------------------------------
@@ -467,6 +477,7 @@ def _train(
     seeds = np.random.SeedSequence(config.seed).spawn(3)
     play_rng, update_rng = np.random.default_rng(seeds[0]), np.random.default_rng(seeds[1])
     rating_seed = int(seeds[2].generate_state(1)[0])
+    pool: Any = None  # the live ratings of the rating rounds (made at the first)
     torch.manual_seed(config.seed)
     inputs = encoded_width(config.encoding, game)
     model = policy_value_net(inputs, config.hidden, game.n_actions)
@@ -497,7 +508,12 @@ def _train(
         )
         rated = config.rating_every > 0 and (iteration % config.rating_every == 0 or last)
         if rated:
-            figures.update(_rate(game, to_network(model, game, config.encoding), config, rating_seed + iteration))
+            if pool is None:
+                from mancala_envs.training.selfplay import PoolRatings
+
+                pool = PoolRatings(learner=f"az:{config.rating_simulations}")
+            network = to_network(model, game, config.encoding)
+            figures.update(_rate(game, network, config, rating_seed + iteration, pool))
         figures["seconds"] = time.perf_counter() - start
         history.append(figures)
         if writer is not None:
@@ -547,18 +563,12 @@ def _update(
     return float(means[0]), float(means[1]), float(means[2])
 
 
-def _rate(game: Game, network: AlphaZeroNetwork, config: AlphaZeroConfig, seed: int) -> dict[str, float]:
-    """The rating round: the network with search against each anchor, then Bradley-Terry ratings pinned to the
-    first anchor."""
-    from mancala_envs.analysis.ratings import fit_ratings
-
-    me = f"az:{config.rating_simulations}"
-    names = [me, *config.rating_opponents]
-    size = len(names)
-    points, played = np.zeros((size, size)), np.zeros((size, size))
+def _rate(game: Game, network: AlphaZeroNetwork, config: AlphaZeroConfig, seed: int, pool: Any) -> dict[str, float]:
+    """The rating round: the network with search against each anchor, every game recorded in the pool's live
+    Bradley-Terry ratings (``pool``, a :class:`~mancala_envs.training.selfplay.PoolRatings`)."""
     figures: dict[str, float] = {}
     for index, opponent in enumerate(config.rating_opponents, start=1):
-        score, _, _, _ = play_rating_games(
+        result = play_rating_games(
             game,
             network,
             config.rating_simulations,
@@ -568,12 +578,10 @@ def _rate(game: Game, network: AlphaZeroNetwork, config: AlphaZeroConfig, seed: 
             config.c_puct,
             config.rating_opening_plies,
         )
-        points[0, index], points[index, 0] = score, config.rating_games - score
-        played[0, index] = played[index, 0] = config.rating_games
-        figures[f"rating/score_vs_{opponent}"] = score / config.rating_games
-    if size >= 2:
-        ratings = fit_ratings(points, played, names)
-        anchor = float(ratings.elo[1])
-        for name, elo in zip(names, ratings.elo, strict=True):
-            figures[f"rating/{name}"] = float(elo) - anchor
+        for score in result.scores:
+            pool.record(opponent, score)
+        figures[f"rating/score_vs_{opponent}"] = result.points / config.rating_games
+    for name, (mu, sigma) in pool.table().items():
+        figures[f"rating/{name}"] = mu
+        figures[f"rating_sigma/{name}"] = sigma
     return figures
