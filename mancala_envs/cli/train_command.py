@@ -129,7 +129,8 @@ def _add_alphazero_arguments(parser: argparse.ArgumentParser) -> None:
         "--alphazero",
         action="store_true",
         help="AlphaZero-style training instead of PPO: batched PUCT self-play, replay buffer, policy-value MLP; "
-        "exports <game>_az.safetensors (the az:N agent) to --export-pretrained (default: the folder models)",
+        "exports <game>_az.safetensors (the az:N agent) to --export-pretrained (default: the folder models); also "
+        "reads --game --seed --net-arch --learning-rate --batch-size --torch-threads --tensorboard --json",
     )
     group.add_argument("--iterations", type=POSITIVE, default=20, help="self-play + update rounds (default: 20)")
     group.add_argument(
@@ -148,7 +149,7 @@ def _add_alphazero_arguments(parser: argparse.ArgumentParser) -> None:
         "--rating-opponents",
         nargs="+",
         default=["random", "greedy", "alphabeta:2"],
-        help="the rating anchors, the first pinned to 0 (default: random greedy alphabeta:2)",
+        help="the rating anchors (agent names) the searched network plays (default: random greedy alphabeta:2)",
     )
     group.add_argument(
         "--rating-opening-plies",
@@ -185,6 +186,8 @@ def run_alphazero(args: argparse.Namespace, out: TextIO | None = None) -> dict[s
         raise ValueError(
             f"training needs the train extra ({error.name} is missing): pip install 'mancala-envs[train]'"
         ) from None
+    if args.max_minutes is not None and not 0 < args.max_minutes < float("inf"):
+        raise ValueError(f"--max-minutes must be a positive number of minutes, as 25 (got {args.max_minutes}).")
     config = alphazero.AlphaZeroConfig(
         game=game,
         seed=args.seed,

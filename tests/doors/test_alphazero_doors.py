@@ -104,3 +104,15 @@ def test_training_config_refusals_and_export_checked_before_training(tmp_path) -
     with pytest.raises(ValueError, match="does not exist; create it first"):
         train_alphazero(AlphaZeroConfig(iterations=1, games_per_iteration=1, simulations=1), export=missing)
     assert not (tmp_path / "no").exists()
+
+
+@pytest.mark.parametrize("minutes", ["0", "-1", "inf"])
+def test_train_alphazero_refuses_a_bad_time_budget_before_training(minutes: str, capsys, tmp_path) -> None:
+    pytest.importorskip("torch")
+    from mancala_envs.cli import main
+
+    code = main(["train", "--alphazero", "--max-minutes", minutes, "--export-pretrained", str(tmp_path / "w")])
+    captured = capsys.readouterr()
+    assert code == 2
+    assert f"--max-minutes must be a positive number of minutes, as 25 (got {float(minutes)})." in captured.err
+    assert "Training AlphaZero" not in captured.out and not (tmp_path / "w").exists()
