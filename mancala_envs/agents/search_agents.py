@@ -309,10 +309,11 @@ def deepening_search(
     Searches 1, 2, 3... plies, each iteration over the transposition table the earlier ones filled: a position
     searched before to the same depth is not searched again, and the best move it found is searched first, before
     the others in the order of :func:`alphabeta_search` (the value right after the ply: captures first). Each
-    iteration returns exactly :func:`alphabeta_search`'s value and move for the same ``depth`` and ``draw``
-    (tested): the table changes the work, never the result. It stops at ``depth`` plies, or when ``budget``
-    seconds are spent (an iteration the budget stops is dropped: the deepest completed one answers), or when an
-    iteration saw the whole game tree or found a forced result.
+    iteration returns exactly :func:`alphabeta_search`'s value and move for its depth and ``draw`` (tested): the
+    table changes the work, never the result. It stops at ``depth`` plies, or when ``budget`` seconds are spent
+    (an iteration the budget stops is dropped: the deepest completed one answers), or when an iteration saw the
+    whole game tree or found a forced result; deeper iterations would then choose the same move (only the
+    value's bonus for quick wins would grow), so a fixed ``depth`` always plays :func:`alphabeta_search`'s move.
 
     Args:
         game: The game whose state it is.

@@ -354,7 +354,7 @@ class SingleAgentEnv(gymnasium.Env):
             found = (RANDOM, 0)
         elif kind is GreedyAgent:
             found = (GREEDY, 0)
-        elif kind is AlphaBetaAgent:
+        elif kind is AlphaBetaAgent and agent.budget is None:  # a time budget is not a compiled opponent's
             found = (ALPHABETA, agent.depth)
         elif kind is MCTSAgent and agent.c == UCT_C:
             found = (MCTS, agent.simulations)

@@ -691,3 +691,7 @@ def test_bench_agents_quick_run(tmp_path: Path) -> None:
         assert report["alphabeta"][env_id][0]["nodes_per_s"] > 0
         assert report["mcts"][env_id]["simulations_per_s"] > 0
     assert report["ouril_opening"]["depth"] == 6 and report["ouril_opening"]["median_ms"] > 0
+    assert set(report["deepening"]) == set(report["budget"]) == set(DEFAULT_GAMES)
+    for env_id in DEFAULT_GAMES:
+        assert report["deepening"][env_id][0]["depth"] == 4 and report["deepening"][env_id][0]["nodes"] > 0
+        assert report["budget"][env_id]["budget_s"] == 0.01 and report["budget"][env_id]["min_depth"] >= 1
