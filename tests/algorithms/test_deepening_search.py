@@ -150,7 +150,8 @@ def test_time_budgets_are_python_opponents_only() -> None:
     assert parse_compiled_opponent("alphabeta:t=0.1") is None  # not one the compiled loops can play
     assert parse_compiled_opponent("alphabeta:3") == (2, 3)
     learner = SingleAgentEnv("ouril_v0", opponent="alphabeta:t=0.002", learner_seat=1)
-    observation, _info = learner.reset(seed=0)
+    learner.reset(seed=0)
     assert int(learner.aec_env.state_array[PLY]) == 1  # the opponent, seat 0, made the first move
-    action = int(np.flatnonzero(observation["action_mask"])[0])
-    learner.step(action)
+    action = int(np.flatnonzero(learner.action_masks())[0])
+    _, _, terminated, truncated, _ = learner.step(action)
+    assert terminated or truncated or int(learner.aec_env.state_array[PLY]) >= 3  # and the opponent replied
