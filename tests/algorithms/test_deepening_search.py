@@ -7,7 +7,8 @@ What is checked:
   ``tests/agents/test_search_agents.py`` checks against a minimax written in Python), on positions of every game
   reached by play, with one transposition table carried from move to move (so entries searched for the other
   player, at other depths and from other roots are in it);
-- ``AlphaBetaAgent(depth)`` plays the plain search's moves for the same seed, whole games long;
+- an ``AlphaBetaAgent`` with a budget and a depth cap plays the plain search's moves at that depth for the same
+  seed, whole games long, over the transposition table it keeps from move to move;
 - a search that sees the whole tree stops there and says so; a forced result stops the deepening;
 - a time budget gives a legal move from a completed iteration, deeper than one ply on an opening;
 - the transposition table is cleared when it meets another game, and is left as it was by a refused call.
@@ -78,11 +79,11 @@ def test_every_depth_gives_the_plain_searchs_move_and_value(env_id: str) -> None
 
 
 @pytest.mark.parametrize("env_id", ["ouril_v0", "kalah_v0", "omweso_v0"])
-def test_alphabeta_agent_plays_the_plain_searchs_moves(env_id: str) -> None:
+def test_a_capped_budget_agent_plays_the_plain_searchs_moves(env_id: str) -> None:
     env = mancala_envs.make(env_id)
     env.reset(seed=1)
     raw = env.unwrapped
-    agent = AlphaBetaAgent(depth=4, seed=9)
+    agent = AlphaBetaAgent(depth=4, seed=9, budget=60.0)  # deepens to 4 plies long before the budget ends
     draws = np.random.default_rng(9)  # the agent's generator: one draw per searched move
     moves = 0
     while raw.state_array[STATUS] == RUNNING and moves < 40:
