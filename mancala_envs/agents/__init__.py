@@ -22,6 +22,8 @@ takes are the ones the CLI, configs and the single-agent env's ``opponent=`` acc
                               it gets: ``"alphabeta:t=0.1"`` (the strong agent)
 ``"mcts:N"``                  :class:`~mancala_envs.agents.search_agents.MCTSAgent`: UCT with ``N``
                               simulations and random rollouts (1 to 1,000,000)
+``"az:N"``                    :class:`~mancala_envs.agents.alphazero.AlphaZeroAgent`: the game's
+                              AlphaZero network with ``N`` PUCT simulations (0: the raw network)
 ``"sb3:path/to/model.zip"``   :class:`~mancala_envs.agents.sb3.SB3Agent`: a saved
                               MaskablePPO or PPO model (the train extra)
 ============================  ===========================================================
@@ -48,11 +50,13 @@ from __future__ import annotations
 import types
 
 from mancala_envs.agents.agent import Agent
+from mancala_envs.agents.alphazero import AlphaZeroAgent
 from mancala_envs.agents.baselines import GreedyAgent, RandomAgent
 from mancala_envs.agents.perfect import PerfectAgent
 from mancala_envs.agents.pretrained import MissingWeightsError, PretrainedAgent, PretrainedWeightsError
 from mancala_envs.agents.sb3 import SB3Agent, UntrustedModelError
 from mancala_envs.agents.search_agents import MAX_DEPTH, MAX_SIMULATIONS, AlphaBetaAgent, MCTSAgent, parse_budget
+from mancala_envs.algorithms.batched_mcts import MAX_SIMULATIONS as MAX_AZ_SIMULATIONS
 from mancala_envs.algorithms.tree_search import TIME_BUDGET_PREFIX
 from mancala_envs.common.moved import moved_attribute
 
@@ -61,6 +65,7 @@ __all__ = [
     "AGENT_NAMES",
     "Agent",
     "AlphaBetaAgent",
+    "AlphaZeroAgent",
     "GreedyAgent",
     "MCTSAgent",
     "MissingWeightsError",
@@ -82,17 +87,21 @@ AGENT_NAMES: dict[str, type[Agent]] = {
 }
 
 #: The agents named with a parameter, by the form of the name: ``D`` plies, ``SECONDS`` a move, ``N`` simulations,
-#: the ``PATH`` of a saved model (``"alphabeta:4"``, ``"alphabeta:t=0.1"``, ``"mcts:400"``, ``"sb3:models/ppo.zip"``).
+#: the ``PATH`` of a saved model (``"alphabeta:4"``, ``"alphabeta:t=0.1"``, ``"mcts:400"``, ``"az:100"``,
+#: ``"sb3:models/ppo.zip"``).
 AGENT_FORMS: dict[str, type[Agent]] = {
     "alphabeta:D": AlphaBetaAgent,
     "alphabeta:t=SECONDS": AlphaBetaAgent,
     "mcts:N": MCTSAgent,
+    "az:N": AlphaZeroAgent,
     "sb3:PATH": SB3Agent,
 }
 
+#: the forms named by a count: (what it counts, its least and greatest value, an example, the class)
 _COUNT_FORMS = {
-    "alphabeta": ("depth", MAX_DEPTH, 4, AlphaBetaAgent),
-    "mcts": ("simulations", MAX_SIMULATIONS, 400, MCTSAgent),
+    "alphabeta": ("depth", 1, MAX_DEPTH, 4, AlphaBetaAgent),
+    "mcts": ("simulations", 1, MAX_SIMULATIONS, 400, MCTSAgent),
+    "az": ("simulations", 0, MAX_AZ_SIMULATIONS, 100, AlphaZeroAgent),
 }
 
 
@@ -102,7 +111,7 @@ def make_agent(name: str, seed: int | None = None, *, trust_remote_code: bool = 
     Args:
         name: ``"random"``, ``"greedy"``, ``"perfect"``, ``"pretrained"`` (``AGENT_NAMES``), ``"alphabeta:D"``
             (``D`` plies, 1 to 64), ``"alphabeta:t=S"`` (``S`` seconds a move, 0.001 to 3600),
-            ``"mcts:N"`` (``N`` simulations, 1 to 1,000,000) or
+            ``"mcts:N"`` (``N`` simulations, 1 to 1,000,000), ``"az:N"`` (``N`` simulations, 0 to 100,000) or
             ``"sb3:path/to/model.zip"`` (``AGENT_FORMS``).
         seed: ``None`` (fresh entropy) or a non-negative integer.
         trust_remote_code: For ``"sb3:"`` agents: load the file in full with Stable-Baselines3, which
@@ -139,10 +148,10 @@ def make_agent(name: str, seed: int | None = None, *, trust_remote_code: bool = 
     if kind == "alphabeta" and parameter.startswith(TIME_BUDGET_PREFIX):
         return AlphaBetaAgent(seed=seed, budget=parse_budget(parameter[len(TIME_BUDGET_PREFIX) :], name))
     if kind in _COUNT_FORMS:
-        what, high, example, agent_class = _COUNT_FORMS[kind]
-        if not (parameter.isascii() and parameter.isdigit()) or not 1 <= int(parameter) <= high:
+        what, low, high, example, agent_class = _COUNT_FORMS[kind]
+        if not (parameter.isascii() and parameter.isdigit()) or not low <= int(parameter) <= high:
             raise ValueError(
-                f"{kind} {what} must be an integer from 1 to {high} as in '{kind}:{example}' (got {name!r})."
+                f"{kind} {what} must be an integer from {low} to {high} as in '{kind}:{example}' (got {name!r})."
             )
         return agent_class(int(parameter), seed)
     if kind == "sb3":

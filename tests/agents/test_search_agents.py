@@ -28,6 +28,7 @@ from mancala_envs.agents import (
     AGENT_FORMS,
     AGENT_NAMES,
     AlphaBetaAgent,
+    AlphaZeroAgent,
     GreedyAgent,
     MCTSAgent,
     PerfectAgent,
@@ -411,6 +412,7 @@ def test_names_build_the_agents() -> None:
         "alphabeta:D": AlphaBetaAgent,
         "alphabeta:t=SECONDS": AlphaBetaAgent,
         "mcts:N": MCTSAgent,
+        "az:N": AlphaZeroAgent,
         "sb3:PATH": SB3Agent,
     } == AGENT_FORMS
     agent = make_agent("alphabeta:6", seed=0)
@@ -443,7 +445,7 @@ def test_names_build_the_agents() -> None:
             "minimax:3",
             (
                 r"unknown agent 'minimax:3'; choose one of \['greedy', 'perfect', 'pretrained', 'random'\] or "
-                r"'alphabeta:D', 'alphabeta:t=SECONDS', 'mcts:N', 'sb3:PATH'\.$"
+                r"'alphabeta:D', 'alphabeta:t=SECONDS', 'mcts:N', 'az:N', 'sb3:PATH'\.$"
             ),
         ),
         ("Alphabeta:3", r"unknown agent"),
