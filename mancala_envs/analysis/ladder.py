@@ -75,6 +75,7 @@ from mancala_envs.games.game import Game
 from mancala_envs.solver import default_max_seeds
 
 __all__ = [
+    "ALPHAZERO_ANCHOR",
     "DEFAULT_ANCHORS",
     "DEFAULT_GAMES_PER_ANCHOR",
     "DEFAULT_GAMES_PER_PAIR",
@@ -101,9 +102,12 @@ __all__ = [
     "solved_cheaply",
 ]
 
-#: The strong classical search's anchor (iterative deepening under a time budget per move). A placeholder name until
-#: that agent is registered: :func:`ladder_anchors` lists it only once :func:`~mancala_envs.agents.make_agent` knows it.
+#: The strong classical search's anchor: iterative deepening under a time budget of 50 ms a move (``alphabeta:t=S``,
+#: :func:`~mancala_envs.agents.search_agents.deepening_search`); its play, alone of the anchors', depends on the
+#: machine's speed.
 STRONG_ANCHOR = "alphabeta:t=0.05"
+#: The AlphaZero anchor, where the game has shipped AlphaZero weights (``az:N``, :mod:`mancala_envs.agents.alphazero`).
+ALPHAZERO_ANCHOR = "az:100"
 #: The agent every ladder holds at 0.
 PIN = "random"
 #: The anchor added where the whole game is solved cheaply (:func:`solved_cheaply`).
@@ -117,6 +121,7 @@ DEFAULT_ANCHORS: tuple[str, ...] = (
     "alphabeta:6",
     "mcts:400",
     "pretrained",
+    ALPHAZERO_ANCHOR,
     STRONG_ANCHOR,
 )
 #: Games per pair of a shipped ladder's round robin.
@@ -163,14 +168,6 @@ def solved_cheaply(game: Game) -> bool:
     return solvable(game) is None and default_max_seeds(game) == game.total_seeds
 
 
-def _known(name: str) -> bool:
-    try:
-        make_agent(name, seed=0)
-    except ValueError:
-        return False
-    return True
-
-
 def _has_weights(game: Game) -> bool:
     from mancala_envs.agents.pretrained import PretrainedWeightsError, load_pretrained
 
@@ -181,12 +178,22 @@ def _has_weights(game: Game) -> bool:
     return True
 
 
+def _has_alphazero_weights(game: Game) -> bool:
+    from mancala_envs.agents.alphazero import load_alphazero
+    from mancala_envs.agents.pretrained import PretrainedWeightsError
+
+    try:
+        load_alphazero(game)
+    except PretrainedWeightsError:  # no AlphaZero weights for the game, or weights of another config
+        return False
+    return True
+
+
 def ladder_anchors(game: str | Game, **game_options: Any) -> list[str]:
     """The anchors of ``game``'s ladder, weakest first: :data:`DEFAULT_ANCHORS`, decided by the game's properties.
 
-    ``pretrained`` only where the game (with these options) has shipped weights; :data:`STRONG_ANCHOR` only once
-    :func:`~mancala_envs.agents.make_agent` knows it; ``perfect`` where the whole game is solved cheaply
-    (:func:`solved_cheaply`).
+    ``pretrained`` and :data:`ALPHAZERO_ANCHOR` only where the game (with these options) has shipped weights of
+    their kind; ``perfect`` where the whole game is solved cheaply (:func:`solved_cheaply`).
 
     Raises:
         ValueError: an unknown game or option.
@@ -196,9 +203,11 @@ def ladder_anchors(game: str | Game, **game_options: Any) -> list[str]:
         (True, False)
     """
     _, rules = _rules(game, game_options)
-    anchors = [name for name in DEFAULT_ANCHORS if name != STRONG_ANCHOR or _known(name)]
+    anchors = list(DEFAULT_ANCHORS)
     if not _has_weights(rules):
         anchors.remove("pretrained")
+    if not _has_alphazero_weights(rules):
+        anchors.remove(ALPHAZERO_ANCHOR)
     if solved_cheaply(rules):
         anchors.append(PERFECT_ANCHOR)
     return anchors
