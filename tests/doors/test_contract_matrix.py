@@ -2601,7 +2601,10 @@ def _two_seat_after_a_move() -> Any:
 
 # agents
 door = "agents"
-CHOICES = "choose one of ['greedy', 'perfect', 'pretrained', 'random'] or 'alphabeta:D', 'alphabeta:t=SECONDS', 'mcts:N', 'az:N', 'sb3:PATH'"
+CHOICES = (
+    "choose one of ['greedy', 'perfect', 'pretrained', 'random'] or "
+    "'alphabeta:D', 'alphabeta:t=SECONDS', 'mcts:N', 'az:N', 'sb3:PATH'"
+)
 for name in ("minimax", "Random", "", " greedy", "random_v0"):
     case(
         door,
