@@ -166,25 +166,27 @@ def test_wrong_shapes_are_refused(tmp_path) -> None:
         load_alphazero(Kalah(), tmp_path)
 
 
-def test_the_shipped_kalah_weights_load_and_play(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The package's own ``kalah_az.safetensors``: listed with its SHA-256, trained on the default config by the
+@pytest.mark.parametrize("name", ["kalah", "ouril"])
+def test_the_shipped_weights_load_and_play(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The package's own ``<game>_az.safetensors``: listed with its SHA-256, trained on the default config by the
     recorded command, small, and played by ``az:N`` (raw and with search) to the end of a game, legally."""
     import hashlib
     from pathlib import Path
 
     from mancala_envs.agents import alphazero
     from mancala_envs.agents.baselines import RandomAgent
+    from mancala_envs.envs.registration import make_game
 
     monkeypatch.delenv("MANCALA_ENVS_WEIGHTS", raising=False)
     package = Path(alphazero.__file__).parent / "weights"
-    data = (package / "kalah_az.safetensors").read_bytes()
-    assert json.loads((package / MANIFEST).read_text())["kalah_az.safetensors"] == hashlib.sha256(data).hexdigest()
+    data = (package / f"{name}_az.safetensors").read_bytes()
+    assert json.loads((package / MANIFEST).read_text())[f"{name}_az.safetensors"] == hashlib.sha256(data).hexdigest()
     assert len(data) < 400_000
-    network = load_alphazero("kalah")
-    assert network.game.config == Kalah().config
-    assert network.metadata["command"].startswith("mancala-envs train --alphazero --game kalah_v0 --seed 0 ")
+    network = load_alphazero(name)
+    game = make_game(f"{name}_v0")
+    assert network.game.config == game.config
+    assert network.metadata["command"].startswith(f"mancala-envs train --alphazero --game {name}_v0 --seed 0 ")
     assert int(network.metadata["self_play_games"]) >= 10_000
-    game = Kalah()
     for simulations in (0, 20):
         state = game.new_state(0)
         agent, opponent = AlphaZeroAgent(simulations, seed=0), RandomAgent(seed=1)
