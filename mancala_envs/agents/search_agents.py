@@ -372,7 +372,10 @@ def _deepening(
 ) -> DeepeningResult:
     """:func:`deepening_search` on arguments already checked (the agents' own): unchecked."""
     start = time.perf_counter()
-    search = game.compiled(deepening_move) if table is None else game.compiled(deepening_move, TABLE_LEAVES=1)
+    if table is None:
+        search = game.compiled(deepening_move, TRANSPOSITIONS=1)
+    else:
+        search = game.compiled(deepening_move, TRANSPOSITIONS=1, TABLE_LEAVES=1)
     values, binom, table_seeds, n_pits = table_arguments(table)
     transpositions.claim((type(game), game.config, id(table.values) if table is not None else None))
     counters = np.zeros(4, np.int64)

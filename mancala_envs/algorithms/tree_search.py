@@ -98,6 +98,7 @@ __all__ = [
     "RANDOM",
     "TABLE_LEAVES",
     "TIME_BUDGET_PREFIX",
+    "TRANSPOSITIONS",
     "TT_BOUND",
     "TT_DEPTH",
     "TT_EXACT",
@@ -122,6 +123,9 @@ MAX_DEPTH = 64  # the deepest alpha-beta search accepted ("alphabeta:64")
 MAX_SIMULATIONS = 1_000_000  # the most MCTS simulations accepted ("mcts:1000000")
 UCT_C = math.sqrt(2.0)  # UCB1's exploration constant, for results in [0, 1]
 TIME_BUDGET_PREFIX = "t="  # "alphabeta:t=0.1": the deepening search under a time budget of 0.1 s a move
+#: whether alpha-beta searches over a transposition table (the deepening search, :func:`deepening_move`): bound per
+#: compiled copy (``game.compiled(deepening_move, TRANSPOSITIONS=1)``), so the plain search compiles none of it
+TRANSPOSITIONS = 0
 #: whether alpha-beta scores positions in a perfect-play table as known outcomes: bound per compiled copy
 #: (``game.compiled(alphabeta_move, TABLE_LEAVES=1)``), so the copies without a table compile none of it
 TABLE_LEAVES = 0
@@ -210,322 +214,6 @@ def _copy_node(target: np.ndarray, node: np.ndarray, live: int) -> None:
 
 
 # --- alpha-beta -----------------------------------------------------------------------------------------------
-@per_game()
-def _expand(
-    history_start: int,
-    params: np.ndarray,
-    node: np.ndarray,
-    ply: int,
-    depth: int,
-    root: int,
-    games: int,
-    children: np.ndarray,
-    actions: np.ndarray,
-    values: np.ndarray,
-    leaves: np.ndarray,
-    order: np.ndarray,
-    nodes: np.ndarray,
-    table: np.ndarray,
-    binom: np.ndarray,
-    table_seeds: int,
-    n_pits: int,
-) -> int:
-    """Plays every legal action of ``node`` into ``children[ply]`` and orders them, best first for the
-    player to move (by the value of the position right after the ply: captures first). A child in the
-    table (``TABLE_LEAVES``) is a leaf with its table value.
-
-    Returns:
-        The number of children; ``order[ply, :n]`` lists them in search order.
-    """
-    no_trace = np.empty(0, np.int64)
-    maximising = node[PLAYER] == root
-    live = _live_length(node, history_start)
-    bits = node[LEGAL]
-    action = 0
-    n = 0
-    while bits:
-        if bits & 1:
-            child = children[ply, n]
-            _copy_node(child, node, live)
-            game_step(child, params, action, no_trace)
-            nodes[0] += 1
-            actions[ply, n] = action
-            if TABLE_LEAVES and _in_table(child, games, table_seeds, n_pits):
-                values[ply, n] = _table_value(child, root, depth - 1, table, binom, n_pits)
-                leaves[ply, n] = True
-            else:
-                values[ply, n] = _leaf_value(child, root, games, depth - 1)
-                leaves[ply, n] = _game_boundary(child, games)
-            # insertion sort by the mover's preference; equal values keep the action order
-            j = n
-            while j > 0:
-                previous = values[ply, order[ply, j - 1]]
-                if (maximising and previous >= values[ply, n]) or (not maximising and previous <= values[ply, n]):
-                    break
-                order[ply, j] = order[ply, j - 1]
-                j -= 1
-            order[ply, j] = n
-            n += 1
-        bits >>= 1
-        action += 1
-    return n
-
-
-@per_game()
-def _best_leaf(
-    history_start: int,
-    params: np.ndarray,
-    node: np.ndarray,
-    scratch: np.ndarray,
-    alpha: int,
-    beta: int,
-    root: int,
-    games: int,
-    nodes: np.ndarray,
-    table: np.ndarray,
-    binom: np.ndarray,
-    table_seeds: int,
-    n_pits: int,
-) -> int:
-    """Minimax value of ``node`` one ply from the search horizon: its children are leaves, played one
-    at a time into ``scratch`` until a cut-off (fail-soft)."""
-    no_trace = np.empty(0, np.int64)
-    maximising = node[PLAYER] == root
-    best = -INFINITY if maximising else INFINITY
-    live = _live_length(node, history_start)
-    bits = node[LEGAL]
-    action = 0
-    while bits:
-        if bits & 1:
-            _copy_node(scratch, node, live)
-            game_step(scratch, params, action, no_trace)
-            nodes[0] += 1
-            if TABLE_LEAVES and _in_table(scratch, games, table_seeds, n_pits):
-                value = _table_value(scratch, root, 0, table, binom, n_pits)
-            else:
-                value = _leaf_value(scratch, root, games, 0)
-            if maximising:
-                best = max(best, value)
-                alpha = max(alpha, best)
-            else:
-                best = min(best, value)
-                beta = min(beta, best)
-            if alpha >= beta:
-                break
-        bits >>= 1
-        action += 1
-    return best
-
-
-@per_game()
-def _search(
-    history_start: int,
-    params: np.ndarray,
-    start: np.ndarray,
-    start_ply: int,
-    horizon: int,
-    alpha: int,
-    beta: int,
-    root: int,
-    games: int,
-    children: np.ndarray,
-    actions: np.ndarray,
-    values: np.ndarray,
-    leaves: np.ndarray,
-    order: np.ndarray,
-    nodes: np.ndarray,
-    table: np.ndarray,
-    binom: np.ndarray,
-    table_seeds: int,
-    n_pits: int,
-) -> int:
-    """Minimax value for ``root`` of the running state ``start``, at ``start_ply`` plies from the root
-    of a search to ``horizon`` plies (``horizon - start_ply >= 1`` plies left), with alpha-beta
-    pruning (fail-soft: a value <= ``alpha`` or >= ``beta`` is only a bound).
-
-    A node is maximising when the root player is to move in it, so a ply after which the same
-    player moves again (an Omweso mid-turn choice) keeps the side. The depth-first walk keeps its
-    own stack, one entry per ply (numba crashes loading a cached recursive function, numba#6061):
-    the children of the node at ply ``p`` are ``children[p]``, searched in ``order[p]``;
-    ``cursor[p]`` is the next one.
-    """
-    if horizon - start_ply == 1:
-        return _best_leaf(
-            history_start,
-            params,
-            start,
-            children[start_ply, 0],
-            alpha,
-            beta,
-            root,
-            games,
-            nodes,
-            table,
-            binom,
-            table_seeds,
-            n_pits,
-        )
-    count = np.zeros(horizon, np.int64)
-    cursor = np.zeros(horizon, np.int64)
-    alphas = np.zeros(horizon, np.int64)
-    betas = np.zeros(horizon, np.int64)
-    bests = np.zeros(horizon, np.int64)
-    maximising = np.zeros(horizon, np.bool_)
-    p = start_ply
-    node = start
-    alphas[p] = alpha
-    betas[p] = beta
-    while True:
-        # Open the node at ply p (two or more plies from the horizon): play and order its children.
-        maximising[p] = node[PLAYER] == root
-        bests[p] = -INFINITY if maximising[p] else INFINITY
-        count[p] = _expand(
-            history_start,
-            params,
-            node,
-            p,
-            horizon - p,
-            root,
-            games,
-            children,
-            actions,
-            values,
-            leaves,
-            order,
-            nodes,
-            table,
-            binom,
-            table_seeds,
-            n_pits,
-        )
-        cursor[p] = 0
-        # Take the children's values in order until a child must be opened or the node is done.
-        while True:
-            if cursor[p] < count[p] and alphas[p] < betas[p]:
-                i = order[p, cursor[p]]
-                if not leaves[p, i] and horizon - p > 2:
-                    break
-                if leaves[p, i]:
-                    value = values[p, i]
-                else:
-                    value = _best_leaf(
-                        history_start,
-                        params,
-                        children[p, i],
-                        children[p + 1, 0],
-                        alphas[p],
-                        betas[p],
-                        root,
-                        games,
-                        nodes,
-                        table,
-                        binom,
-                        table_seeds,
-                        n_pits,
-                    )
-            else:
-                # Done (all children seen, or a cut-off): the value goes to the parent.
-                value = bests[p]
-                if p == start_ply:
-                    return value
-                p -= 1
-            if maximising[p]:
-                bests[p] = max(bests[p], value)
-                alphas[p] = max(alphas[p], bests[p])
-            else:
-                bests[p] = min(bests[p], value)
-                betas[p] = min(betas[p], bests[p])
-            cursor[p] += 1
-        node = children[p, i]
-        alphas[p + 1] = alphas[p]
-        betas[p + 1] = betas[p]
-        p += 1
-
-
-@per_game()
-def alphabeta_root(
-    history_start: int,
-    state: np.ndarray,
-    params: np.ndarray,
-    depth: int,
-    draw: float,
-    children: np.ndarray,
-    actions: np.ndarray,
-    values: np.ndarray,
-    leaves: np.ndarray,
-    order: np.ndarray,
-    nodes: np.ndarray,
-    table: np.ndarray,
-    binom: np.ndarray,
-    table_seeds: int,
-    n_pits: int,
-) -> tuple[int, int]:
-    """Alpha-beta to ``depth`` plies from the running ``state`` in the buffers given (see
-    :func:`alphabeta_move`): the move (ties broken by ``draw``) and its value for the player to move.
-    ``table, binom, table_seeds, n_pits`` are a perfect-play table's (:func:`empty_table` for none),
-    read in the copies compiled with ``TABLE_LEAVES=1``. Unchecked (see the module docstring)."""
-    root = state[PLAYER]
-    games = state[GAMES_PLAYED]
-    n = _expand(
-        history_start,
-        params,
-        state,
-        0,
-        depth,
-        root,
-        games,
-        children,
-        actions,
-        values,
-        leaves,
-        order,
-        nodes,
-        table,
-        binom,
-        table_seeds,
-        n_pits,
-    )
-    best = -INFINITY
-    for j in range(n):
-        i = order[0, j]
-        if not leaves[0, i] and depth > 1:
-            # alpha = best - 1: a move as good as the best so far gets its exact value (a tie).
-            values[0, i] = _search(
-                history_start,
-                params,
-                children[0, i],
-                1,
-                depth,
-                best - 1,
-                INFINITY,
-                root,
-                games,
-                children,
-                actions,
-                values,
-                leaves,
-                order,
-                nodes,
-                table,
-                binom,
-                table_seeds,
-                n_pits,
-            )
-        best = max(best, values[0, i])
-    ties = 0
-    for i in range(n):
-        if values[0, i] == best:
-            ties += 1
-    pick = min(int(draw * ties), ties - 1)
-    for i in range(n):
-        if values[0, i] == best:
-            if pick == 0:
-                return actions[0, i], best
-            pick -= 1
-    return -1, best
-
-
-# --- iterative deepening with a transposition table --------------------------------------------------------
 #: the transposition table's entry fields (``tt_data[slot, field]``); values are stored for player 0
 TT_VALUE, TT_DEPTH, TT_BOUND, TT_MOVE = 0, 1, 2, 3
 #: an entry's bound: the exact value, a lower bound (the search failed high) or an upper bound (failed low)
@@ -601,7 +289,117 @@ def _move_first(order: np.ndarray, actions: np.ndarray, ply: int, count: int, mo
 
 
 @per_game()
-def _search_tt(
+def _expand(
+    history_start: int,
+    params: np.ndarray,
+    node: np.ndarray,
+    ply: int,
+    depth: int,
+    root: int,
+    games: int,
+    children: np.ndarray,
+    actions: np.ndarray,
+    values: np.ndarray,
+    leaves: np.ndarray,
+    order: np.ndarray,
+    counters: np.ndarray,
+    table: np.ndarray,
+    binom: np.ndarray,
+    table_seeds: int,
+    n_pits: int,
+) -> int:
+    """Plays every legal action of ``node`` into ``children[ply]`` and orders them, best first for the
+    player to move (by the value of the position right after the ply: captures first). A child in the
+    table (``TABLE_LEAVES``) is a leaf with its table value.
+
+    Returns:
+        The number of children; ``order[ply, :n]`` lists them in search order.
+    """
+    no_trace = np.empty(0, np.int64)
+    maximising = node[PLAYER] == root
+    live = _live_length(node, history_start)
+    bits = node[LEGAL]
+    action = 0
+    n = 0
+    while bits:
+        if bits & 1:
+            child = children[ply, n]
+            _copy_node(child, node, live)
+            game_step(child, params, action, no_trace)
+            counters[NODES] += 1
+            actions[ply, n] = action
+            if TABLE_LEAVES and _in_table(child, games, table_seeds, n_pits):
+                values[ply, n] = _table_value(child, root, depth - 1, table, binom, n_pits)
+                leaves[ply, n] = True
+            else:
+                values[ply, n] = _leaf_value(child, root, games, depth - 1)
+                leaves[ply, n] = _game_boundary(child, games)
+            # insertion sort by the mover's preference; equal values keep the action order
+            j = n
+            while j > 0:
+                previous = values[ply, order[ply, j - 1]]
+                if (maximising and previous >= values[ply, n]) or (not maximising and previous <= values[ply, n]):
+                    break
+                order[ply, j] = order[ply, j - 1]
+                j -= 1
+            order[ply, j] = n
+            n += 1
+        bits >>= 1
+        action += 1
+    return n
+
+
+@per_game()
+def _best_leaf(
+    history_start: int,
+    params: np.ndarray,
+    node: np.ndarray,
+    scratch: np.ndarray,
+    alpha: int,
+    beta: int,
+    root: int,
+    games: int,
+    counters: np.ndarray,
+    table: np.ndarray,
+    binom: np.ndarray,
+    table_seeds: int,
+    n_pits: int,
+) -> int:
+    """Minimax value of ``node`` one ply from the search horizon: its children are leaves, played one
+    at a time into ``scratch`` until a cut-off (fail-soft). The running leaves the horizon cuts count in
+    ``counters[HORIZON_LEAVES]``."""
+    no_trace = np.empty(0, np.int64)
+    maximising = node[PLAYER] == root
+    best = -INFINITY if maximising else INFINITY
+    live = _live_length(node, history_start)
+    bits = node[LEGAL]
+    action = 0
+    while bits:
+        if bits & 1:
+            _copy_node(scratch, node, live)
+            game_step(scratch, params, action, no_trace)
+            counters[NODES] += 1
+            if TABLE_LEAVES and _in_table(scratch, games, table_seeds, n_pits):
+                value = _table_value(scratch, root, 0, table, binom, n_pits)
+            else:
+                value = _leaf_value(scratch, root, games, 0)
+                if not _game_boundary(scratch, games):
+                    counters[HORIZON_LEAVES] += 1
+            if maximising:
+                best = max(best, value)
+                alpha = max(alpha, best)
+            else:
+                best = min(best, value)
+                beta = min(beta, best)
+            if alpha >= beta:
+                break
+        bits >>= 1
+        action += 1
+    return best
+
+
+@per_game()
+def _search(
     history_start: int,
     params: np.ndarray,
     start: np.ndarray,
@@ -624,18 +422,26 @@ def _search_tt(
     table_seeds: int,
     n_pits: int,
 ) -> int:
-    """:func:`_search` with a transposition table: the same minimax value for ``root`` of ``start`` (fail-soft
-    alpha-beta from ``start_ply`` to ``horizon``), searched in fewer nodes.
+    """Minimax value for ``root`` of the running state ``start``, at ``start_ply`` plies from the root
+    of a search to ``horizon`` plies (``horizon - start_ply >= 1`` plies left), with alpha-beta
+    pruning (fail-soft: a value <= ``alpha`` or >= ``beta`` is only a bound).
 
-    A node two or more plies from the horizon is looked up first: an entry of the same key *searched to the same
-    depth* that settles the window (exact, or a bound beyond it) is its value, unsearched; any entry of the key puts
-    its best move first. Only entries of the same depth cut, and the key covers all the rules read
-    (:func:`position_hash`), so the value is exactly :func:`_search`'s (tested). The walk stops, returning 0 with
-    ``counters[ABORTED]`` set, once ``counters[NODES]`` passes ``counters[NODE_LIMIT]``; it stores nothing from the
-    nodes it leaves open then.
+    A node is maximising when the root player is to move in it, so a ply after which the same
+    player moves again (an Omweso mid-turn choice) keeps the side. The depth-first walk keeps its
+    own stack, one entry per ply (numba crashes loading a cached recursive function, numba#6061):
+    the children of the node at ply ``p`` are ``children[p]``, searched in ``order[p]``;
+    ``cursor[p]`` is the next one.
+
+    In the copies compiled with ``TRANSPOSITIONS=1`` (the deepening search's) a node two or more plies from the
+    horizon is looked up in the transposition table ``tt_keys, tt_data`` first: an entry of the same key *searched
+    to the same depth* that settles the window (exact, or a bound beyond it) is its value, unsearched, and any entry
+    of the key puts its best move first. Only entries of the same depth cut, and the key covers all the rules read
+    (:func:`position_hash`), so the value is the same as without the table (tested). Those copies stop, returning 0
+    with ``counters[ABORTED]`` set, once ``counters[NODES]`` passes ``counters[NODE_LIMIT]``; they store nothing
+    from the nodes left open then.
     """
     if horizon - start_ply == 1:
-        return _best_leaf_tt(
+        return _best_leaf(
             history_start,
             params,
             start,
@@ -666,18 +472,21 @@ def _search_tt(
     alphas[p] = alpha
     betas[p] = beta
     while True:
-        # Open the node at ply p (two or more plies from the horizon): the table first, then its children.
+        # Open the node at ply p (two or more plies from the horizon): the transposition table first, then its children.
         value = 0
         settled = False
-        if counters[NODES] > counters[NODE_LIMIT]:
-            counters[ABORTED] = 1
-            return 0
         depth_left = horizon - p
-        key = position_hash(node, _live_length(node, history_start))
-        keys[p] = key
-        slot = key & mask
         remembered = -1
-        if tt_keys[slot] == key:
+        key = 0
+        slot = 0
+        if TRANSPOSITIONS:
+            if counters[NODES] > counters[NODE_LIMIT]:
+                counters[ABORTED] = 1
+                return 0
+            key = position_hash(node, _live_length(node, history_start))
+            keys[p] = key
+            slot = key & mask
+        if TRANSPOSITIONS and tt_keys[slot] == key:
             remembered = tt_data[slot, TT_MOVE]
             if tt_data[slot, TT_DEPTH] == depth_left:
                 stored = _stored_value(tt_data[slot, TT_VALUE], root)
@@ -719,7 +528,7 @@ def _search_tt(
                 table_seeds,
                 n_pits,
             )
-            if remembered >= 0:
+            if TRANSPOSITIONS and remembered >= 0:
                 _move_first(order, actions, p, count[p], remembered)
             cursor[p] = 0
         # Take the children's values in order until a child must be opened or the node is done.
@@ -733,7 +542,7 @@ def _search_tt(
                 if leaves[p, i]:
                     value = values[p, i]
                 else:
-                    value = _best_leaf_tt(
+                    value = _best_leaf(
                         history_start,
                         params,
                         children[p, i],
@@ -751,13 +560,14 @@ def _search_tt(
             else:
                 # Done (all children seen, or a cut-off): stored, then the value goes to the parent.
                 value = bests[p]
-                if value <= opened_alpha[p]:
-                    bound = TT_UPPER
-                elif value >= opened_beta[p]:
-                    bound = TT_LOWER
-                else:
-                    bound = TT_EXACT
-                _tt_store(tt_keys, tt_data, keys[p], value, root, horizon - p, bound, best_moves[p])
+                if TRANSPOSITIONS:
+                    if value <= opened_alpha[p]:
+                        bound = TT_UPPER
+                    elif value >= opened_beta[p]:
+                        bound = TT_LOWER
+                    else:
+                        bound = TT_EXACT
+                    _tt_store(tt_keys, tt_data, keys[p], value, root, horizon - p, bound, best_moves[p])
                 if p == start_ply:
                     return value
                 p -= 1
@@ -779,54 +589,7 @@ def _search_tt(
 
 
 @per_game()
-def _best_leaf_tt(
-    history_start: int,
-    params: np.ndarray,
-    node: np.ndarray,
-    scratch: np.ndarray,
-    alpha: int,
-    beta: int,
-    root: int,
-    games: int,
-    counters: np.ndarray,
-    table: np.ndarray,
-    binom: np.ndarray,
-    table_seeds: int,
-    n_pits: int,
-) -> int:
-    """:func:`_best_leaf`, counting the running leaves the horizon cuts in ``counters[HORIZON_LEAVES]``."""
-    no_trace = np.empty(0, np.int64)
-    maximising = node[PLAYER] == root
-    best = -INFINITY if maximising else INFINITY
-    live = _live_length(node, history_start)
-    bits = node[LEGAL]
-    action = 0
-    while bits:
-        if bits & 1:
-            _copy_node(scratch, node, live)
-            game_step(scratch, params, action, no_trace)
-            counters[NODES] += 1
-            if TABLE_LEAVES and _in_table(scratch, games, table_seeds, n_pits):
-                value = _table_value(scratch, root, 0, table, binom, n_pits)
-            else:
-                value = _leaf_value(scratch, root, games, 0)
-                if not _game_boundary(scratch, games):
-                    counters[HORIZON_LEAVES] += 1
-            if maximising:
-                best = max(best, value)
-                alpha = max(alpha, best)
-            else:
-                best = min(best, value)
-                beta = min(beta, best)
-            if alpha >= beta:
-                break
-        bits >>= 1
-        action += 1
-    return best
-
-
-@per_game()
-def deepening_root(
+def alphabeta_root(
     history_start: int,
     state: np.ndarray,
     params: np.ndarray,
@@ -845,10 +608,13 @@ def deepening_root(
     table_seeds: int,
     n_pits: int,
 ) -> tuple[int, int]:
-    """One iteration of the deepening search: :func:`alphabeta_root` to ``depth`` plies over the transposition
-    table (``tt_keys, tt_data``; the table's move for the root searched first), so the same move for the same
-    ``draw`` and the same value. Returns -1 as the move once ``counters[ABORTED]`` is set (the node limit
-    stopped it). Unchecked (see the module docstring)."""
+    """Alpha-beta to ``depth`` plies from the running ``state`` in the buffers given (see
+    :func:`alphabeta_move`): the move (ties broken by ``draw``) and its value for the player to move.
+    ``table, binom, table_seeds, n_pits`` are a perfect-play table's (:func:`empty_table` for none),
+    read in the copies compiled with ``TABLE_LEAVES=1``. The copies compiled with ``TRANSPOSITIONS=1`` search
+    over the transposition table ``tt_keys, tt_data`` (its move for the root first; see :func:`_search`): the same
+    move for the same ``draw`` and the same value; they return -1 as the move once ``counters[ABORTED]`` is set
+    (the node limit stopped them). Unchecked (see the module docstring)."""
     root = state[PLAYER]
     games = state[GAMES_PLAYED]
     n = _expand(
@@ -870,17 +636,19 @@ def deepening_root(
         table_seeds,
         n_pits,
     )
-    key = position_hash(state, _live_length(state, history_start))
-    slot = key & (tt_keys.shape[0] - 1)
-    if tt_keys[slot] == key:
-        _move_first(order, actions, 0, n, tt_data[slot, TT_MOVE])
+    key = 0
+    if TRANSPOSITIONS:
+        key = position_hash(state, _live_length(state, history_start))
+        slot = key & (tt_keys.shape[0] - 1)
+        if tt_keys[slot] == key:
+            _move_first(order, actions, 0, n, tt_data[slot, TT_MOVE])
     best = -INFINITY
     best_move = -1
     for j in range(n):
         i = order[0, j]
         if not leaves[0, i] and depth > 1:
             # alpha = best - 1: a move as good as the best so far gets its exact value (a tie).
-            values[0, i] = _search_tt(
+            values[0, i] = _search(
                 history_start,
                 params,
                 children[0, i],
@@ -903,14 +671,15 @@ def deepening_root(
                 table_seeds,
                 n_pits,
             )
-            if counters[ABORTED]:
+            if TRANSPOSITIONS and counters[ABORTED]:
                 return -1, 0
         elif not leaves[0, i] and not _game_boundary(children[0, i], games):
             counters[HORIZON_LEAVES] += 1
         if values[0, i] > best:
             best = values[0, i]
             best_move = actions[0, i]
-    _tt_store(tt_keys, tt_data, key, best, root, depth, TT_EXACT, best_move)
+    if TRANSPOSITIONS:
+        _tt_store(tt_keys, tt_data, key, best, root, depth, TT_EXACT, best_move)
     ties = 0
     for i in range(n):
         if values[0, i] == best:
@@ -940,7 +709,8 @@ def deepening_move(
     table_seeds: int,
     n_pits: int,
 ) -> tuple[int, int]:
-    """One iteration of the deepening search to ``depth`` plies (:func:`deepening_root`) with its buffers made
+    """One iteration of the deepening search to ``depth`` plies (:func:`alphabeta_root` in a copy compiled with
+    ``TRANSPOSITIONS=1``) with its buffers made
     here: the move (-1 if ``counters[NODE_LIMIT]`` stopped it) and its value for the player to move; the
     nodes add to ``counters[NODES]``. Unchecked (``state`` must have passed ``Game.check_state``, see the module
     docstring)."""
@@ -949,7 +719,7 @@ def deepening_move(
     values = np.empty((depth, n_actions), np.int64)
     leaves = np.empty((depth, n_actions), np.bool_)
     order = np.empty((depth, n_actions), np.int64)
-    return deepening_root(
+    return alphabeta_root(
         history_start,
         state,
         params,
@@ -1198,7 +968,9 @@ def alphabeta_move(
     values = np.empty((depth, n_actions), np.int64)
     leaves = np.empty((depth, n_actions), np.bool_)
     order = np.empty((depth, n_actions), np.int64)
-    nodes = np.zeros(1, np.int64)
+    counters = np.zeros(4, np.int64)
+    no_keys = np.zeros(1, np.int64)  # no transposition table: read only by the copies with TRANSPOSITIONS=1
+    no_data = np.zeros((1, 4), np.int64)
     action, value = alphabeta_root(
         history_start,
         state,
@@ -1210,13 +982,15 @@ def alphabeta_move(
         values,
         leaves,
         order,
-        nodes,
+        counters,
+        no_keys,
+        no_data,
         table,
         binom,
         table_seeds,
         n_pits,
     )
-    return action, value, nodes[0]
+    return action, value, counters[NODES]
 
 
 @per_game()
