@@ -166,7 +166,7 @@ def test_wrong_shapes_are_refused(tmp_path) -> None:
         load_alphazero(Kalah(), tmp_path)
 
 
-@pytest.mark.parametrize("name", ["kalah", "ouril"])
+@pytest.mark.parametrize("name", ["kalah", "ouril", "urim"])
 def test_the_shipped_weights_load_and_play(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """The package's own ``<game>_az.safetensors``: listed with its SHA-256, trained on the default config by the
     recorded command, small, and played by ``az:N`` (raw and with search) to the end of a game, legally."""
