@@ -68,7 +68,7 @@ from mancala_envs.agents.agent import StateAgent
 from mancala_envs.algorithms.retrograde import TableError, solvable
 from mancala_envs.analysis.ratings import FixedRating, fit_fixed_rating, fit_ratings
 from mancala_envs.common.files import atomic_write, check_destination, read_json_bounded
-from mancala_envs.common.stats import wilson_interval
+from mancala_envs.common.stats import Tally
 from mancala_envs.common.validation import check_game_count, check_integer, is_integer
 from mancala_envs.envs.registration import make_game, resolve_env_id
 from mancala_envs.games.game import Game
@@ -225,18 +225,15 @@ class AnchorRating:
 
 
 @dataclass(frozen=True)
-class PairRecord:
-    """The results of ``agent`` against ``opponent`` in the ladder's round robin (``agent`` listed first)."""
+class PairRecord(Tally):
+    """The results of ``agent`` against ``opponent`` in the ladder's round robin (``agent`` listed first); games,
+    rates and intervals from :class:`~mancala_envs.common.stats.Tally`."""
 
     agent: str
     opponent: str
     wins: int
     draws: int
     losses: int
-
-    @property
-    def games(self) -> int:
-        return self.wins + self.draws + self.losses
 
 
 @dataclass
@@ -667,9 +664,9 @@ def _player(agent: Any, trust_remote_code: bool) -> tuple[Any, str]:
 
 
 @dataclass(frozen=True)
-class AnchorScore:
-    """The placed agent's results against one anchor: counts, score ``(wins + draws / 2) / games`` with its 95%
-    Wilson interval, and the anchor's rating."""
+class AnchorScore(Tally):
+    """The placed agent's results against one anchor: counts, score ``(wins + draws / 2) / games`` (its 95% Wilson
+    interval is ``interval("score")``, :class:`~mancala_envs.common.stats.Tally`), and the anchor's rating."""
 
     anchor: str
     anchor_elo: float
@@ -678,16 +675,8 @@ class AnchorScore:
     losses: int
 
     @property
-    def games(self) -> int:
-        return self.wins + self.draws + self.losses
-
-    @property
     def score(self) -> float:
-        return (self.wins + self.draws / 2) / self.games
-
-    @property
-    def interval(self) -> tuple[float, float]:
-        return wilson_interval(self.wins + self.draws / 2, self.games)
+        return self.rate("score")
 
 
 @dataclass
@@ -751,7 +740,7 @@ class Placement:
         lines = [self.ladder.format(self), "", self.standing(), "", f"{self.agent} against each anchor:"]
         width = max(len(score.anchor) for score in self.scores)
         for score in self.scores:
-            low, high = score.interval
+            low, high = score.interval("score")
             lines.append(
                 f"  {score.anchor:<{width}}  {score.wins:>4} W {score.draws:>4} D {score.losses:>4} L  score "
                 f"{100 * score.score:5.1f}% [{100 * low:5.1f}, {100 * high:5.1f}]"
@@ -790,8 +779,8 @@ class Placement:
                     **dataclasses.asdict(score),
                     "games": score.games,
                     "score": score.score,
-                    "score_low": score.interval[0],
-                    "score_high": score.interval[1],
+                    "score_low": score.interval("score")[0],
+                    "score_high": score.interval("score")[1],
                 }
                 for score in self.scores
             ],
