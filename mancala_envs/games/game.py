@@ -14,7 +14,7 @@ import re
 import sys
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
@@ -48,6 +48,9 @@ from mancala_envs.engine.state import (
     TURN,
     WINNER,
 )
+
+if TYPE_CHECKING:
+    from mancala_envs.games.stepper import Stepper
 
 __all__ = [
     "Game",
@@ -363,6 +366,18 @@ class Game(ABC):
         state = self.__dict__.copy()
         state.pop("step_call", None)
         return state
+
+    def stepper(self, first_player: int = 0, *, trace: bool = False) -> Stepper:
+        """A :class:`~mancala_envs.games.stepper.Stepper`: one game of this game played from Python at the cost of
+        one small compiled call a ply (a search's loop), its actions and states checked.
+
+        Args:
+            first_player: Who moves first in the opening it starts from.
+            trace: Whether each ply records the pits it sowed and captured (``stepper.last_trace()``).
+        """
+        from mancala_envs.games.stepper import Stepper  # the stepper's module imports this one
+
+        return Stepper(self, first_player, trace=trace)
 
     def legal_bits(self, state: np.ndarray) -> int:
         """Computes the legal actions of the player to move as a bit mask."""
