@@ -8,9 +8,10 @@ each seat its algorithm: DQN for the learner (its Q-values masked by ``mask``, i
 drawing legal actions only) and Tianshou's masked random player for the other seat. The first
 player is drawn by lot at each reset, so the learner moves first in about half the games.
 
-Two settings make the environment fit Tianshou: ``infos="tensor"`` (Tianshou's replay buffer stores
-each step's info dict in fixed-shape arrays, and the default infos change type during a game, e.g.
-``winner`` from None to 0) and the ``flat`` encoding (the board scaled to [0, 1] for the network)::
+The environment is ``mancala_envs.make(env_id)`` with the ``flat`` encoding (the board scaled to [0, 1]
+for the network). Its default infos fit Tianshou's replay buffer, which stores each step's info dict in
+fixed-shape arrays: they hold numbers of the same keys and shapes at every step (``infos="full"`` would not:
+its ``winner`` goes from None to 0)::
 
     python examples/tianshou_dqn.py
     python examples/tianshou_dqn.py --env-id mancala/kalah-v0 --steps 20000 --eval-games 200
@@ -94,9 +95,9 @@ class Args:
 def make_env(env_id: str) -> PettingZooEnv:
     """The registered game as Tianshou sees it: our AEC env, ``flat``-encoded, in Tianshou's ``PettingZooEnv``.
 
-    ``infos="tensor"`` gives info dicts of fixed keys and shapes, which Tianshou's replay buffer needs.
+    The default infos are dicts of fixed keys and shapes, which Tianshou's replay buffer needs.
     """
-    return PettingZooEnv(apply_wrappers(mancala_envs.make(env_id, infos="tensor"), ["flat"]))
+    return PettingZooEnv(apply_wrappers(mancala_envs.make(env_id), ["flat"]))
 
 
 def build_algorithm(args: Args, env: PettingZooEnv) -> MultiAgentOffPolicyAlgorithm:

@@ -1,16 +1,17 @@
 """One PPO policy learns any mancala game by self-play with TorchRL, sampling only legal moves.
 
-The PettingZoo AEC environment, built with ``infos="tensor"`` (numbers of fixed shape only), runs
-under TorchRL's ``PettingZooWrapper`` with both seats in one group, ``"agents"``: every step of
-the rollout carries both players' observations, each seen from its own side, and
-``("agents", "mask")`` says which of the two is to move. One network plays both seats. Its
-logits go to TorchRL's ``MaskedCategorical`` with the wrapper's ``("agents", "action_mask")``,
-so an illegal move is never sampled (the env is built with ``illegal_action="raise"`` to prove
-it). Each seat's advantages come from GAE along its own row of the rollout (its reward arrives
-at the end of the game, whoever moved last); the policy loss counts only the plies a seat
-played, the value loss every step. Omweso's mid-turn choices and Kalah's extra turns need
-nothing special: the wrapper asks the agent to move, whoever it is. Runs on a CPU (the defaults,
-5000 plies of Ouril, take about 30 s on two cores; TorchRL's wrapper steps 300-500 plies a second)::
+The PettingZoo AEC environment, as ``mancala_envs.make`` builds it (its default infos are numbers of
+fixed shape only, which TorchRL stacks into tensors), runs under TorchRL's ``PettingZooWrapper``
+with both seats in one group, ``"agents"``: every step of the rollout carries both players'
+observations, each seen from its own side, and ``("agents", "mask")`` says which of the two is to
+move. One network plays both seats. Its logits go to TorchRL's ``MaskedCategorical`` with the
+wrapper's ``("agents", "action_mask")``, so an illegal move is never sampled (the env is built with
+``illegal_action="raise"`` to prove it). Each seat's advantages come from GAE along its own row of
+the rollout (its reward arrives at the end of the game, whoever moved last); the policy loss counts
+only the plies a seat played, the value loss every step. Omweso's mid-turn choices and Kalah's extra
+turns need nothing special: the wrapper asks the agent to move, whoever it is. Runs on a CPU (the
+defaults, 5000 plies of Ouril, take about 30 s on two cores; TorchRL's wrapper steps 300-500 plies a
+second)::
 
     python examples/torchrl_ppo.py
     python examples/torchrl_ppo.py --env-id mancala/kalah-v0 --total-frames 50000 --seed 1
@@ -99,9 +100,9 @@ def make_env(env_id: str, seed: int) -> PettingZooWrapper:
     Returns:
         The wrapped env. Its observations hold ``("agents", "observation", "observation")``
         (``int32``, one row per seat), ``("agents", "action_mask")``, ``("agents", "mask")`` and
-        the game's facts under ``("agents", "info")``.
+        the lean infos' numbers under ``("agents", "info")``.
     """
-    game = mancala_envs.make(env_id, infos="tensor", illegal_action="raise")
+    game = mancala_envs.make(env_id, illegal_action="raise")  # the default lean infos: numbers of fixed shape
     env = PettingZooWrapper(game, use_mask=True, categorical_actions=True, group_map=MarlGroupMapType.ALL_IN_ONE_GROUP)
     env.set_seed(seed)
     return env
