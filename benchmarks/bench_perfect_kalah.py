@@ -58,7 +58,7 @@ def play_game(env: Any, players: dict[int, Any], seat: int, env_seed: int) -> di
         if player == seat:
             seconds.append(time.perf_counter() - started)
         env.step(action)
-    info = env.infos[mover]
+    info = env.facts()
     winner = info["winner"]
     scores = info["scores"]
     return {

@@ -37,7 +37,7 @@ def laps_distribution(options: dict, games: int, seed: int) -> dict:
         for agent in env.agent_iter():
             observation, _, terminated, truncated, info = env.last()
             if terminated or truncated:
-                reasons[info["end_reason"]] += agent == "player_0"
+                reasons[env.facts()["end_reason"]] += agent == "player_0"
                 env.step(None)
                 continue
             legal = np.flatnonzero(observation["action_mask"])

@@ -61,7 +61,7 @@ def play_pictured_moves(env_id: str) -> MancalaEnv:
         env.reset(seed=0)
     for action in PICTURED_MOVES[env_id]:
         env.step(action)
-    if not env.infos[env.agent_selection]["last_move"]["captures"]:
+    if not env.last_move["captures"]:
         raise RuntimeError(f"the last pictured move of {env_id} captured nothing; find new moves for PICTURED_MOVES")
     return env
 

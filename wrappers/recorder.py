@@ -180,7 +180,7 @@ class RecordGames(_Recorder, BaseWrapper):
         if not live or recorded is None:
             return
         over = raw.terminations[agent] or raw.truncations[agent]
-        info = raw.infos[agent] if over else None
+        info = raw.facts() if over else None
         illegal = info is not None and info["end_reason"] == "illegal_action"
         recorded.plies.append((_AGENTS.index(agent), int(action), illegal))
         if info is not None:  # the game is over
@@ -300,7 +300,7 @@ class GymRecordGames(_Recorder, gymnasium.Wrapper, gymnasium.utils.RecordConstru
         if info.get("illegal_action"):
             self._keep(single.game, recorded, self._penalty_end(single.seat, action, recorded))
         else:
-            self._keep(single.game, recorded, self._aec_env.infos[single.learner])
+            self._keep(single.game, recorded, self._aec_env.facts())
         return result
 
     def _penalty_end(self, seat: int, action: Any, recorded: _Game) -> dict[str, Any]:
@@ -308,7 +308,8 @@ class GymRecordGames(_Recorder, gymnasium.Wrapper, gymnasium.utils.RecordConstru
         env ended with its penalty (``MancalaEnv.forfeit``), the board as it was."""
         action = int(np.asarray(action).reshape(()))
         recorded.plies.append((seat, action, True))
-        return {key: self._aec_env.infos[_AGENTS[seat]][key] for key in RESULT_KEYS}
+        facts = self._aec_env.facts()
+        return {key: facts[key] for key in RESULT_KEYS}
 
     def action_masks(self) -> np.ndarray:
         """The learner's legal actions as booleans, from the env below (for MaskablePPO)."""

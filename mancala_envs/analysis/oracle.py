@@ -721,7 +721,7 @@ def _play(
                         exact=all(v.exact for v in values.values()),
                     ))  # fmt: skip
         env.step(action)
-    info = env.infos[mover]
+    info = env.facts()
     winner = info["winner"]
     result = "draw" if winner is None else ("win" if winner == seat else "loss")
     scores = info["scores"]

@@ -247,7 +247,7 @@ def play_games(
             table.step(players[mover].act(env))
         if record_dir is not None:
             table.records[-1].save(Path(record_dir) / record_name(pair, number))
-        info = env.infos[mover]
+        info = env.facts()
         winner = info["winner"]
         results.append(
             GameResult(

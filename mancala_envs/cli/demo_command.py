@@ -93,13 +93,13 @@ def play_demo(
     for agent in env.agent_iter():
         _, _, terminated, truncated, info = env.last()
         if terminated or truncated:
-            final = final or info
+            final = final or env.unwrapped.facts()
             env.step(None)
             continue
         action = agents[agent].act(env)
         what = env.unwrapped.game.describe_action(env.unwrapped.state_array, action)
         env.step(action)
-        move = env.infos[agent]["last_move"]
+        move = env.unwrapped.last_move
         captured = sum(seeds for _, seeds in move["captures"])
         # the action as the header's "legal actions [...]" numbers it (and ``play``'s a<action>), beside the pit
         print(f"\n{agent} ({agents[agent].name}) {what} (action {action}), captures {captured}", file=out)

@@ -115,7 +115,7 @@ def _imperative(words: str) -> str:
 
 def _captured(env: Any, agent: str) -> str:
     """``", capturing 4 seeds"`` after a ply that captured, else ``""``."""
-    move = env.infos[agent]["last_move"]
+    move = env.unwrapped.last_move
     seeds = sum(count for _, count in move["captures"]) if move else 0
     return f", capturing {seeds} seed{'s' if seeds != 1 else ''}" if seeds else ""
 
@@ -158,7 +158,7 @@ class _TerminalGame:
         return None
 
     def plies(self) -> int:
-        return int(self.env.infos[self.env.agent_selection]["ply"])
+        return int(self.env.unwrapped.facts()["ply"])
 
     # --- the opponent -------------------------------------------------------------------------
     def opponent_ply(self) -> None:
@@ -181,7 +181,7 @@ class _TerminalGame:
         """The board, then the numbered list of the human's moves."""
         self.say()
         self.say(self.env.render())
-        pending = self.env.infos[self.human].get("pending")
+        pending = self.env.unwrapped.facts().get("pending")
         if pending:
             what = "re-sow the captured seeds" if pending["kind"] == "resow" else "relay"
             self.say(f"Mid-turn choice ({self.human}): {what} from pit {pending['pit']}, which way?")
@@ -366,7 +366,7 @@ def play_human(
         "Type h for help, q to quit."
     )
     stopped = session.run()
-    final = dict(env.infos[session.human])
+    final = env.unwrapped.facts()
     if stopped is None:
         session.say()
         session.say(env.render())  # type: ignore[arg-type]  # "ansi" renders a str

@@ -25,9 +25,8 @@ from mancala_envs.engine.state import (
     END_ILLEGAL_ACTION,
     END_REASON,
     GAME_OVER,
+    GAME_SLOTS,
     GAMES_PLAYED,
-    HEADER_SIZE,
-    ILLEGAL,
     LEGAL,
     MATCH,
     PASSES,
@@ -51,6 +50,7 @@ __all__ = [
     "AGENTS",
     "ENV_OPTIONS",
     "INFOS_MODES",
+    "LEAN_INFO_KEYS",
     "RENDER_MODES",
     "SNAPSHOT_FORMAT",
     "TENSOR_INFO_KEYS",
@@ -61,11 +61,12 @@ __all__ = [
 AGENTS = ("player_0", "player_1")
 ILLEGAL_ACTION_POLICIES = ("penalty", "raise")
 REWARD_MODES = ("win_loss", "match_points")
-#: the ``infos`` option: the game's full facts, or numbers of fixed shape only (see :data:`TENSOR_INFO_KEYS`)
-INFOS_MODES = ("full", "tensor")
+#: the ``infos`` option: numbers of fixed shape only (``"lean"``, the default, see :data:`LEAN_INFO_KEYS`), or the
+#: game's full facts with the decoded last move (``"full"``). ``"tensor"`` is the earlier name of ``"lean"``.
+INFOS_MODES = ("lean", "full")
 #: Keyword arguments taken by the environment itself; every other keyword is a game option.
 ENV_OPTIONS = ("render_mode", "first_player", "illegal_action", "reward_mode", "infos")
-#: The keys of each agent's info dict under ``infos="tensor"``, the same for every game, agent and step
+#: The keys of each agent's info dict under ``infos="lean"`` (the default), the same for every game, agent and step
 #: (from ``reset`` on). Every value is an ``int``, except the pairs (one entry per player, ``player_0``
 #: first), which are ``int64`` arrays of shape ``(2,)``. -1 stands for "none":
 #:
@@ -76,7 +77,7 @@ ENV_OPTIONS = ("render_mode", "first_player", "illegal_action", "reward_mode", "
 #: match_points      (2,)   match points accumulated in a match; those of the last finished game otherwise
 #: winner            ()     0 or 1 once the game is over; -1 while it runs and after a draw
 #: end_reason        ()     0 while the game runs, then the end's code: ``env.game.end_reason_names[code]``
-#:                          is the name that ``infos="full"`` gives (1 threshold, 2 no_legal_move,
+#:                          is the name that ``env.facts()`` gives (1 threshold, 2 no_legal_move,
 #:                          3 no_feeding_move, 4 repetition, 5 max_plies, 6 illegal_action, 7 max_games,
 #:                          8 match_target, 9 endless_move; a game's own codes from 10)
 #: ply               ()     agent decisions taken in the current game
@@ -86,7 +87,7 @@ ENV_OPTIONS = ("render_mode", "first_player", "illegal_action", "reward_mode", "
 #: last_player       ()     the player (0 or 1) who played the last ply; -1 before the first
 #: last_action       ()     the action of the last ply; -1 before the first
 #: ================  =====  ==================================================================================
-TENSOR_INFO_KEYS = (
+LEAN_INFO_KEYS = (
     "scores",
     "match_points",
     "winner",
@@ -98,6 +99,8 @@ TENSOR_INFO_KEYS = (
     "last_player",
     "last_action",
 )
+#: the earlier name of :data:`LEAN_INFO_KEYS` (from when the lean infos were the opt-in ``infos="tensor"``)
+TENSOR_INFO_KEYS = LEAN_INFO_KEYS
 RENDER_MODES = ("ansi", "human", "rgb_array")
 #: the ``format`` entry of every ``state_dict()``; a new layout gets a new number
 SNAPSHOT_FORMAT = "mancala-envs-snapshot-1"
@@ -297,24 +300,29 @@ class MancalaEnv(AECEnv):
             environment is left unchanged.
         reward_mode: ``"win_loss"`` (default): +1 / -1 / 0 at the end.
             ``"match_points"``: own match points minus the opponent's.
-        infos: ``"full"`` (default): each agent's info dict holds the game's
-            facts as Python values (``winner`` is None while the game runs,
-            ``end_reason`` a name, ``last_move`` a dict...), and a game may add
-            its own keys. ``"tensor"``: numbers of fixed shape only, under the
-            same keys (:data:`TENSOR_INFO_KEYS`) for every game, agent and step,
-            -1 standing for "none": what libraries that stack infos into
-            tensors need, such as TorchRL's ``PettingZooWrapper``.
+        infos: ``"lean"`` (default): each agent's info dict holds numbers of
+            fixed shape only, under the same keys (:data:`LEAN_INFO_KEYS`)
+            for every game, agent and step from ``reset`` on, -1 standing for
+            "none": what libraries that stack infos into tensors need (TorchRL's
+            ``PettingZooWrapper``, Tianshou's buffers), and the cheapest to build.
+            ``"full"``: the game's facts as Python values (``winner`` is None
+            while the game runs, ``end_reason`` a name, ``last_move`` the decoded
+            move with its sown pits and captures, and a game's own keys), which
+            :meth:`facts` returns in either mode. ``"tensor"`` is the earlier
+            name of ``"lean"``.
 
     Raises:
         ValueError: an option is not one of its allowed values (the message lists them).
 
     Example:
         >>> import mancala_envs
-        >>> env = mancala_envs.make("ouril_v0", first_player=0, infos="tensor")
+        >>> env = mancala_envs.make("ouril_v0", first_player=0)
         >>> env.reset(seed=0)
         >>> info = env.infos["player_1"]
         >>> info["winner"], info["player_to_move"], info["scores"].tolist()
         (-1, 0, [0, 0])
+        >>> env.facts()["winner"], env.facts()["last_move"]
+        (None, None)
     """
 
     def __init__(
@@ -324,7 +332,7 @@ class MancalaEnv(AECEnv):
         first_player: int | None = None,
         illegal_action: str = "penalty",
         reward_mode: str = "win_loss",
-        infos: str = "full",
+        infos: str = "lean",
     ) -> None:
         super().__init__()
         if not isinstance(game, Game):
@@ -345,14 +353,19 @@ class MancalaEnv(AECEnv):
             check_choice("first_player", first_player, (0, 1, None))
         check_choice("illegal_action", illegal_action, ILLEGAL_ACTION_POLICIES)
         check_choice("reward_mode", reward_mode, REWARD_MODES)
+        if infos == "tensor":  # the earlier name of "lean", still taken
+            infos = "lean"
         check_choice("infos", infos, INFOS_MODES)
         self.game = game
         self.render_mode = render_mode
         self.first_player = first_player
         self.illegal_action = illegal_action
         self.reward_mode = reward_mode
-        #: the ``infos`` option, ``"full"`` or ``"tensor"``
+        #: the ``infos`` option, ``"lean"`` or ``"full"`` (``"tensor"`` is read as ``"lean"``)
         self.infos_mode = infos
+        self._lean_infos = self.infos_mode == "lean"
+        #: the state slots of the match points the infos report (a match's running tally, or the last game's)
+        self._points_slot = MATCH if game.is_match else POINTS
 
         self.possible_agents = list(AGENTS)
         self.agents: list[str] = []
@@ -385,6 +398,8 @@ class MancalaEnv(AECEnv):
         self._infos_partial = False
         self._last_move_value: dict[str, Any] | None = None
         self._pending_move: tuple[int, int] | None = None
+        # (player, action) of the last ply, (-1, -1) before the first: what the lean infos report
+        self._last_played: tuple[int, int] = (-1, -1)
         self._params = game.params
         self._bind_compiled()
         # Callbacks ``observer(player, action)`` run after every accepted ply (the game recorder's hook).
@@ -433,8 +448,9 @@ class MancalaEnv(AECEnv):
     # --- lazily built facts -------------------------------------------------------------
     @property
     def infos(self) -> dict[str, dict[str, Any]]:
-        """Each live agent's info dict, built when first read: the game's facts and ``last_move``
-        (``infos="full"``), or the numbers of :data:`TENSOR_INFO_KEYS` (``infos="tensor"``).
+        """Each live agent's info dict, built when first read: the numbers of :data:`LEAN_INFO_KEYS`
+        (``infos="lean"``, the default), or the game's facts and ``last_move`` (``infos="full"``, what
+        :meth:`facts` returns).
 
         :meth:`last` builds the selected agent's alone (its loop reads no other); the other agent's is
         built here, at the first read of ``infos``, as a new dict of the same facts. The dict ``last()``
@@ -456,15 +472,79 @@ class MancalaEnv(AECEnv):
 
     def new_info(self) -> dict[str, Any]:
         """A new info dict of the current state, equal to what ``infos[agent]`` holds for either live agent, and the
-        caller's own down to the last move's lists (cheaper than a deep copy of ``infos[agent]``: the single-agent
-        view's final info is made with it)."""
+        caller's own down to its arrays and the last move's lists (cheaper than a deep copy of ``infos[agent]``:
+        the single-agent view's final info is made with it)."""
         return self._agent_info()
 
+    def facts(self) -> dict[str, Any]:
+        """The game's facts about the current state as Python values, in either ``infos`` mode: what each
+        agent's info holds under ``infos="full"``.
+
+        The shared keys are ``scores`` and ``match_points`` (lists of two ints), ``end_reason`` (a name, or
+        None while the game runs), ``winner`` (0, 1, or None while the game runs and after a draw), ``ply``,
+        ``passes``, ``player_to_move`` (None once the game is over), ``games_played`` and ``last_move``
+        (:attr:`last_move`); a game may add its own (Omweso's ``phase``, ``pending``...). The dict and its
+        lists are new: the caller owns them.
+
+        Raises:
+            RuntimeError: the env has not been reset.
+
+        Example:
+            >>> import mancala_envs
+            >>> env = mancala_envs.make("ouril_v0", first_player=0)
+            >>> env.reset(seed=0)
+            >>> env.step(5)
+            >>> facts = env.facts()
+            >>> facts["scores"], facts["player_to_move"], facts["last_move"]["sown"]
+            ([0, 0], 1, [6, 7, 8, 9])
+        """
+        if not self._has_reset:
+            raise RuntimeError("facts() was called before reset(); call env.reset() first.")
+        return self._full_info()
+
+    @property
+    def last_move(self) -> dict[str, Any] | None:
+        """The last ply, decoded (a new dict the caller owns): ``player``, ``action``, ``sown`` (the pits
+        the seeds fell in, in order, by their board index) and ``captures`` (``[pit, seeds]`` pairs, in
+        the order taken); None before the first ply of a game. ``infos="full"`` reports it as
+        ``last_move``; the lean infos give ``last_player`` and ``last_action``."""
+        move = self._last_move
+        if move is None:
+            return None
+        return {**move, "sown": list(move["sown"]), "captures": [list(capture) for capture in move["captures"]]}
+
+    def describe_action(self, action: int) -> str:
+        """Says in words what ``action`` does for the player to move (which pit it sows, the game's
+        choices such as Omweso's reverse capture), as the game's notation names it.
+
+        Raises:
+            RuntimeError: the env has not been reset.
+            TypeError, ValueError: ``action`` is not an integer in ``0 .. n_actions - 1``.
+        """
+        if not self._has_reset:
+            raise RuntimeError("describe_action() was called before reset(); call env.reset() first.")
+        return self.game.describe_action(self._state, check_action(action, self._n_actions))
+
+    def text(self) -> str:
+        """The text board of the current state (what ``render()`` returns under ``render_mode="ansi"``), in any
+        render mode.
+
+        Raises:
+            RuntimeError: the env has not been reset.
+        """
+        if not self._has_reset:
+            raise RuntimeError("text() was called before reset(); call env.reset() first.")
+        return self.game.render_text(self._state)
+
     def _agent_info(self) -> dict[str, Any]:
-        """A new info dict of the current state (both agents' are equal; each agent owns its own, down to the
-        last move's lists: writing into an info changes no other info and not the env's record of the move)."""
-        if self.infos_mode == "tensor":
-            return self._tensor_info()
+        """A new info dict of the current state in the env's ``infos`` mode (both agents' are equal; each
+        agent owns its own, down to its arrays and lists: writing into an info changes no other info)."""
+        if self._lean_infos:
+            return self._lean_info()
+        return self._full_info()
+
+    def _full_info(self) -> dict[str, Any]:
+        """A new dict of :meth:`facts`."""
         info = self.game.info(self._state)
         if self._pending_move is not None:
             # decoded afresh from the trace, which stays until the next ply: the info owns new lists, and the
@@ -473,32 +553,39 @@ class MancalaEnv(AECEnv):
             sown, captures = read_trace(self._trace)
             info["last_move"] = {"player": player, "action": action, "sown": sown, "captures": captures}
             return info
-        move = self._last_move_value
-        if move is not None:
-            move = {**move, "sown": list(move["sown"]), "captures": [list(capture) for capture in move["captures"]]}
-        info["last_move"] = move
+        info["last_move"] = self.last_move
         return info
 
-    def _tensor_info(self) -> dict[str, Any]:
-        """One agent's info dict under ``infos="tensor"`` (a new dict and arrays: each agent owns its own)."""
-        header = self._state[:HEADER_SIZE].tolist()
-        running = header[STATUS] == RUNNING
-        scores = STORE if running else SCORE
-        points = MATCH if self.game.is_match else POINTS
-        if self._pending_move is not None:  # read without decoding the trace of sown pits and captures
-            last_player, last_action = self._pending_move
-        elif self._last_move_value is not None:
-            last_player, last_action = self._last_move_value["player"], self._last_move_value["action"]
-        else:
-            last_player = last_action = -1
+    def _lean_info(self) -> dict[str, Any]:
+        """One agent's info dict under ``infos="lean"`` (a new dict and arrays: each agent owns its own).
+
+        The hot loop's info (:meth:`last` builds one per step): one conversion of the header to Python
+        ints, two copies of two slots, and the last ply as :meth:`_settle` noted it."""
+        state = self._state
+        header = state[:GAME_SLOTS].tolist()
+        last_player, last_action = self._last_played
+        points = self._points_slot
+        if header[STATUS] == RUNNING:
+            return {
+                "scores": state[STORE : STORE + 2].copy(),
+                "match_points": state[points : points + 2].copy(),
+                "winner": -1,
+                "end_reason": header[END_REASON],
+                "ply": header[PLY],
+                "passes": header[PASSES],
+                "player_to_move": header[PLAYER],
+                "games_played": header[GAMES_PLAYED],
+                "last_player": last_player,
+                "last_action": last_action,
+            }
         return {
-            "scores": np.array(header[scores : scores + 2], dtype=np.int64),
-            "match_points": np.array(header[points : points + 2], dtype=np.int64),
-            "winner": -1 if running else header[WINNER],
+            "scores": state[SCORE : SCORE + 2].copy(),
+            "match_points": state[points : points + 2].copy(),
+            "winner": header[WINNER],
             "end_reason": header[END_REASON],
             "ply": header[PLY],
             "passes": header[PASSES],
-            "player_to_move": header[PLAYER] if running else -1,
+            "player_to_move": -1,
             "games_played": header[GAMES_PLAYED],
             "last_player": last_player,
             "last_action": last_action,
@@ -518,6 +605,7 @@ class MancalaEnv(AECEnv):
     def _last_move(self, value: dict[str, Any] | None) -> None:
         self._last_move_value = value
         self._pending_move = None
+        self._last_played = (-1, -1) if value is None else (value["player"], value["action"])
 
     # --- spaces -------------------------------------------------------------------
     def observation_space(self, agent: str) -> spaces.Space:
@@ -725,7 +813,7 @@ class MancalaEnv(AECEnv):
         if self._infos_stale:
             # Only this agent's info is built: the other agent's waits until ``infos`` is read (it is
             # the same facts, and most loops never read it).
-            info = self._agent_info()
+            info = self._lean_info() if self._lean_infos else self._full_info()
             self._infos = {agent: info}
             self._infos_stale = False
             self._infos_partial = True
@@ -761,9 +849,9 @@ class MancalaEnv(AECEnv):
             RuntimeError: ``render_mode="human"`` and SDL cannot open the display that is set: the window opens
                 (:meth:`open_window`) before the move is played, so the env is unchanged.
         """
-        if not self._has_reset:
-            raise RuntimeError("step() was called before reset(); call env.reset() first.")
-        if not self.agents:
+        if not self.agents:  # empty before the first reset too
+            if not self._has_reset:
+                raise RuntimeError("step() was called before reset(); call env.reset() first.")
             raise GameOverError("step() was called after the game ended; call reset() to start a new game.")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
@@ -775,20 +863,19 @@ class MancalaEnv(AECEnv):
         if type(index) is not int or not 0 <= index < self._n_actions:
             index = self._validate_action(action)
         action = index
-        if self.render_mode == "human":
+        human = self.render_mode == "human"
+        if human:
             self.open_window()  # a display that cannot be opened is refused here, before the move is played
         trace = self._spare_trace
         code = self._step_function(self._state, self._params, action, trace)
-        if code == ILLEGAL:
-            self._punish_illegal(agent, action)  # raises, or ends the game under "penalty"
-            if self.render_mode == "human":
-                self.render()
-            return
-        if code == GAME_OVER:  # cannot happen while the agent is alive; kept as a guard
-            raise GameOverError("the game is over; call reset() to start a new game.")
-        self._spare_trace, self._trace = self._trace, trace
-        self._settle(agent, action)
-        if self.render_mode == "human":
+        if code:
+            if code == GAME_OVER:  # cannot happen while the agent is alive; kept as a guard
+                raise GameOverError("the game is over; call reset() to start a new game.")
+            self._punish_illegal(agent, action)  # ILLEGAL: raises, or ends the game under "penalty"
+        else:
+            self._spare_trace, self._trace = self._trace, trace
+            self._settle(agent, action)
+        if human:
             self.render()
 
     # --- the compiled fast path (SingleAgentEnv's compiled opponents) -------------------------------------------
@@ -836,7 +923,7 @@ class MancalaEnv(AECEnv):
         already changed the state, and ``_trace`` holds the ply's record."""
         self._cumulative_rewards[agent] = 0
         player = 0 if agent == "player_0" else 1
-        self._pending_move = (player, action)
+        self._pending_move = self._last_played = (player, action)
         for observer in self.ply_observers:
             observer(player, action)
         state = self._state

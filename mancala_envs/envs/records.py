@@ -250,7 +250,7 @@ class GameRecord:
             game: The game (``env.unwrapped.game``).
             start_state: The engine state before the first ply (``env.unwrapped.state_array``).
             plies: ``(player, action, illegal)`` for every ply, in order; only the last may be illegal.
-            final_info: The final infos of the game (``env.infos[agent]``), or None if it is not over.
+            final_info: The final facts of the game (``env.facts()``), or None if it is not over.
             players: Optional player names.
             seed: Optional seed of the reset.
 
@@ -457,7 +457,7 @@ def replay(record: GameRecord | str | os.PathLike[str], render_mode: str | None 
         if not env.agents or env.terminations[agent] or env.truncations[agent]:
             raise ValueError(
                 f"{_describe(move)} comes after the end of the game (it ended {where}: "
-                f"{env.infos[agent]['end_reason']}); the record is inconsistent."
+                f"{env.facts()['end_reason']}); the record is inconsistent."
             )
         if _AGENTS[move["player"]] != agent:
             raise ValueError(f"{_describe(move)} is by {_AGENTS[move['player']]}, but {agent} is to move {where}.")
@@ -489,7 +489,7 @@ def _check_result(record: GameRecord, env: MancalaEnv) -> None:
             f"the record's {len(record.moves)} moves end before the game does ({agent} is to move), "
             f"but its result says it ended ({record.result['end_reason']}); the record is incomplete."
         )
-    info = env.infos[agent]
+    info = env.facts()
     replayed = {key: _plain(info[key]) for key in RESULT_KEYS}
     if replayed != record.result:
         raise ValueError(f"the replay ends with {replayed}, but the record's result is {record.result}.")

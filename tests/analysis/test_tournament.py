@@ -394,7 +394,7 @@ def test_recorded_games_replay_to_the_tournament_results(tmp_path, workers: int)
         assert record.players == [result.agents[played.first], result.agents[played.second]]
         assert len(record.moves) == played.plies
         *_, env = replay(record)  # raises if a move is illegal or the result differs
-        info = env.infos["player_0"]
+        info = env.facts()
         assert tuple(info["scores"]) == played.scores and info["end_reason"] == played.end_reason
         winner = None if info["winner"] is None else (played.first, played.second)[info["winner"]]
         assert winner == played.winner

@@ -98,7 +98,7 @@ def test_full_game_against_random_prints_every_board_and_the_result():
     boards = re.findall(r"^modiar_v0  ply .*?\n  pit .*?\n.*?\n.*?\n  pit [^\n]*", text, flags=re.MULTILINE | re.DOTALL)
     assert boards == expected + [env.render()]
     assert len(script.prompts) == len(expected)
-    info = env.infos["player_0"]
+    info = env.facts()
     winner = info["winner"]
     outcome = "draw" if winner is None else f"player_{winner} ({'you' if winner == 0 else 'random'}) wins"
     result = (

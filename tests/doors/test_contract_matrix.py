@@ -46,6 +46,7 @@ from mancala_envs.algorithms import retrograde
 from mancala_envs.cli import main, play_demo
 from mancala_envs.engine.state import (
     BOARD,
+    END_ILLEGAL_ACTION,
     END_REASON,
     HISTORY_LEN,
     LAST_ACTION,
@@ -413,7 +414,7 @@ for option, value, allowed in (
     ("first_player", True, "[0, 1, None]"),
     ("illegal_action", "ignore", "['penalty', 'raise']"),
     ("reward_mode", "points", "['win_loss', 'match_points']"),
-    ("infos", "numpy", "['full', 'tensor']"),
+    ("infos", "numpy", "['lean', 'full']"),
 ):
     case(
         door,
@@ -1063,8 +1064,9 @@ def penalised(env: MancalaEnv) -> None:
     env.step(2)
     assert np.array_equal(env.board, board) and all(env.terminations.values())
     assert env.rewards == {"player_0": -1, "player_1": 0}
-    assert [env.infos[agent]["end_reason"] for agent in AGENTS] == ["illegal_action"] * 2
+    assert [env.infos[agent]["end_reason"] for agent in AGENTS] == [END_ILLEGAL_ACTION] * 2
     assert [env.infos[agent]["winner"] for agent in AGENTS] == [1, 1]
+    assert env.facts()["end_reason"] == "illegal_action" and env.facts()["winner"] == 1
 
 
 case(

@@ -474,5 +474,5 @@ def test_tensor_infos_hold_the_full_infos_facts_as_numbers_under_fixed_keys(env_
 
 
 def test_infos_mode_is_checked() -> None:
-    with pytest.raises(ValueError, match=r"infos='numpy' is not allowed; use one of \['full', 'tensor'\]"):
+    with pytest.raises(ValueError, match=r"infos='numpy' is not allowed; use one of \['lean', 'full'\]"):
         mancala_envs.make("ouril_v0", infos="numpy")

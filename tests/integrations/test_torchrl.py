@@ -1,9 +1,9 @@
-"""TorchRL: the AEC env's ``infos="tensor"`` option, TorchRL's ``PettingZooWrapper`` on every game, and
-examples/torchrl_ppo.py (needs the torchrl extra).
+"""TorchRL: the AEC env's default lean infos, TorchRL's ``PettingZooWrapper`` on every game's default env
+(``mancala_envs.make(id)``, no option), and examples/torchrl_ppo.py (needs the torchrl extra).
 
-The wrapper's rollouts are replayed move by move in a twin env with the default ``infos="full"``:
-the acting agent, the action mask, the infos, the rewards and the end of the game must be the
-twin's, translated as ``TENSOR_INFO_KEYS`` documents.
+The wrapper's rollouts are replayed move by move in a twin env with ``infos="full"``: the acting agent,
+the action mask, the infos, the rewards and the end of the game must be the twin's, translated as
+``LEAN_INFO_KEYS`` documents.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from torchrl.envs import PettingZooWrapper
 from torchrl.envs.utils import check_env_specs
 
 import mancala_envs
-from mancala_envs.envs.aec_env import INFOS_MODES, TENSOR_INFO_KEYS
+from mancala_envs.envs.aec_env import INFOS_MODES, LEAN_INFO_KEYS, TENSOR_INFO_KEYS
 from mancala_envs.envs.registration import game_names
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "torchrl_ppo.py"
@@ -45,8 +45,8 @@ pytestmark = [
 
 
 # --- helpers ------------------------------------------------------------------------------------
-def expected_tensor_info(full: dict[str, Any], game: Any) -> dict[str, Any]:
-    """What ``infos="tensor"`` must hold, from the same moment's ``infos="full"`` dict."""
+def expected_lean_info(full: dict[str, Any], game: Any) -> dict[str, Any]:
+    """What the default lean infos must hold, from the same moment's ``infos="full"`` dict."""
     codes = {name: code for code, name in game.end_reason_names.items()}
     last_move = full["last_move"]
     return {
@@ -64,12 +64,12 @@ def expected_tensor_info(full: dict[str, Any], game: Any) -> dict[str, Any]:
 
 
 def plain(info: dict[str, Any]) -> dict[str, Any]:
-    """A tensor info dict with its arrays as lists, to compare with ``==``."""
+    """A lean info dict with its arrays as lists, to compare with ``==``."""
     return {key: value.tolist() if isinstance(value, np.ndarray) else value for key, value in info.items()}
 
 
 def assert_numbers_only(info: dict[str, Any]) -> None:
-    assert tuple(info) == TENSOR_INFO_KEYS
+    assert tuple(info) == LEAN_INFO_KEYS
     for key, value in info.items():
         if key in PAIRS:
             assert isinstance(value, np.ndarray) and value.dtype == np.int64 and value.shape == (2,), key
@@ -98,11 +98,11 @@ def one_torch_thread() -> None:
     torch.set_num_threads(threads)
 
 
-# --- the option on the AEC env ------------------------------------------------------------------
+# --- the infos of the AEC env ------------------------------------------------------------------
 @pytest.mark.parametrize("env_id", GAMES)
-def test_tensor_infos_hold_the_full_facts_as_numbers_at_every_step(env_id: str) -> None:
-    tensor_env = mancala_envs.make(env_id, infos="tensor", illegal_action="raise")
-    full_env = mancala_envs.make(env_id, illegal_action="raise")
+def test_lean_infos_hold_the_full_facts_as_numbers_at_every_step(env_id: str) -> None:
+    tensor_env = mancala_envs.make(env_id, illegal_action="raise")  # the default: lean infos
+    full_env = mancala_envs.make(env_id, illegal_action="raise", infos="full")
     rng = np.random.default_rng(7)
     tensor_env.reset(seed=3)
     full_env.reset(seed=3)
@@ -112,7 +112,8 @@ def test_tensor_infos_hold_the_full_facts_as_numbers_at_every_step(env_id: str) 
         for agent in AGENTS:
             info = tensor_env.infos[agent]
             assert_numbers_only(info)
-            assert plain(info) == expected_tensor_info(full_env.infos[agent], full_env.game)
+            assert plain(info) == expected_lean_info(full_env.infos[agent], full_env.game)
+            assert full_env.infos[agent] == tensor_env.facts()  # the full facts stay one call away
         assert tensor_env.infos["player_0"]["scores"] is not tensor_env.infos["player_1"]["scores"]
         if tensor_env.terminations["player_0"] or tensor_env.truncations["player_0"]:
             break
@@ -126,48 +127,56 @@ def test_tensor_infos_hold_the_full_facts_as_numbers_at_every_step(env_id: str) 
     assert tensor_env.rewards == full_env.rewards
 
 
-def test_the_default_infos_are_the_full_ones_unchanged() -> None:
+def test_the_full_infos_are_opt_in_and_hold_the_decoded_move() -> None:
     default = mancala_envs.make("ouril_v0", first_player=0)
     full = mancala_envs.make("ouril_v0", first_player=0, infos="full")
-    assert default.infos_mode == "full" and INFOS_MODES == ("full", "tensor")
+    older = mancala_envs.make("ouril_v0", first_player=0, infos="tensor")  # the earlier name of "lean"
+    assert default.infos_mode == older.infos_mode == "lean" and full.infos_mode == "full"
+    assert INFOS_MODES == ("lean", "full") and TENSOR_INFO_KEYS == LEAN_INFO_KEYS
     default.reset(seed=0)
     full.reset(seed=0)
-    assert default.infos["player_0"] == {
-        "scores": [0, 0],
-        "match_points": [0, 0],
-        "end_reason": None,
-        "winner": None,
-        "ply": 0,
-        "passes": 0,
-        "player_to_move": 0,
-        "games_played": 0,
-        "last_move": None,
-    }
+    assert (
+        full.infos["player_0"]
+        == default.facts()
+        == {
+            "scores": [0, 0],
+            "match_points": [0, 0],
+            "end_reason": None,
+            "winner": None,
+            "ply": 0,
+            "passes": 0,
+            "player_to_move": 0,
+            "games_played": 0,
+            "last_move": None,
+        }
+    )
     for action in (0, 0, 1):
         default.step(action)
         full.step(action)
-        assert default.infos == full.infos
-    assert default.infos["player_1"]["last_move"]["action"] == 1
-    assert isinstance(default.infos["player_1"]["last_move"]["sown"], list)
+        assert {agent: default.facts() for agent in AGENTS} == full.infos
+        assert full.infos["player_0"]["last_move"] == default.last_move
+    assert default.last_move == {"player": 0, "action": 1, "sown": [2, 3, 4, 5, 6], "captures": []}
+    assert full.infos["player_1"]["last_move"]["sown"] == [2, 3, 4, 5, 6]
+    assert default.infos["player_1"]["last_action"] == 1 and "last_move" not in default.infos["player_1"]
 
 
 @pytest.mark.parametrize("value", ["numpy", "Tensor", "", None, 1])
 def test_a_bad_infos_value_raises_naming_the_choices(value: Any) -> None:
-    with pytest.raises(ValueError, match=r"infos=.* is not allowed; use one of \['full', 'tensor'\]"):
+    with pytest.raises(ValueError, match=r"infos=.* is not allowed; use one of \['lean', 'full'\]"):
         mancala_envs.make("kalah_v0", infos=value)
 
 
-def test_tensor_infos_survive_a_snapshot_and_a_pickle() -> None:
-    env = mancala_envs.make("mancala/omweso-v0", infos="tensor")
+def test_lean_infos_survive_a_snapshot_and_a_pickle() -> None:
+    env = mancala_envs.make("mancala/omweso-v0")
     env.reset(seed=5)
     rng = np.random.default_rng(5)
     for _ in range(9):
         env.step(int(rng.choice(np.flatnonzero(env.observe(env.agent_selection)["action_mask"]))))
-    restored = mancala_envs.make("mancala/omweso-v0", infos="tensor")
+    restored = mancala_envs.make("mancala/omweso-v0")
     restored.load_state_dict(env.state_dict())
     copy = pickle.loads(pickle.dumps(env))
     for twin in (restored, copy):
-        assert twin.infos_mode == "tensor"
+        assert twin.infos_mode == "lean"
         assert {a: plain(i) for a, i in twin.infos.items()} == {a: plain(i) for a, i in env.infos.items()}
     assert env.infos["player_0"]["ply"] == 9 and env.infos["player_0"]["last_action"] >= 0
 
@@ -177,8 +186,8 @@ def test_tensor_infos_survive_a_snapshot_and_a_pickle() -> None:
 def test_the_wrapper_plays_random_masked_games_to_the_end(env_id: str) -> None:
     """Random masked rollouts (TorchRL's rand_action samples within the action mask) replayed in a twin."""
     torch.manual_seed(0)
-    env = wrap(mancala_envs.make(env_id, infos="tensor", illegal_action="raise"))
-    twin = mancala_envs.make(env_id, illegal_action="raise")
+    env = wrap(mancala_envs.make(env_id, illegal_action="raise"))
+    twin = mancala_envs.make(env_id, illegal_action="raise", infos="full")
     repeated_turns = 0  # plies after which the same agent moves again (Kalah's extra turns, Omweso's choices)
     for seed in (1, 2):
         rollout = env.rollout(100_000, break_when_any_done=True, auto_reset=False, tensordict=env.reset(seed=seed))
@@ -199,7 +208,7 @@ def test_the_wrapper_plays_random_masked_games_to_the_end(env_id: str) -> None:
             twin.step(action)
             for name in AGENTS:
                 got = {key: value[0].tolist() for key, value in rollout["next", name, "info"][step].items()}
-                want = expected_tensor_info(twin.infos[name], twin.game)  # ints; got holds float32 values
+                want = expected_lean_info(twin.infos[name], twin.game)  # ints; got holds float32 values
                 assert got == want, (step, name)
         last = rollout[-1]["next"]
         for name in AGENTS:
@@ -212,12 +221,25 @@ def test_the_wrapper_plays_random_masked_games_to_the_end(env_id: str) -> None:
         assert repeated_turns > 0
 
 
+@pytest.mark.parametrize("env_id", GAMES)
+def test_the_wrapper_rolls_out_the_default_env_with_no_option(env_id: str) -> None:
+    """What failed before the lean default (``Could not infer dtype of NoneType``): the default env, as is."""
+    torch.manual_seed(0)
+    env = PettingZooWrapper(mancala_envs.make(env_id), use_mask=True, categorical_actions=True)
+    rollout = env.rollout(200)
+    assert rollout.shape[0] >= 1
+    plies = rollout["next", "player_0", "info", "ply"][:, 0]
+    assert plies[0] == 1 and plies.dtype != torch.bool  # the numbers of the lean infos, stacked
+    acting = rollout["player_0", "mask"][:, 0] | rollout["player_1", "mask"][:, 0]
+    assert bool(acting.all())  # exactly the agent to move acts at each step
+
+
 @pytest.mark.parametrize("env_id", mancala_envs.list_envs())
 def test_check_env_specs_passes(env_id: str) -> None:
-    env = wrap(mancala_envs.make(env_id, infos="tensor", illegal_action="raise"))
+    env = wrap(mancala_envs.make(env_id, illegal_action="raise"))
     check_env_specs(env, seed=0)
     info_spec = env.full_observation_spec["player_0", "info"]
-    assert set(info_spec.keys()) == set(TENSOR_INFO_KEYS)
+    assert set(info_spec.keys()) == set(LEAN_INFO_KEYS)
     assert info_spec["scores"].shape == (1, 2) and info_spec["winner"].shape == (1,)
 
 

@@ -8,7 +8,6 @@ generator against a twin.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable
 from typing import Any
 
@@ -16,6 +15,7 @@ import numpy as np
 import pytest
 
 from support.actions import first_players
+from support.contract import plain
 
 AGENTS = ("player_0", "player_1")
 
@@ -29,7 +29,8 @@ def snapshot(env: Any) -> dict[str, Any]:
         "stores": raw.stores,
         "agent_selection": raw.agent_selection,
         "agents": list(raw.agents),
-        "infos": copy.deepcopy(raw.infos),
+        "infos": plain(raw.infos),
+        "facts": raw.facts(),
         "rewards": dict(raw.rewards),
         "cumulative_rewards": {agent: raw.cumulative_reward(agent) for agent in AGENTS},
         "terminations": dict(raw.terminations),
@@ -46,15 +47,24 @@ def assert_unchanged(before: dict[str, Any], env: Any) -> None:
     for agent in AGENTS:
         for part in ("observation", "action_mask"):
             assert np.array_equal(before["observations"][agent][part], after["observations"][agent][part])
-    for key in ("agent_selection", "agents", "infos", "rewards", "cumulative_rewards", "terminations", "truncations"):
+    for key in (
+        "agent_selection",
+        "agents",
+        "infos",
+        "facts",
+        "rewards",
+        "cumulative_rewards",
+        "terminations",
+        "truncations",
+    ):
         assert before[key] == after[key], f"{key} changed"
 
 
 def frozen(env: Any) -> dict[str, Any]:
     """What a rejected call must leave as it was: the snapshot (state, RNG, agents, tallies), the position
-    and the infos."""
+    the infos and the facts (the decoded last move included)."""
     raw = env.unwrapped
-    return {"snapshot": raw.state_dict(), "position": raw.position(), "infos": copy.deepcopy(raw.infos)}
+    return {"snapshot": raw.state_dict(), "position": raw.position(), "infos": plain(raw.infos), "facts": raw.facts()}
 
 
 def assert_rejected(build: Callable[[], Any], call: Callable[[Any], Any], error: type, *texts: str) -> BaseException:
