@@ -35,7 +35,7 @@ def laps_distribution(options: dict, games: int, seed: int) -> dict:
     for game in range(games):
         env.reset(seed=seed + game)
         for agent in env.agent_iter():
-            observation, _, terminated, truncated, info = env.last()
+            observation, _, terminated, truncated, _info = env.last()
             if terminated or truncated:
                 reasons[env.facts()["end_reason"]] += agent == "player_0"
                 env.step(None)

@@ -91,7 +91,7 @@ def play_demo(
     print(env.render(), file=out)
     final: dict[str, Any] = {}
     for agent in env.agent_iter():
-        _, _, terminated, truncated, info = env.last()
+        _, _, terminated, truncated, _ = env.last()
         if terminated or truncated:
             final = final or env.unwrapped.facts()
             env.step(None)

@@ -134,6 +134,9 @@ AEC_CASES = [
     ("state_array", lambda s: s.env.state_array, aec_state),
     ("state_dict state", lambda s: s.env.state_dict()["state"], aec_state),
     ("state_dict last_move sown", lambda s: s.env.state_dict()["last_move"]["sown"], aec_state),
+    ("last_move sown", lambda s: s.env.last_move["sown"], aec_state),
+    ("facts scores", lambda s: s.env.facts()["scores"], aec_state),
+    ("facts last_move captures", lambda s: s.env.facts()["last_move"]["captures"], aec_state),
     ("infos player_0 scores", lambda s: s.env.infos["player_0"]["scores"], aec_state_but("player_0")),
     (
         "infos player_0 last_move sown",
@@ -184,7 +187,7 @@ SINGLE_CASES = [
 ]
 SINGLE_END_CASES = [
     ("final info scores", lambda s: s.out["end"][4]["scores"]),
-    ("final info last_move", lambda s: s.out["end"][4]["last_move"]),
+    ("final info match_points", lambda s: s.out["end"][4]["match_points"]),
     ("final info action_mask", lambda s: s.out["end"][4]["action_mask"]),
 ]
 
@@ -430,7 +433,7 @@ GYM_CASES = SINGLE_CASES  # the Gymnasium wrappers hand out what the single-agen
 HANDOUTS: list[Handout] = [
     *(Handout("MancalaEnv", name, aec, take, state, aec_advance) for name, take, state in AEC_CASES),
     *(
-        Handout("MancalaEnv(infos='tensor')", name, lambda: aec("tensor"), take, state, aec_advance)
+        Handout("MancalaEnv(infos='lean')", name, lambda: aec("lean"), take, state, aec_advance)
         for name, take, state in AEC_TENSOR_CASES
     ),
     *(Handout("SingleAgentEnv", name, single_agent, take, single_state, single_advance) for name, take in SINGLE_CASES),

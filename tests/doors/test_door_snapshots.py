@@ -357,7 +357,7 @@ def test_kalah_last_move_may_sow_into_the_stores() -> None:
     snapshot = env.unwrapped.state_dict()
     snapshot["last_move"] = {**snapshot["last_move"], "sown": [3, 4, 5, 12, 13]}
     env.unwrapped.load_state_dict(snapshot)
-    assert env.unwrapped.infos[env.agent_selection]["last_move"]["sown"] == [3, 4, 5, 12, 13]
+    assert env.unwrapped.last_move["sown"] == [3, 4, 5, 12, 13]
 
 
 def test_case_count() -> None:

@@ -18,11 +18,13 @@ import mancala_envs
 from mancala_envs import GameOverError, IllegalActionError
 from mancala_envs.agents import RandomAgent
 from mancala_envs.common.validation import check_action
+from mancala_envs.engine.state import END_ILLEGAL_ACTION
 from mancala_envs.envs.registration import VARIANTS
 from mancala_envs.views.single_agent_env import SingleAgentEnv
 from mancala_envs.wrappers import FlattenObservation
 
 from support.actions import legal_action, mid_game
+from support.contract import plain
 from support.episodes import game_cap, one_game_per_episode
 from support.refusals import assert_rejected, assert_unchanged, frozen, position_with_an_empty_pit, snapshot
 
@@ -87,8 +89,9 @@ def test_accepted_action_forms(env_id: str, convert: Any) -> None:
     env.step(convert(action))
     assert np.array_equal(env.unwrapped.state_array, reference.unwrapped.state_array)
     assert env.agent_selection == reference.agent_selection
-    assert env.infos == reference.infos
-    assert type(env.infos[AGENTS[0]]["last_move"]["action"]) is int
+    assert plain(env.infos) == plain(reference.infos)
+    assert env.unwrapped.facts() == reference.unwrapped.facts()
+    assert type(env.infos[AGENTS[0]]["last_action"]) is int and type(env.unwrapped.last_move["action"]) is int
 
 
 @pytest.mark.parametrize("env_id", IDS)
@@ -129,8 +132,9 @@ def test_illegal_action_penalty_by_default(env_id: str, offender: int) -> None:
     assert all(env.terminations.values()) and not any(env.truncations.values())
     assert env.rewards == {bad: -1, other: 0}
     for agent in AGENTS:
-        assert env.infos[agent]["end_reason"] == "illegal_action"
+        assert env.infos[agent]["end_reason"] == END_ILLEGAL_ACTION
         assert env.infos[agent]["winner"] == 1 - offender
+    assert env.unwrapped.facts()["end_reason"] == "illegal_action"
     rewards = {}
     for agent in env.agent_iter():
         observation, reward, terminated, _, _ = env.last()

@@ -21,6 +21,7 @@ import mancala_envs
 from mancala_envs.envs.registration import NAMESPACE, VARIANTS
 
 from support.actions import first_players
+from support.contract import plain
 from support.episodes import game_cap, one_game_per_episode
 from support.pettingzoo_checks import api_test, only_dict_observation_warnings, render_test, seed_test
 
@@ -79,7 +80,8 @@ def play(env: Any, seed: int, on_step: Callable[[Any, str], None] | None = None)
                 end = {
                     "terminations": dict(env.terminations),
                     "truncations": dict(env.truncations),
-                    "info": info,
+                    "info": env.unwrapped.facts(),  # the end's facts by name (the lean info holds codes)
+                    "lean_info": info,
                 }
             env.step(None)
             continue
@@ -203,7 +205,7 @@ def test_observations_and_masks_all_game_long(env_id: str, seed: int) -> None:
 
 @pytest.mark.parametrize("env_id", IDS)
 def test_infos_carry_the_documented_keys(env_id: str) -> None:
-    env = pettingzoo.make("aec", env_id)
+    env = pettingzoo.make("aec", env_id, infos="full")
     env.reset(seed=3)
     for agent in AGENTS:
         info = env.infos[agent]
@@ -433,7 +435,8 @@ def test_pickle_and_deepcopy_mid_game_continue_identically(env_id: str) -> None:
             observation, _, terminated, truncated, _ = each.last()
             action = None if terminated or truncated else random_action(observation, each_rng)
             each.step(action)
-            steps.append((each.agent_selection, dict(each.rewards), each.unwrapped.state_array, each.infos))
+            infos = {agent: plain(info) for agent, info in each.infos.items()}
+            steps.append((each.agent_selection, dict(each.rewards), each.unwrapped.state_array, infos))
         for other in steps[1:]:
             assert other[0] == steps[0][0] and other[1] == steps[0][1] and other[3] == steps[0][3]
             assert np.array_equal(other[2], steps[0][2])
@@ -445,8 +448,8 @@ def test_pickle_and_deepcopy_mid_game_continue_identically(env_id: str) -> None:
 def test_tensor_infos_hold_the_full_infos_facts_as_numbers_under_fixed_keys(env_id: str) -> None:
     from mancala_envs.envs.aec_env import TENSOR_INFO_KEYS
 
-    tensor_env = mancala_envs.make(env_id, infos="tensor", first_player=0)
-    full_env = mancala_envs.make(env_id, first_player=0)
+    tensor_env = mancala_envs.make(env_id, infos="tensor", first_player=0)  # the earlier name of the lean default
+    full_env = mancala_envs.make(env_id, first_player=0, infos="full")
     tensor_env.reset(seed=3)
     full_env.reset(seed=3)
     rng = np.random.default_rng(3)

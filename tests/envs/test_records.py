@@ -29,6 +29,7 @@ from mancala_envs.envs.registration import VARIANTS
 from mancala_envs.views.single_agent_env import SingleAgentEnv
 from mancala_envs.wrappers import GymRecordGames, RecordGames
 
+from support.contract import plain
 from support.pettingzoo_checks import api_test, only_dict_observation_warnings, seed_test
 from support.reference import OURIL_DEFAULTS
 
@@ -77,7 +78,7 @@ def play_random(env: Any, seed: int) -> dict[str, Any]:
         observation, _, terminated, truncated, _ = env.last()
         if terminated or truncated:
             if not final:
-                final = {"infos": copy.deepcopy(raw.infos), "state": raw.state_array}
+                final = {"infos": plain(raw.infos), "facts": raw.facts(), "state": raw.state_array}
             env.step(None)
             continue
         env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
@@ -115,7 +116,7 @@ def test_hand_played_ouril_game_gives_the_exact_record(tmp_path: Path) -> None:
     assert env.current_moves() == [{"player": 0, "action": 4}, {"player": 1, "action": 0}]
     assert env.records == [] and list(tmp_path.iterdir()) == []  # nothing until the game ends
     env.step(OURIL_MOVES[2])
-    assert env.unwrapped.infos["player_0"]["end_reason"] == "threshold"
+    assert env.unwrapped.facts()["end_reason"] == "threshold"
     assert [record.to_dict() for record in env.records] == [OURIL_RECORD]
     assert env.games_recorded == 1 and env.current_moves() == []
     written = tmp_path / "game-000000.json"
@@ -132,7 +133,7 @@ def test_replay_passes_through_every_position_of_the_hand_played_game() -> None:
     assert seen[-1][1:] == ([0, 0, 0, 1, 0, 0, 1, 0, 4, 4, 4, 0], [25, 9])
     *_, env = replay(record)
     assert env.terminations == {"player_0": True, "player_1": True}
-    assert env.infos["player_0"]["last_move"] == {"player": 0, "action": 5, "sown": [6, 7], "captures": [[7, 3]]}
+    assert env.last_move == {"player": 0, "action": 5, "sown": [6, 7], "captures": [[7, 3]]}
 
 
 def test_json_round_trip(tmp_path: Path) -> None:
@@ -162,7 +163,7 @@ def test_every_id_records_and_replays_to_the_same_final_state(env_id: str) -> No
         record = GameRecord.from_dict(json.loads(env.records[-1].to_json()))
         assert record.env == env_id and record.seed == seed
         assert len(record.moves) == len(played["positions"]) - 1
-        assert record.result == {key: played["infos"]["player_0"][key] for key in record.result}
+        assert record.result == {key: played["facts"][key] for key in record.result}
         rebuilt = mancala_envs.make(record.env, **record.options)
         assert rebuilt.game.config == env.unwrapped.game.config
         positions = []
@@ -170,7 +171,7 @@ def test_every_id_records_and_replays_to_the_same_final_state(env_id: str) -> No
             positions.append(replayed.position())
         assert positions == played["positions"]
         np.testing.assert_array_equal(replayed.state_array, played["state"])
-        assert replayed.infos == played["infos"]
+        assert plain(replayed.infos) == played["infos"] and replayed.facts() == played["facts"]
     assert env.games_recorded == 2 and len(env.records) == 2
 
 
@@ -191,7 +192,7 @@ def test_omweso_mid_turn_choices_are_recorded_and_replayed() -> None:
 def test_a_match_is_one_record_over_all_its_games(env_id: str) -> None:
     env = RecordGames(mancala_envs.make(env_id))
     played = play_random(env, seed=3)
-    info = played["infos"]["player_0"]
+    info = played["facts"]
     assert info["games_played"] > 1 or env_id.startswith("mancala/rio")  # Rio Kadalis counts rounds
     record = env.records[-1]
     assert record.result["end_reason"] == info["end_reason"] and record.result["match_points"] == info["match_points"]
@@ -231,7 +232,7 @@ def test_an_illegal_action_under_the_penalty_policy_is_recorded_and_replayed() -
 def test_a_game_over_at_reset_is_not_recorded() -> None:
     env = RecordGames(mancala_envs.make("urim_v0"))
     env.reset(options={"board": [1, 0, 0, 2, 0, 0] + [0] * 6, "stores": [24, 9], "player": 1})
-    assert env.unwrapped.terminations["player_1"] and env.unwrapped.infos["player_1"]["end_reason"] == "no_legal_move"
+    assert env.unwrapped.terminations["player_1"] and env.unwrapped.facts()["end_reason"] == "no_legal_move"
     assert env.records == [] and env.games_recorded == 0  # no move was played; the reset settled the board
     env.step(None)
     assert env.records == []
@@ -327,7 +328,7 @@ def test_single_agent_records_the_plies_of_both_sides(env_id: str, opponent: str
         assert record.players == (["ppo", opponent] if seat == 0 else [opponent, "ppo"]) and record.seed == seed
         *_, replayed = replay(record)
         np.testing.assert_array_equal(replayed.state_array, single.aec_env.state_array)
-        assert record.result == {key: single.aec_env.infos[single.learner][key] for key in record.result}
+        assert record.result == {key: single.aec_env.facts()[key] for key in record.result}
     assert env.games_recorded == 2
 
 

@@ -117,7 +117,7 @@ def test_draw_boards_writes_one_picture_per_game_after_a_capture(tmp_path: Path)
     assert [p.name for p in paths] == [f"{game_class.name}.png" for game_class in game_classes()]  # every game
     for env_id, path in zip(example.GAMES, paths, strict=True):
         env = example.play_pictured_moves(env_id)
-        move = env.infos[env.agent_selection]["last_move"]
+        move = env.last_move
         assert move["captures"], f"{env_id}: the pictured move captured nothing"
         if not env_id.startswith("omweso"):
             assert env.infos[env.agent_selection]["ply"] >= 6

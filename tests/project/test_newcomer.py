@@ -57,19 +57,15 @@ def fresh_python(code: str, cwd: Path, **environment: str | None) -> subprocess.
 README_PICTURES = re.findall(r"!\[([^\]]+)\]\(docs/img/(\w+)\.png\)", README.read_text(encoding="utf-8"))
 #: what a caption's words promise about the pictured move: (phrase, check of the env after the move)
 CAPTION_FACTS: list[tuple[str, Callable[[Any], bool]]] = [
-    ("just after a capture", lambda env: bool(env.infos[env.agent_selection]["last_move"]["captures"])),
+    ("just after a capture", lambda env: bool(env.last_move["captures"])),
     (
         "the last seed in an empty own pit takes the opposite pit",
-        lambda env: (
-            len(env.infos[env.agent_selection]["last_move"]["sown"]) >= 1
-            and env.infos[env.agent_selection]["last_move"]["captures"][0][0]
-            == env.infos[env.agent_selection]["last_move"]["sown"][-1]
-        ),
+        lambda env: len(env.last_move["sown"]) >= 1 and env.last_move["captures"][0][0] == env.last_move["sown"][-1],
     ),
-    ("a relay move of three laps", lambda env: env.infos[env.agent_selection]["laps"] == 3),
-    ("one turn of four laps", lambda env: env.infos[env.agent_selection]["laps"] == 4),
+    ("a relay move of three laps", lambda env: env.facts()["laps"] == 3),
+    ("one turn of four laps", lambda env: env.facts()["laps"] == 4),
     # an Omweso capture takes the two facing pits (inner and outer): two captures, four pits
-    ("two captures re-sown", lambda env: len(env.infos[env.agent_selection]["last_move"]["captures"]) == 4),
+    ("two captures re-sown", lambda env: len(env.last_move["captures"]) == 4),
 ]
 
 
