@@ -54,7 +54,7 @@ def chain_length(
     # Every way out is a ``return`` (no ``break``): it keeps the compiled code free of reference counting.
     if landing < zone_start or landing >= zone_start + zone_size:
         return 0
-    if not in_count_set(board[landing], trigger):
+    if not in_count_set(board[np.uint64(landing)], trigger):
         return 0
     length = 1
     pit = landing
@@ -65,7 +65,7 @@ def chain_length(
             pit = zone_start + zone_size - 1
         else:
             pit -= 1
-        if not in_count_set(board[pit], chain):
+        if not in_count_set(board[np.uint64(pit)], chain):
             return length
         length += 1
     return length
@@ -73,7 +73,9 @@ def chain_length(
 
 @njit(cache=True, inline="always", error_model="numpy")
 def _chain_pit(landing: int, step: int, zone_start: int, zone_size: int) -> int:
-    return zone_start + (landing - zone_start - step) % zone_size
+    """The ``step``-th pit of a chain ending in ``landing`` (``0 <= step < zone_size``), wrapping round the zone."""
+    pit = landing - step
+    return pit + zone_size if pit < zone_start else pit
 
 
 @njit(cache=True, inline="always", error_model="numpy")
@@ -81,7 +83,7 @@ def chain_seeds(board: np.ndarray, landing: int, length: int, zone_start: int, z
     """Returns how many seeds a chain of ``length`` pits ending in ``landing`` holds."""
     seeds = 0
     for step in range(length):
-        seeds += board[_chain_pit(landing, step, zone_start, zone_size)]
+        seeds += board[np.uint64(_chain_pit(landing, step, zone_start, zone_size))]
     return seeds
 
 
@@ -103,11 +105,11 @@ def lift_chain(
     """
     captured = 0
     for step in range(length):
-        pit = _chain_pit(landing, step, zone_start, zone_size)
+        pit = np.uint64(_chain_pit(landing, step, zone_start, zone_size))
         seeds = board[pit]
         board[pit] = 0
         captured += seeds
-        trace_capture(trace, pit - board_start, seeds)
+        trace_capture(trace, np.int64(pit) - board_start, seeds)
     return captured
 
 
@@ -127,5 +129,5 @@ def chain_empties_zone(board: np.ndarray, landing: int, length: int, zone_start:
         return False
     zone_seeds = 0
     for pit in range(zone_start, zone_start + zone_size):
-        zone_seeds += board[pit]
+        zone_seeds += board[np.uint64(pit)]
     return zone_seeds == chain_seeds(board, landing, length, zone_start, zone_size)

@@ -73,7 +73,7 @@ def row_seeds_at(array: np.ndarray, board_start: int, player: int, row_size: int
     seeds = 0
     first = board_start + player * row_size
     for pit in range(first, first + row_size):
-        seeds += array[pit]
+        seeds += array[np.uint64(pit)]
     return seeds
 
 
@@ -176,7 +176,7 @@ def end_ply(
     state[FIRST_MOVE_DONE] = 1
     if captured > 0:
         history_clear(state)
-    if win_threshold > 0 and state[STORE + mover] >= win_threshold:
+    if win_threshold > 0 and state[np.uint64(STORE + mover)] >= win_threshold:
         # The board is left as it is (not collected).
         state[PASSES] = 0
         return record_result(state, TERMINATED, END_THRESHOLD, total_seeds, three_quarter_points)

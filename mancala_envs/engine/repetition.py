@@ -92,16 +92,17 @@ def history_repeats(state: np.ndarray, history_start: int, key: int) -> bool:
     A key already seen is not stored again.
     """
     length = state[HISTORY_LEN]
-    bit = np.int64(1) << (key % 61)
+    # keys are never negative: an unsigned remainder is a multiplication, a signed one needs sign fixes
+    bit = np.int64(1) << np.int64(np.uint64(key) % np.uint64(61))
     seen = False
     if state[HISTORY_FILTER] & bit:
         for i in range(length):
-            if state[history_start + i] == key:
+            if state[np.uint64(history_start + i)] == key:
                 seen = True
                 break
     stored = not seen and history_start + length < state.shape[0]
     if stored:
-        state[history_start + length] = key
+        state[np.uint64(history_start + length)] = key
     # Unconditional writes (unchanged values when nothing is stored) keep the compiled code
     # free of reference counting.
     state[HISTORY_LEN] = length + 1 if stored else length

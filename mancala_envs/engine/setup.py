@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from mancala_envs.engine.board_views import borrowed_view
 from mancala_envs.engine.jit import njit
-from mancala_envs.engine.repetition import history_clear, history_repeats, position_key
+from mancala_envs.engine.repetition import history_clear, history_repeats, position_key_at
 from mancala_envs.engine.state import (
     BOARD,
     END_NONE,
@@ -50,6 +51,7 @@ def start_game(state: np.ndarray, n_pits: int, seeds_per_pit: int, first_player:
     fill in. With ``history_start > 0`` the start position is remembered for
     the repetition rule.
     """
+    state = borrowed_view(state)  # no reference counting (mancala_envs.engine.board_views)
     state[PLAYER] = first_player
     state[STARTER] = first_player
     state[PLY] = 0
@@ -69,7 +71,7 @@ def start_game(state: np.ndarray, n_pits: int, seeds_per_pit: int, first_player:
     for pit in range(n_pits):
         state[BOARD + pit] = seeds_per_pit
     if history_start > 0:
-        history_repeats(state, history_start, position_key(state[BOARD : BOARD + n_pits], first_player))
+        history_repeats(state, history_start, position_key_at(state, BOARD, n_pits, first_player))
 
 
 @njit(cache=True, inline="always", error_model="numpy")

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from mancala_envs.engine.board_views import STACK_BOARD_SLOTS, borrowed_view, stack_board
 from mancala_envs.engine.capture import (
     GRAND_SLAM_FORBIDDEN,
     GRAND_SLAM_NO_CAPTURE,
@@ -53,6 +54,7 @@ def legal_bits(
     :func:`remove_grand_slams`. Each rule only removes moves, so their order
     does not matter.
     """
+    state = borrowed_view(state)  # no reference counting (mancala_envs.engine.board_views)
     bits = playable_bits(state, player, row_size, capacity, singletons_only_if_all)
     if grand_slam == GRAND_SLAM_FORBIDDEN:
         return remove_grand_slams(state, player, bits, row_size, origin_rule, capacity, trigger, chain)
@@ -76,15 +78,15 @@ def playable_bits(state: np.ndarray, player: int, row_size: int, capacity: int, 
     if not opponent_starving and not singletons_only_if_all:
         # The common case: every non-empty pit is legal.
         for local in range(row_size):
-            if state[row_start + local] > 0:
+            if state[np.uint64(row_start + local)] > 0:
                 bits |= 1 << local
         return bits
     largest_pit = 0
     for pit in range(row_start, row_start + row_size):
-        largest_pit = max(largest_pit, state[pit])
+        largest_pit = max(largest_pit, state[np.uint64(pit)])
     open_pits_after = 0  # own pits after the current one that would take a seed
     for local in range(row_size - 1, -1, -1):
-        seeds = state[row_start + local]
+        seeds = state[np.uint64(row_start + local)]
         singleton_barred = singletons_only_if_all and seeds == 1 and largest_pit > 1
         starves = opponent_starving and seeds <= open_pits_after
         if seeds > 0 and not singleton_barred and not starves:
@@ -107,11 +109,13 @@ def remove_grand_slams(
 ) -> int:
     """Clears from ``bits`` (moves of ``player``) those whose capture would leave the opponent's row empty.
 
-    Each move is played on one scratch copy of the board, reused for every move.
+    Each move is played on one scratch copy of the board on the stack
+    (:func:`~mancala_envs.engine.board_views.stack_board`, for boards of up to
+    ``STACK_BOARD_SLOTS`` pits), reused for every move.
     """
     n_pits = 2 * row_size
     opponent_zone = (1 - player) * row_size  # the opponent's row in scratch indices
-    scratch = np.empty(n_pits, np.int64)
+    scratch = stack_board(STACK_BOARD_SLOTS)
     for local in range(row_size):
         if (bits >> local) & 1 == 0:
             continue
@@ -149,5 +153,5 @@ def play_move(
     if grand_slam == GRAND_SLAM_NO_CAPTURE and chain_empties_zone(state, landing, length, zone_start, row_size):
         length = 0  # the capture would leave the opponent's row empty: it captures nothing
     captured = lift_chain(state, BOARD, landing, length, zone_start, row_size, trace)
-    state[STORE + player] += captured
+    state[np.uint64(STORE + player)] += captured
     return captured

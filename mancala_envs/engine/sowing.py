@@ -29,7 +29,18 @@ them unneeded; they were most of the per-ply time. The per-ply code therefore
 
 A loop of plies keeps the same arrays throughout and lives in a function of
 its own (``batch._play_out``), so that reassigning a row does not count
-references on every ply.
+references on every ply. Each game's ``step`` (and each compiled function it
+calls with the state) starts by borrowing its array arguments
+(:func:`~mancala_envs.engine.board_views.borrowed_view`), and a scratch board
+lives on the stack (:func:`~mancala_envs.engine.board_views.stack_board`):
+the compiled ply holds no reference counting at all, whoever calls it
+(``tests/engine/test_no_refcount.py`` reads the LLVM IR of every game's step).
+
+The hot loops index the state with unsigned integers (``state[np.uint64(slot)]``)
+where the slot is computed: numba adds a negative-index wraparound (a shift,
+a mask and an add) to every access through a signed index it cannot prove
+non-negative, and slots never are negative. Only for the index itself:
+arithmetic mixing ``uint64`` and ``int64`` gives ``float64`` in numba.
 """
 
 from __future__ import annotations
@@ -107,11 +118,11 @@ def sow_lap(
         The slot that received the last seed (``origin`` itself if the pit was
         empty, which callers never ask for).
     """
-    seeds = board[origin]
-    board[origin] = 0
+    seeds = board[np.uint64(origin)]
+    board[np.uint64(origin)] = 0
     pit = origin
     if origin_rule == ORIGIN_FIRST and seeds > 0:
-        board[origin] += 1
+        board[np.uint64(origin)] += 1
         trace_sow(trace, origin - board_start)
         seeds -= 1
     origin_passes = 0
@@ -123,9 +134,9 @@ def sow_lap(
                 continue
             if origin_rule == ORIGIN_SKIPPED_FIRST_CIRCUIT and origin_passes == 1:
                 continue
-        if capacity > 0 and board[pit] >= capacity:
+        if capacity > 0 and board[np.uint64(pit)] >= capacity:
             continue
-        board[pit] += 1
+        board[np.uint64(pit)] += 1
         trace_sow(trace, pit - board_start)
         seeds -= 1
     return pit

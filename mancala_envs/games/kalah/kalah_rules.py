@@ -35,6 +35,7 @@ from typing import ClassVar
 
 import numpy as np
 
+from mancala_envs.engine.board_views import borrowed_view
 from mancala_envs.engine.ending import (
     NO_WIN_THRESHOLD,
     PLAIN_WIN,
@@ -151,7 +152,7 @@ def _own_pit_bits(state: np.ndarray, player: int, row_size: int) -> int:
     row_start = BOARD + player * row_size
     bits = 0
     for local in range(row_size):
-        if state[row_start + local] > 0:
+        if state[np.uint64(row_start + local)] > 0:
             bits |= 1 << local
     return bits
 
@@ -191,13 +192,14 @@ def sow_with_store(state: np.ndarray, mover: int, origin: int, row_size: int, tr
     own_store = store_pit(mover, row_size)
     last_own = mover * row_size + row_size - 1
     after_store = (last_own + 1) % n_pits  # the opponent's first pit
-    seeds = state[BOARD + origin]
-    state[BOARD + origin] = 0
+    # Slots are indexed unsigned (never negative): numba adds no negative-index wraparound per seed.
+    seeds = state[np.uint64(BOARD + origin)]
+    state[np.uint64(BOARD + origin)] = 0
     place = origin
     while seeds > 0:
         if place == last_own:
             place = own_store
-            state[STORE + mover] += 1
+            state[np.uint64(STORE + mover)] += 1
         else:
             if place == own_store:
                 place = after_store
@@ -205,7 +207,7 @@ def sow_with_store(state: np.ndarray, mover: int, origin: int, row_size: int, tr
                 place = 0  # past the opponent's store, which is not sown
             else:
                 place += 1
-            state[BOARD + place] += 1
+            state[np.uint64(BOARD + place)] += 1
         trace_sow(trace, place)
         seeds -= 1
     return place
@@ -227,15 +229,15 @@ def capture_opposite(
         The seeds moved to the store (0 if nothing was captured).
     """
     first_own = mover * row_size
-    if landing < first_own or landing >= first_own + row_size or state[BOARD + landing] != 1:
+    if landing < first_own or landing >= first_own + row_size or state[np.uint64(BOARD + landing)] != 1:
         return 0
     opposite = 2 * row_size - 1 - landing
-    taken = state[BOARD + opposite]
+    taken = state[np.uint64(BOARD + opposite)]
     if taken == 0 and not empty_capture:
         return 0
-    state[BOARD + landing] = 0
-    state[BOARD + opposite] = 0
-    state[STORE + mover] += taken + 1
+    state[np.uint64(BOARD + landing)] = 0
+    state[np.uint64(BOARD + opposite)] = 0
+    state[np.uint64(STORE + mover)] += taken + 1
     trace_capture(trace, landing, 1)
     if taken > 0:
         trace_capture(trace, opposite, taken)
@@ -256,6 +258,8 @@ def step(state: np.ndarray, params: np.ndarray, action: int, trace: np.ndarray) 
     Returns:
         ``OK``, or ``ILLEGAL`` / ``GAME_OVER`` with the state unchanged.
     """
+    # Borrowed views of the arguments: the ply counts no references (mancala_envs.engine.board_views).
+    state, params, trace = borrowed_view(state), borrowed_view(params), borrowed_view(trace)
     # The options are read first (docs/architecture.md, "Performance notes for rules modules").
     row_size = params[ROW_SIZE]
     empty_capture = params[EMPTY_CAPTURE] == 1

@@ -34,6 +34,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from mancala_envs.engine.board_views import borrowed_view
 from mancala_envs.engine.capture import chain_length, count_set, in_count_set, lift_chain
 from mancala_envs.engine.ending import NO_WIN_THRESHOLD, PLAIN_WIN, check_end, end_ply, row_seeds_at
 from mancala_envs.engine.jit import njit
@@ -201,6 +202,8 @@ def step(state: np.ndarray, params: np.ndarray, action: int, trace: np.ndarray) 
     Returns:
         ``OK``, or ``ILLEGAL`` / ``GAME_OVER`` with the state unchanged.
     """
+    # Borrowed views of the arguments: the ply counts no references (mancala_envs.engine.board_views).
+    state, params, trace = borrowed_view(state), borrowed_view(params), borrowed_view(trace)
     # The options are read first (docs/architecture.md, "Performance notes for rules modules").
     row_size = params[ROW_SIZE]
     history_start = params[HISTORY_START]

@@ -81,6 +81,7 @@ from typing import ClassVar
 
 import numpy as np
 
+from mancala_envs.engine.board_views import borrowed_view
 from mancala_envs.engine.ending import close_match_game, end_reason_code, game_end_reasons
 from mancala_envs.engine.jit import njit
 from mancala_envs.engine.layout import Feature, Field, Layout
@@ -460,6 +461,7 @@ def lap_captures_directly(
 @njit(cache=True, error_model="numpy")
 def legal_bits(state: np.ndarray, params: np.ndarray) -> int:
     """Legal actions of the player to move, as a bit mask over the 48 actions."""
+    state, params = borrowed_view(state), borrowed_view(params)  # no reference counting (engine.board_views)
     return _legal_bits(state, params[P_PLACEMENT_CAP], params[P_THREE_SEED] != 0, params[P_NO_CAPTURE_TURNS])
 
 
@@ -503,6 +505,7 @@ def _can_move(state: np.ndarray, player: int) -> bool:
 # --- setup ----------------------------------------------------------------------------------------------
 @njit(cache=True, error_model="numpy")
 def _start_game(state: np.ndarray, params: np.ndarray, first_player: int) -> None:
+    state, params = borrowed_view(state), borrowed_view(params)  # no reference counting (engine.board_views)
     setup = params[P_SETUP]
     # two_each: 2 seeds in every pit; outer4 fills its pits below; placement starts empty
     seeds_per_pit = 2 if setup == SETUP_TWO_EACH else 0
@@ -746,6 +749,7 @@ def _end_turn(
     no_capture_turns: int,
 ) -> None:
     """Rule 10 and the turn cap, once the mover's turn is over; else hands the move over."""
+    state = borrowed_view(state)  # no reference counting (mancala_envs.engine.board_views)
     mover = state[PLAYER]
     opponent = 1 - mover
     flags = state[TURN_FLAGS]
@@ -785,6 +789,7 @@ def _place(
     state: np.ndarray, k: int, trace: np.ndarray, placement_cap: int, three_seed_opening: bool, no_capture_turns: int
 ) -> None:
     """The placement phase: one seed into own pit ``k``; the phase ends after 2 x 32 seeds."""
+    state, trace = borrowed_view(state), borrowed_view(trace)  # no reference counting (engine.board_views)
     mover = state[PLAYER]
     own = RING * mover
     state[BOARD + own + k] += 1
@@ -809,6 +814,8 @@ def step(state: np.ndarray, params: np.ndarray, action: int, trace: np.ndarray) 
     Returns:
         ``OK``, or ``ILLEGAL`` / ``GAME_OVER`` with the state unchanged.
     """
+    # Borrowed views of the arguments: the ply counts no references (mancala_envs.engine.board_views).
+    state, params, trace = borrowed_view(state), borrowed_view(params), borrowed_view(trace)
     # The options are read first (docs/architecture.md, "Performance notes for rules modules").
     placement_cap = params[P_PLACEMENT_CAP]
     midturn = params[P_MIDTURN_REVERSE] != 0
@@ -874,6 +881,7 @@ def step(state: np.ndarray, params: np.ndarray, action: int, trace: np.ndarray) 
 @njit(cache=True, error_model="numpy")
 def game_over(state: np.ndarray, params: np.ndarray) -> None:
     """Rule 12: in a match, a finished game is scored and the next one starts (starter alternating)."""
+    state, params = borrowed_view(state), borrowed_view(params)  # no reference counting (engine.board_views)
     if state[STATUS] == RUNNING or params[P_MATCH_TARGET] == 0:
         return
     akawumbi = state[END_REASON] == END_AKAWUMBI

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from mancala_envs.engine import sow_capture
+from mancala_envs.engine.board_views import borrowed_view
 from mancala_envs.engine.capture import GRAND_SLAM_ALLOWED, GRAND_SLAM_FORBIDDEN, count_set
 from mancala_envs.engine.ending import PLAIN_WIN, check_end, end_ply
 from mancala_envs.engine.jit import njit
@@ -158,6 +159,8 @@ def step(state: np.ndarray, params: np.ndarray, action: int, trace: np.ndarray) 
     Returns:
         ``OK``, or ``ILLEGAL`` / ``GAME_OVER`` with the state unchanged.
     """
+    # Borrowed views of the arguments: the ply counts no references (mancala_envs.engine.board_views).
+    state, params, trace = borrowed_view(state), borrowed_view(params), borrowed_view(trace)
     # The options are read first (docs/architecture.md, "Performance notes for rules modules").
     row_size = params[ROW_SIZE]
     origin_rule = params[ORIGIN_RULE]

@@ -43,6 +43,7 @@ from typing import ClassVar
 
 import numpy as np
 
+from mancala_envs.engine.board_views import borrowed_view
 from mancala_envs.engine.ending import (
     NO_WIN_THRESHOLD,
     PLAIN_WIN,
@@ -229,6 +230,7 @@ def _legal_bits(state: np.ndarray, row_size: int) -> int:
 # --- setup -------------------------------------------------------------------------------------------
 @njit(cache=True, error_model="numpy")
 def _start_round(state: np.ndarray, params: np.ndarray, first_player: int) -> None:
+    state, params = borrowed_view(state), borrowed_view(params)  # no reference counting (engine.board_views)
     start_game(state, 2 * params[ROW_SIZE], params[SEEDS_PER_PIT], first_player, params[HISTORY_START])
     state[LEGAL] = legal_bits(state, params)
 
@@ -255,6 +257,8 @@ def step(state: np.ndarray, params: np.ndarray, action: int, trace: np.ndarray) 
     Returns:
         ``OK``, or ``ILLEGAL`` / ``GAME_OVER`` with the state unchanged.
     """
+    # Borrowed views of the arguments: the ply counts no references (mancala_envs.engine.board_views).
+    state, params, trace = borrowed_view(state), borrowed_view(params), borrowed_view(trace)
     # The options are read first (docs/architecture.md, "Performance notes for rules modules").
     row_size = params[ROW_SIZE]
     direction = params[DIRECTION]
@@ -341,6 +345,7 @@ def game_over(state: np.ndarray, params: np.ndarray) -> None:
     The round score of a player is every seed they hold once the board is
     settled: captures, leftovers and (in a match) their reserve.
     """
+    state, params = borrowed_view(state), borrowed_view(params)  # no reference counting (engine.board_views)
     if state[STATUS] == RUNNING:
         return
     if state[END_REASON] == END_NO_FEEDING_MOVE:

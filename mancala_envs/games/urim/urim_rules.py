@@ -33,6 +33,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from mancala_envs.engine import sow_capture
+from mancala_envs.engine.board_views import borrowed_view
 from mancala_envs.engine.capture import GRAND_SLAM_ALLOWED, GRAND_SLAM_FORBIDDEN, count_set
 from mancala_envs.engine.ending import NO_WIN_THRESHOLD, check_end, close_match_game, end_ply
 from mancala_envs.engine.jit import njit
@@ -159,6 +160,7 @@ class UrimConfig:
 @njit(cache=True, error_model="numpy")
 def legal_bits(state: np.ndarray, params: np.ndarray) -> int:
     """Legal actions of the player to move: rules 1, 6 and 5, as a bit mask."""
+    state, params = borrowed_view(state), borrowed_view(params)  # no reference counting (engine.board_views)
     return sow_capture.legal_bits(
         state,
         state[PLAYER],
@@ -174,6 +176,7 @@ def legal_bits(state: np.ndarray, params: np.ndarray) -> int:
 
 @njit(cache=True, error_model="numpy")
 def _start_game(state: np.ndarray, params: np.ndarray, first_player: int) -> None:
+    state, params = borrowed_view(state), borrowed_view(params)  # no reference counting (engine.board_views)
     start_game(state, 2 * params[ROW_SIZE], params[SEEDS_PER_PIT], first_player, params[HISTORY_START])
     state[LEGAL] = legal_bits(state, params)
 
@@ -192,6 +195,8 @@ def step(state: np.ndarray, params: np.ndarray, action: int, trace: np.ndarray) 
     Returns:
         ``OK``, or ``ILLEGAL`` / ``GAME_OVER`` with the state unchanged.
     """
+    # Borrowed views of the arguments: the ply counts no references (mancala_envs.engine.board_views).
+    state, params, trace = borrowed_view(state), borrowed_view(params), borrowed_view(trace)
     # The options are read first (docs/architecture.md, "Performance notes for rules modules").
     row_size = params[ROW_SIZE]
     capacity = params[CAPACITY]
@@ -254,6 +259,7 @@ def step(state: np.ndarray, params: np.ndarray, action: int, trace: np.ndarray) 
 @njit(cache=True, error_model="numpy")
 def game_over(state: np.ndarray, params: np.ndarray) -> None:
     """Rule 9: in a match, a finished game is scored and the next one starts."""
+    state, params = borrowed_view(state), borrowed_view(params)  # no reference counting (engine.board_views)
     if (
         state[STATUS] != RUNNING
         and params[MATCH_TARGET] > 0
