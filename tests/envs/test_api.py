@@ -18,7 +18,7 @@ from pettingzoo.env_registry.registration import aec_registry
 from pettingzoo.utils.wrappers import BaseWrapper
 
 import mancala_envs
-from mancala_envs.envs.registration import NAMESPACE, VARIANTS
+from mancala_envs.envs.registration import NAMESPACE, VARIANTS, game_names
 
 from support.actions import first_players
 from support.contract import plain
@@ -443,12 +443,14 @@ def test_pickle_and_deepcopy_mid_game_continue_identically(env_id: str) -> None:
     assert not env.agents and all(not clone.agents for clone in clones)
 
 
-# --- infos="tensor": numbers only, the same keys at every step (for TorchRL and Tianshou) ------------------------
-@pytest.mark.parametrize("env_id", ["ouril_v0", "omweso_v0", "kalah_v0"])
-def test_tensor_infos_hold_the_full_infos_facts_as_numbers_under_fixed_keys(env_id: str) -> None:
-    from mancala_envs.envs.aec_env import TENSOR_INFO_KEYS
+# --- the default lean infos: numbers only, the same keys at every step (for TorchRL and Tianshou) --------------
+@pytest.mark.parametrize("env_id", game_names())
+@pytest.mark.parametrize("mode", [None, "lean", "tensor"])  # the default, its name, its earlier name
+def test_lean_infos_hold_the_full_infos_facts_as_numbers_under_fixed_keys(env_id: str, mode: str | None) -> None:
+    from mancala_envs.envs.aec_env import LEAN_INFO_KEYS as TENSOR_INFO_KEYS
 
-    tensor_env = mancala_envs.make(env_id, infos="tensor", first_player=0)  # the earlier name of the lean default
+    options = {} if mode is None else {"infos": mode}
+    tensor_env = mancala_envs.make(env_id, first_player=0, **options)
     full_env = mancala_envs.make(env_id, first_player=0, infos="full")
     tensor_env.reset(seed=3)
     full_env.reset(seed=3)
@@ -458,12 +460,23 @@ def test_tensor_infos_hold_the_full_infos_facts_as_numbers_under_fixed_keys(env_
         for agent in tensor_env.agents:
             tensor, full = tensor_env.infos[agent], full_env.infos[agent]
             assert tuple(tensor) == TENSOR_INFO_KEYS
-            assert all(isinstance(value, int) or value.shape == (2,) for value in tensor.values())
+            for key, value in tensor.items():  # the same types at every step, from reset on
+                if key in ("scores", "match_points"):
+                    assert value.dtype == np.int64 and value.shape == (2,), key
+                else:
+                    assert type(value) is int, key
             assert tensor["scores"].tolist() == list(full["scores"])
-            assert tensor["ply"] == full["ply"]
+            assert tensor["match_points"].tolist() == list(full["match_points"])
+            for key in ("ply", "passes", "games_played"):
+                assert tensor[key] == full[key], key
             assert tensor["winner"] == (-1 if full["winner"] is None else full["winner"])
             assert names[tensor["end_reason"]] == full["end_reason"]
             assert tensor["player_to_move"] == (-1 if full["player_to_move"] is None else full["player_to_move"])
+            move = full["last_move"]
+            assert (tensor["last_player"], tensor["last_action"]) == (
+                (-1, -1) if move is None else (move["player"], move["action"])
+            )
+            assert full == tensor_env.facts()
         if not tensor_env.agents:
             break
         mover = tensor_env.agent_selection
