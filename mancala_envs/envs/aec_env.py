@@ -25,7 +25,6 @@ from mancala_envs.engine.state import (
     END_ILLEGAL_ACTION,
     END_REASON,
     GAME_OVER,
-    GAME_SLOTS,
     GAMES_PLAYED,
     LEGAL,
     MATCH,
@@ -107,7 +106,6 @@ SNAPSHOT_FORMAT = "mancala-envs-snapshot-1"
 #: the dtypes of the observation vector and the action mask (``np.empty`` takes a dtype object fastest)
 _OBSERVATION_DTYPE = np.dtype(np.int32)
 _MASK_DTYPE = np.dtype(np.int8)
-_STATE_DTYPE = np.dtype(np.int64)
 #: the type of the actions that ``np.flatnonzero`` of a mask gives, which ``step`` takes without the general checks
 _ACTION_INT64 = np.int64
 SNAPSHOT_KEYS = frozenset(
@@ -364,8 +362,13 @@ class MancalaEnv(AECEnv):
         #: the ``infos`` option, ``"lean"`` or ``"full"`` (``"tensor"`` is read as ``"lean"``)
         self.infos_mode = infos
         self._lean_infos = self.infos_mode == "lean"
-        #: the state slots of the match points the infos report (a match's running tally, or the last game's)
-        self._points_slot = MATCH if game.is_match else POINTS
+        # The slots of the pairs the lean infos copy (a fancy index makes a new array faster than a slice's copy):
+        # the stores while the game runs, the final scores after it, and the match points (a match's running
+        # tally, or the last game's).
+        self._store_slots = np.array([STORE, STORE + 1])
+        self._score_slots = np.array([SCORE, SCORE + 1])
+        points = MATCH if game.is_match else POINTS
+        self._points_slots = np.array([points, points + 1])
 
         self.possible_agents = list(AGENTS)
         self.agents: list[str] = []
@@ -386,6 +389,7 @@ class MancalaEnv(AECEnv):
         self._trace = new_trace()
         self._spare_trace = new_trace()
         self._state = game.new_state(0)
+        self._blank_state = np.zeros_like(self._state)
         self._no_moves = np.zeros(game.n_actions, dtype=np.int8)
         self._has_reset = False
         self._n_actions = game.n_actions
@@ -414,6 +418,7 @@ class MancalaEnv(AECEnv):
         self._last_move  # noqa: B018 - decodes a pending move while the trace is still here
         state = self.__dict__.copy()
         del state["_step_function"], state["_observe_function"], state["_trace"], state["_spare_trace"]
+        del state["_blank_state"]
         state["_picture"] = state["_window"] = None  # pygame objects; remade at the next picture
         return state
 
@@ -421,6 +426,7 @@ class MancalaEnv(AECEnv):
         self.__dict__.update(state)
         self._trace = new_trace()
         self._spare_trace = new_trace()
+        self._blank_state = np.zeros_like(self._state)
         self._bind_compiled()
 
     def _bind_compiled(self) -> None:
@@ -562,13 +568,12 @@ class MancalaEnv(AECEnv):
         The hot loop's info (:meth:`last` builds one per step): one conversion of the header to Python
         ints, two copies of two slots, and the last ply as :meth:`_settle` noted it."""
         state = self._state
-        header = state[:GAME_SLOTS].tolist()
+        header = state[: PASSES + 1].tolist()  # the header slots the info reads (PASSES is the last)
         last_player, last_action = self._last_played
-        points = self._points_slot
         if header[STATUS] == RUNNING:
             return {
-                "scores": state[STORE : STORE + 2].copy(),
-                "match_points": state[points : points + 2].copy(),
+                "scores": state[self._store_slots],
+                "match_points": state[self._points_slots],
                 "winner": -1,
                 "end_reason": header[END_REASON],
                 "ply": header[PLY],
@@ -579,8 +584,8 @@ class MancalaEnv(AECEnv):
                 "last_action": last_action,
             }
         return {
-            "scores": state[SCORE : SCORE + 2].copy(),
-            "match_points": state[points : points + 2].copy(),
+            "scores": state[self._score_slots],
+            "match_points": state[self._points_slots],
             "winner": header[WINNER],
             "end_reason": header[END_REASON],
             "ply": header[PLY],
@@ -659,14 +664,14 @@ class MancalaEnv(AECEnv):
         if options is not None and not isinstance(options, dict):
             raise TypeError(f"options must be a dict or None (got {type(options).__name__}).")
         seed = check_seed(seed)
-        fields = self._position_options(options or {})
+        fields = None if options is None else self._position_options(options)
         rng = np.random.default_rng(seed) if seed is not None else self._rng
         # the generator's state, kept to undo the draw if the position is rejected (reading it costs ~2 µs:
         # only a position can be rejected)
         rng_before: Any = None if fields is None else rng.bit_generator.state
         draw = int(rng.integers(2))
         first = draw if self.first_player is None else self.first_player
-        state = np.zeros(self._state.shape[0], _STATE_DTYPE)
+        state = self._blank_state.copy()  # a copy of zeros: cheaper than np.zeros, and the same
         if fields is None:
             self.game.reset_state(state, first)
         else:
@@ -835,7 +840,10 @@ class MancalaEnv(AECEnv):
             player = 1
         else:
             player = self._player_index(agent)  # raises
-        observation, action_mask = self.observe_player(player)
+        # what observe_player does, without its call and tuple: last() reads one every step
+        observation = np.empty(self._observation_size, _OBSERVATION_DTYPE)
+        action_mask = np.empty(self._n_actions, _MASK_DTYPE)
+        self._observe_function(self._state, self._params, player, observation, action_mask)
         return {"observation": observation, "action_mask": action_mask}
 
     def step(self, action: Any) -> None:
