@@ -78,6 +78,7 @@ __all__ = [
     "game_step",
     "is_template",
     "per_game",
+    "rule_by_symbol",
     "specialise",
 ]
 
@@ -256,6 +257,16 @@ def _copy(
 
 
 # --- calling a rule by its symbol -----------------------------------------------------------------------------
+def rule_by_symbol(placeholder: str, rule: Callable[..., Any]) -> Callable[..., Any]:
+    """What compiled code calls instead of the compiled ``rule`` so that its code is not linked in (the rule
+    compiled, or loaded, once now, for the argument types of ``placeholder``: ``"game_legal_bits"``...).
+
+    The calls a template's copy makes (see :func:`specialise`); :class:`~mancala_envs.games.game.Game` binds
+    a rules module's ``reset_state`` with its call of ``legal_bits`` made this way.
+    """
+    return _by_symbol(placeholder, rule)
+
+
 def _by_symbol(placeholder: str, rule: Callable[..., Any]) -> Callable[..., Any]:
     """What a template's ``placeholder`` becomes in a compiled copy: a call of the rule's one compiled
     version through a symbol of this module (the game's ``step`` goes through :func:`called`).
@@ -280,7 +291,9 @@ def _by_symbol(placeholder: str, rule: Callable[..., Any]) -> Callable[..., Any]
             compiled.compile(arguments)
             result = compiled.overloads[arguments]
         function: Any = rule  # a numba dispatcher (untyped)
-        symbol = f"mancala_envs.rule:{function.py_func.__module__}.{function.py_func.__qualname__}"
+        # Named after the rule's source code (its code object's name), which a copy of the rule keeps
+        # (Game's reset_state with legal_bits by symbol): a kernel cached before the copy calls it all the same.
+        symbol = f"mancala_envs.rule:{function.py_func.__module__}.{function.py_func.__code__.co_qualname}"
         llvm.add_symbol(symbol, result.library.get_pointer_to_function(result.fndesc.llvm_func_name))
         caller = _BY_SYMBOL[key] = _symbol_call(symbol, result.signature)
     return caller

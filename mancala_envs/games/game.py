@@ -12,14 +12,17 @@ import dataclasses
 import functools
 import re
 import sys
+import types
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
+from numba import config as numba_config
 
 from mancala_envs.engine import state as state_slots
-from mancala_envs.engine.kernels import called, specialise
+from mancala_envs.engine.jit import njit
+from mancala_envs.engine.kernels import called, rule_by_symbol, specialise
 from mancala_envs.engine.layout import Layout
 from mancala_envs.engine.state import (
     BOARD,
@@ -62,6 +65,7 @@ __all__ = [
     "check_int",
     "compiled_entry",
     "config_from_kwargs",
+    "reset_linking_by_symbol",
 ]
 
 
@@ -73,6 +77,87 @@ RULE_FUNCTIONS = {
     "observe_function": "observe",
     "game_over_function": "game_over",
 }
+
+
+def reset_linking_by_symbol(reset: Any, legal_bits: Any) -> Any:
+    """A rules module's compiled ``reset_state`` whose calls of the game's ``legal_bits`` go by symbol.
+
+    numba links the code of every compiled function a compiled function calls into the caller's and
+    optimises it all again: ``reset_state``, which ends with ``state[LEGAL] = legal_bits(state, params)``
+    (itself, or through a helper it calls), compiled ``legal_bits`` a second time (about a second of each
+    cold start, on every entry point). The copy made here (and a copy of each compiled helper between
+    them) calls ``legal_bits``'s one compiled version through
+    :func:`~mancala_envs.engine.kernels.rule_by_symbol`, as the per-game templates do: it compiles its own
+    body alone, and runs as fast. Each copy is cached by numba under its own name
+    (``reset_state[<rules module>,legal_bits_by_symbol]``).
+
+    Args:
+        reset: The rules module's compiled ``reset_state`` (a numba dispatcher).
+        legal_bits: The game's compiled ``legal_bits``.
+
+    Returns:
+        The copy; ``reset`` itself when numba's JIT is off, when either is not a dispatcher, or when
+        ``reset`` does not reach ``legal_bits``.
+    """
+    if numba_config.DISABLE_JIT or not hasattr(legal_bits, "py_func"):
+        return reset
+    return _linking_by_symbol(reset, legal_bits, {})
+
+
+def _linking_by_symbol(function: Any, legal_bits: Any, copies: dict[int, Any]) -> Any:
+    """``function`` (a dispatcher) with its calls of ``legal_bits`` by symbol, at any depth of compiled helpers
+    (``copies``: the copy of each helper met, or the helper itself where it does not reach ``legal_bits``)."""
+    if id(function) in copies:
+        return copies[id(function)]
+    copies[id(function)] = function  # a recursive call stops here
+    python = getattr(function, "py_func", None)
+    options = getattr(function, "targetoptions", None)
+    if python is None or options is None:
+        return function
+    replaced: dict[str, Any] = {}
+    for name in _global_names(python.__code__):
+        value = python.__globals__.get(name)
+        if value is legal_bits:
+            replaced[name] = rule_by_symbol("game_legal_bits", legal_bits)
+        elif hasattr(value, "py_func") and hasattr(value, "targetoptions"):
+            copy = _linking_by_symbol(value, legal_bits, copies)
+            if copy is not value:
+                replaced[name] = copy
+    if not replaced:
+        return function
+    namespace = {**python.__globals__, **replaced}
+    copy = types.FunctionType(python.__code__, namespace, python.__name__, python.__defaults__, python.__closure__)
+    copy.__qualname__ = f"{python.__qualname__}[{python.__module__},legal_bits_by_symbol]"
+    copy.__module__ = python.__module__
+    copy.__doc__ = python.__doc__
+    kept = {key: value for key, value in options.items() if key not in ("nopython", "boundscheck")}
+    copies[id(function)] = njit(cache=True, **kept)(copy)
+    return copies[id(function)]
+
+
+def _global_names(code: types.CodeType) -> set[str]:
+    """The global names ``code`` (and the code nested in it) reads."""
+    names = set(code.co_names)
+    for constant in code.co_consts:
+        if isinstance(constant, types.CodeType):
+            names |= _global_names(constant)
+    return names
+
+
+class _LinkedReset:
+    """The class attribute ``reset_function`` of a game whose rules module defines ``reset_state``: at its first
+    use, :func:`reset_linking_by_symbol` of it and the class's ``legal_bits_function`` (made once per pair)."""
+
+    def __init__(self, reset: Any) -> None:
+        self.reset = reset
+        self.linked: dict[int, Any] = {}
+
+    def __get__(self, instance: Any, owner: type) -> Any:
+        legal_bits = owner.legal_bits_function  # type: ignore[attr-defined]  # a Game subclass
+        linked = self.linked.get(id(legal_bits))
+        if linked is None:
+            linked = self.linked[id(legal_bits)] = reset_linking_by_symbol(self.reset, legal_bits)
+        return linked
 
 
 def compiled_entry(function: Any, *args: Any) -> Any:
@@ -321,7 +406,8 @@ class Game(ABC):
             cls.layout = module["LAYOUT"]
         for attribute, name in RULE_FUNCTIONS.items():
             if attribute not in cls.__dict__ and name in module:
-                setattr(cls, attribute, staticmethod(module[name]))
+                rule = module[name]
+                setattr(cls, attribute, _LinkedReset(rule) if attribute == "reset_function" else staticmethod(rule))
 
     def compiled(self, template: Any, **constants: int) -> Any:
         """The copy of a per-game template (:mod:`mancala_envs.engine.kernels`) compiled for this game.
