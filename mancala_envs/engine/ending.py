@@ -61,6 +61,7 @@ __all__ = [
     "game_end_reasons",
     "match_points",
     "record_result",
+    "row_is_empty_at",
     "row_seeds",
     "row_seeds_at",
     "set_winner",
@@ -75,6 +76,21 @@ def row_seeds_at(array: np.ndarray, board_start: int, player: int, row_size: int
     for pit in range(first, first + row_size):
         seeds += array[np.uint64(pit)]
     return seeds
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def row_is_empty_at(array: np.ndarray, board_start: int, player: int, row_size: int) -> bool:
+    """Tells whether ``player``'s row of the board held at ``array[board_start:]`` has no seed.
+
+    What the per-ply tests (feeding, passing, an empty row ends Kalah) ask, answered at the first
+    non-empty pit: usually the first or second, where :func:`row_seeds_at` adds every pit (a short
+    loop that the compiler vectorizes, at a cost on rows of 6).
+    """
+    first = board_start + player * row_size
+    for pit in range(first, first + row_size):  # noqa: SIM110  (a plain loop: numba compiles it to a few instructions)
+        if array[np.uint64(pit)] != 0:
+            return False
+    return True
 
 
 @njit(cache=True, inline="always", error_model="numpy")
@@ -183,8 +199,8 @@ def end_ply(
     opponent = 1 - mover
     passes = (
         passing
-        and row_seeds_at(state, BOARD, opponent, row_size) == 0
-        and row_seeds_at(state, BOARD, mover, row_size) > 0
+        and row_is_empty_at(state, BOARD, opponent, row_size)
+        and not row_is_empty_at(state, BOARD, mover, row_size)
     )
     state[PASSES] = 1 if passes else 0
     state[PLAYER] = mover if passes else opponent
@@ -210,7 +226,7 @@ def check_end(
         return
     mover = state[PLAYER]
     if state[LEGAL] == 0:
-        starving = row_seeds_at(state, BOARD, 1 - mover, row_size) == 0
+        starving = row_is_empty_at(state, BOARD, 1 - mover, row_size)
         reason = END_NO_FEEDING_MOVE if starving else END_NO_LEGAL_MOVE
         return finish_game(state, row_size, TERMINATED, reason, total_seeds, three_quarter_points)
     if history_start > 0 and history_repeats(state, history_start, position_key_at(state, BOARD, 2 * row_size, mover)):

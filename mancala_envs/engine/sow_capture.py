@@ -24,7 +24,7 @@ from mancala_envs.engine.capture import (
     chain_length,
     lift_chain,
 )
-from mancala_envs.engine.ending import row_seeds_at
+from mancala_envs.engine.ending import row_is_empty_at
 from mancala_envs.engine.jit import njit
 from mancala_envs.engine.sowing import CCW, sow_lap
 from mancala_envs.engine.state import BOARD, STORE
@@ -73,7 +73,7 @@ def playable_bits(state: np.ndarray, player: int, row_size: int, capacity: int, 
     has more seeds than those own pits can take.
     """
     row_start = BOARD + player * row_size
-    opponent_starving = row_seeds_at(state, BOARD, 1 - player, row_size) == 0
+    opponent_starving = row_is_empty_at(state, BOARD, 1 - player, row_size)
     bits = 0
     if not opponent_starving and not singletons_only_if_all:
         # The common case: every non-empty pit is legal.

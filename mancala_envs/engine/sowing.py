@@ -77,13 +77,14 @@ NO_CAPACITY = 0
 
 @njit(cache=True, inline="always", error_model="numpy")
 def next_pit(pit: int, direction: int, ring_start: int, ring_size: int) -> int:
-    """Returns the pit after ``pit`` in ``direction`` around the ring (no modulo: it is hot)."""
+    """Returns the pit after ``pit`` in ``direction`` around the ring (no modulo: it is hot).
+
+    One bound is tested, the one ``direction`` moves towards (callers pass it as a constant).
+    """
     pit += direction
-    if pit >= ring_start + ring_size:
-        return pit - ring_size
-    if pit < ring_start:
-        return pit + ring_size
-    return pit
+    if direction > 0:
+        return pit - ring_size if pit >= ring_start + ring_size else pit
+    return pit + ring_size if pit < ring_start else pit
 
 
 @njit(cache=True, inline="always", error_model="numpy")

@@ -36,7 +36,7 @@ import numpy as np
 
 from mancala_envs.engine.board_views import borrowed_view
 from mancala_envs.engine.capture import chain_length, count_set, in_count_set, lift_chain
-from mancala_envs.engine.ending import NO_WIN_THRESHOLD, PLAIN_WIN, check_end, end_ply, row_seeds_at
+from mancala_envs.engine.ending import NO_WIN_THRESHOLD, PLAIN_WIN, check_end, end_ply, row_is_empty_at
 from mancala_envs.engine.jit import njit
 from mancala_envs.engine.layout import Feature
 from mancala_envs.engine.setup import refusal_code, start_game, start_match
@@ -170,7 +170,7 @@ def legal_bits(state: np.ndarray, params: np.ndarray) -> int:
 def _legal_bits(state: np.ndarray, row_size: int) -> int:
     player = state[PLAYER]
     captures = state[FIRST_MOVE_DONE] == 1  # rule 4: the first ply captures nothing
-    starving = row_seeds_at(state, BOARD, 1 - player, row_size) == 0
+    starving = row_is_empty_at(state, BOARD, 1 - player, row_size)
     allowed = 0
     feeding = 0
     for local in range(row_size):
