@@ -30,6 +30,7 @@ Usage::
     python benchmarks/bench_env.py                    # full run, ~5 minutes on 2 cores
     python benchmarks/bench_env.py --quick            # CI smoke run, under a minute
     python benchmarks/bench_env.py --repeats 7 --seconds 3 --json /tmp/bench.json
+    python benchmarks/bench_env.py --measures pettingzoo        # the PettingZoo loop alone, ~1 minute
 
 The table goes to stdout; the JSON to ``benchmarks/results/bench_env.json``
 unless ``--json`` says otherwise.
@@ -103,6 +104,8 @@ TARGET_ENGINE_PLIES_PER_S = 200_000.0
 TARGET_ROLLOUT_PLIES_PER_S = 5_000_000.0
 
 DEFAULT_JSON = Path(__file__).resolve().parent / "results" / "bench_env.json"
+#: the four measures, by the names ``--measures`` takes
+MEASURES = ("pettingzoo", "engine", "rollout", "startup")
 FULL_BUDGET = {"repeats": 5, "seconds": 2.0, "warm_starts": 3}
 QUICK_BUDGET = {"repeats": 3, "seconds": 0.25, "warm_starts": 1}
 #: Plies the engine loop plays between two looks at the clock.
@@ -127,6 +130,8 @@ class Args:
     """Seed of the action samplers and of the compiled rollouts."""
     json: Path = DEFAULT_JSON
     """Where the JSON results are written."""
+    measures: tuple[str, ...] = MEASURES
+    """The measures to run (a subset of :data:`MEASURES`, default all)."""
 
     def resolved(self) -> Args:
         """Returns a copy with the budget fields filled from the full or quick defaults."""
@@ -138,6 +143,7 @@ class Args:
             warm_starts=self.warm_starts if self.warm_starts is not None else budget["warm_starts"],
             seed=self.seed,
             json=self.json,
+            measures=self.measures,
         )
 
 
@@ -607,11 +613,15 @@ def run_all(args: Args) -> dict[str, Any]:
     settings = asdict(args) | {"json": str(args.json)}
     started = time.perf_counter()
     results: dict[str, Any] = {"machine": machine_info(), "settings": settings}
-    results["pettingzoo_loop"] = bench_pettingzoo_loop(GAMES, args.repeats, args.seconds, args.seed)
-    results["engine"] = bench_engine(GAMES, args.repeats, args.seconds, args.seed)
-    results["rollout"] = bench_rollout(GAMES, args.repeats, args.seconds, args.seed)
-    # Cold start-up compiles everything (~15 s a game): the quick run measures the first game only.
-    results["startup"] = bench_startup(GAMES[:1] if args.quick else GAMES, args.warm_starts)
+    if "pettingzoo" in args.measures:
+        results["pettingzoo_loop"] = bench_pettingzoo_loop(GAMES, args.repeats, args.seconds, args.seed)
+    if "engine" in args.measures:
+        results["engine"] = bench_engine(GAMES, args.repeats, args.seconds, args.seed)
+    if "rollout" in args.measures:
+        results["rollout"] = bench_rollout(GAMES, args.repeats, args.seconds, args.seed)
+    if "startup" in args.measures:
+        # Cold start-up compiles everything (~15 s a game): the quick run measures the first game only.
+        results["startup"] = bench_startup(GAMES[:1] if args.quick else GAMES, args.warm_starts)
     results["benchmark_seconds"] = time.perf_counter() - started
     results["load_average_after"] = list(os.getloadavg()) if hasattr(os, "getloadavg") else None
     return results
@@ -643,6 +653,21 @@ def format_table(results: dict[str, Any]) -> str:
         f"  budget: {settings['repeats']} repeats x {settings['seconds']} s, median reported"
         + (" (--quick)" if settings["quick"] else ""),
         f"  load average before / after: {_loads(machine['load_average'])} / {_loads(results['load_average_after'])}",
+    ]
+    if "pettingzoo_loop" in results:
+        lines += _loop_lines(results)
+    if "engine" in results:
+        lines += _engine_lines(results)
+    if "rollout" in results:
+        lines += _rollout_lines(results)
+    if "startup" in results:
+        lines += _startup_lines(results)
+    lines += ["", f"benchmark wall time {results['benchmark_seconds']:.1f} s"]
+    return "\n".join(lines)
+
+
+def _loop_lines(results: dict[str, Any]) -> list[str]:
+    lines = [
         "",
         "1. PettingZoo AEC loop, random legal play (default env() wrappers), "
         f"ratio vs {results['pettingzoo_loop']['peer']}",
@@ -671,7 +696,11 @@ def format_table(results: dict[str, Any]) -> str:
                 f"   {name}: {entry['plies_per_turn']:.3f} plies per turn; turns/s = "
                 f"{entry['turns_ratio_vs_peer']:.2f}x {loop['peer']}'s plies/s"
             )
-    lines += [
+    return lines
+
+
+def _engine_lines(results: dict[str, Any]) -> list[str]:
+    lines = [
         "",
         "2. Engine: Python loop over the compiled step, legal bitmask, no trace, no env",
         f"   {'game':<18}{'plies/s':>10}{'turns/s':>10}{'target':>10}{'met':>5}",
@@ -681,7 +710,11 @@ def format_table(results: dict[str, Any]) -> str:
             f"   {name:<18}{rate(entry['plies_per_s']):>10}{_turns(entry):>10}"
             f"{'>=' + rate(entry['target_plies_per_s']):>10}{_met(entry['target_met']):>5}"
         )
-    lines += [
+    return lines
+
+
+def _rollout_lines(results: dict[str, Any]) -> list[str]:
+    lines = [
         "",
         "3. Compiled random games: batch.play_random (first call excluded)",
         f"   {'game':<18}{'plies/s':>10}{'turns/s':>10}{'games/call':>12}{'target':>10}{'met':>5}",
@@ -692,7 +725,11 @@ def format_table(results: dict[str, Any]) -> str:
             f"{'>=' + rate(entry['target_plies_per_s']):>10}{_met(entry['target_met']):>5}"
         )
     lines.append("   (turns/s: Omweso only; in the other games a ply is a turn)")
-    lines += [
+    return lines
+
+
+def _startup_lines(results: dict[str, Any]) -> list[str]:
+    lines = [
         "",
         f"4. Start-up in a fresh interpreter, seconds (cold: empty NUMBA_CACHE_DIR; warm: median of "
         f"{results['startup']['warm_starts']})",
@@ -705,8 +742,7 @@ def format_table(results: dict[str, Any]) -> str:
                 f"   {name if kind == 'cold' else '':<18}{kind:<6}{t['import_s']:>8.3f}{t['make_s']:>8.3f}"
                 f"{t['reset_s']:>8.4f}{t['first_step_s']:>9.4f}{t['total_s']:>8.3f}{t['process_s']:>9.3f}"
             )
-    lines += ["", f"benchmark wall time {results['benchmark_seconds']:.1f} s"]
-    return "\n".join(lines)
+    return lines
 
 
 def parse_args(argv: list[str] | None = None) -> Args:
@@ -718,6 +754,9 @@ def parse_args(argv: list[str] | None = None) -> Args:
     parser.add_argument("--warm-starts", type=int, help="warm start-up runs per game (default 3, quick 1)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the samplers and rollouts (default 0)")
     parser.add_argument("--json", type=Path, default=DEFAULT_JSON, help=f"results file (default {DEFAULT_JSON})")
+    parser.add_argument(
+        "--measures", nargs="+", choices=MEASURES, default=list(MEASURES), help="the measures to run (default: all)"
+    )
     options = parser.parse_args(argv)
     return Args(
         quick=options.quick,
@@ -726,6 +765,7 @@ def parse_args(argv: list[str] | None = None) -> Args:
         warm_starts=options.warm_starts,
         seed=options.seed,
         json=options.json,
+        measures=tuple(options.measures),
     )
 
 

@@ -150,6 +150,17 @@ def test_quick_run_writes_every_field(tmp_path: Path, bench: ModuleType) -> None
                 assert_positive(entry[kind][field], f"startup.{name}.{kind}.{field}")
 
 
+def test_measures_runs_only_the_measures_named(tmp_path: Path, bench: ModuleType) -> None:
+    out = tmp_path / "engine.json"
+    results = bench.main(["--quick", "--measures", "engine", "--repeats", "1", "--seconds", "0.02", "--json", str(out)])
+    assert set(results) & {"pettingzoo_loop", "engine", "rollout", "startup"} == {"engine"}
+    assert set(results["engine"]["games"]) == set(bench.GAMES)
+    written = json.loads(out.read_text(encoding="utf-8"))
+    assert written["settings"]["measures"] == ["engine"] and "pettingzoo_loop" not in written
+    with pytest.raises(SystemExit):
+        bench.parse_args(["--measures", "speed"])
+
+
 def test_engine_loop_decodes_every_legal_action(bench: ModuleType) -> None:
     """The Omweso engine loop reads 48-bit masks 16 bits at a time; the tables list the set bits."""
     low = bench._legal_action_table(16)
