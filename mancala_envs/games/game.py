@@ -717,11 +717,19 @@ class Game(ABC):
                     f"the state's slot {slot} ({name}) holds {int(state[slot])}; {self.name} does not use it, so "
                     "it must be 0."
                 )
-        for slot, (name, low, high) in self.header_ranges().items():
+        ranges = self.header_ranges()
+        for slot, (name, low, high) in ranges.items():
             if slot in used and (state[slot] < low or (high is not None and state[slot] > high)):
                 allowed = f"{low}..{high}" if high is not None else f">= {low}"
                 raise ValueError(f"the state's {name} slot holds {int(state[slot])}, out of range ({allowed}).")
         running = state[STATUS] == RUNNING
+        cap = getattr(self, "max_plies", None)
+        if running and cap is not None and ranges[PLY][2] == cap and state[PLY] >= cap:
+            # the ply cap ends a game at the ply that reaches it: no running game has played that many
+            raise ValueError(
+                f"the state's ply counter holds {int(state[PLY])} while the game runs; the ply cap (max_plies="
+                f"{cap}) ends a game at its {cap}th ply, so a running game has played fewer."
+            )
         if int(state[END_REASON]) not in self.end_reason_names:
             raise ValueError(f"the state's end reason {int(state[END_REASON])} is unknown.")
         if (state[END_REASON] == 0) != running:

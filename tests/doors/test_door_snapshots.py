@@ -487,3 +487,21 @@ def test_seed_counts_that_would_wrap_int64_are_refused_not_overflowed(env_id: st
     with pytest.raises(ValueError):
         env.unwrapped.load_state_dict(snapshot)
     assert env.unwrapped.state_dict() == before
+
+
+@pytest.mark.parametrize("env_id", ["ouril_v0", "urim_v0", "modiar_v0", "rio_kadalis_v0", "kalah_v0"])
+def test_a_running_snapshot_at_the_ply_cap_is_refused(env_id: str) -> None:
+    """The ply cap ends a game at the ply that reaches it (found by the mutation test above): a running state
+    whose ply counter has reached ``max_plies`` is refused; one ply short of it loads and plays the last ply."""
+    env = mancala_envs.make(env_id, max_plies=40)
+    env.reset(seed=0)
+    env.step(int(np.flatnonzero(env.last()[0]["action_mask"])[0]))
+    snapshot = env.unwrapped.state_dict()
+    target = mancala_envs.make(env_id, max_plies=40)
+    snapshot["state"][PLY] = 40
+    with pytest.raises(ValueError, match=r"ply counter holds 40 while the game runs; the ply cap \(max_plies=40\)"):
+        target.unwrapped.load_state_dict(snapshot)
+    snapshot["state"][PLY] = 39
+    target.unwrapped.load_state_dict(snapshot)
+    target.step(int(np.flatnonzero(target.last()[0]["action_mask"])[0]))
+    assert all(target.truncations.values()) and target.unwrapped.facts()["end_reason"] == "max_plies"
