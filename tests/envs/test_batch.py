@@ -103,7 +103,7 @@ class Mirror:
         assert step.terminated[game] != step.truncated[game]
         for seat, agent in enumerate(AGENTS):
             _equal(step.final.observation[k, seat], env.observe(agent)["observation"], f"final view of seat {seat}")
-        info = raw.infos["player_0"]
+        info = raw.facts()
         winner = -1 if info["winner"] is None else info["winner"]
         assert int(step.final.winner[k]) == winner == int(state[WINNER])
         assert self.game.end_reason_names[int(step.final.end_reason[k])] == info["end_reason"]

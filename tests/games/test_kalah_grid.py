@@ -36,9 +36,9 @@ def play_random_game(env: kalah_v0.raw_env, seed: int) -> dict:
     rewards = dict.fromkeys(env.possible_agents, 0.0)
     final = None
     for _agent in env.agent_iter():
-        observation, _, terminated, truncated, info = env.last()
+        observation, _, terminated, truncated, _ = env.last()
         if terminated or truncated:
-            final = final or info
+            final = final or env.unwrapped.facts()
             env.step(None)
             continue
         env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
@@ -122,19 +122,19 @@ def test_one_pit_games_are_forced_and_played_by_the_rules(seeds, plies, stores, 
         mover = env.agent_selection
         assert env.observe(mover)["action_mask"].tolist() == [1]
         env.step(0)
-        last_move = env.infos[mover]["last_move"]
+        last_move = env.unwrapped.facts()["last_move"]
         played.append((last_move["player"], last_move["sown"]))
     assert played == plies
     assert env.stores.tolist() == stores
     assert env.board.tolist() == [0, 0]
-    assert env.infos["player_0"]["end_reason"] == "row_empty"
+    assert env.unwrapped.facts()["end_reason"] == "row_empty"
 
 
 def test_one_pit_and_three_seeds_capture_is_traced() -> None:
     env = kalah_v0.env(pits_per_row=1, seeds_per_pit=3, first_player=1)
     env.reset(seed=0)
     env.step(0)
-    assert env.infos["player_1"]["last_move"] == {
+    assert env.unwrapped.facts()["last_move"] == {
         "player": 1,
         "action": 0,
         "sown": [3, 0, 1],

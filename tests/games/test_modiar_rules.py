@@ -65,7 +65,7 @@ def test_m1_first_move_capture_is_forfeited():
     # A 2 would capture, but this is ply 0 of the game.
     env.step(0)
     assert_running(env, [2, 8, 8, 8, 8, 8], [0, 0], 1, [1, 1, 1])
-    info = env.infos["player_1"]
+    info = env.unwrapped.facts()
     assert info["ply"] == 1
     assert info["last_move"] == {"player": 0, "action": 0, "sown": [0, 1, 2, 3, 4, 5, 0], "captures": []}
     # Player 1 sees its own row (3, 4, 5) first; the first move is done.
@@ -80,7 +80,7 @@ def test_m2_second_move_captures_across_rows():
     env.step(2)
     # P0 then: local 0 empty; local 1 (9) ends in 3 with 11, local 2 (9) in 4 with 11: no captures.
     assert_running(env, [0, 9, 9, 9, 9, 0], [0, 6], 0, [0, 1, 1])
-    last = env.infos["player_0"]["last_move"]
+    last = env.unwrapped.facts()["last_move"]
     assert last == {"player": 1, "action": 2, "sown": [5, 0, 1, 2, 3, 4, 5, 0], "captures": [[0, 4], [5, 2]]}
 
 
@@ -98,7 +98,7 @@ def test_m2_other_replies_capture_nothing(action, board):
 def test_m3_chain_takes_stones_from_both_rows():
     env = start([5, 3, 1, 3, 2, 1], [14, 13], 0)
     # A loaded position counts as after the first ply, so captures are on at ply 0.
-    assert env.infos["player_0"]["ply"] == 0
+    assert env.unwrapped.facts()["ply"] == 0
     assert env.observe("player_0")["observation"][-1] == 0  # first_move flag
     # Local 0 (5) ends in 4 with 3; local 1 is M3; local 2 is a singleton.
     assert env.observe("player_0")["action_mask"].tolist() == [1, 1, 0]
@@ -106,7 +106,7 @@ def test_m3_chain_takes_stones_from_both_rows():
     env.step(1)
     # P1 [0, 2, 1]: local 1 (2) gives 4:1, 5:2 and captures its own 2 (not a grand slam).
     assert_running(env, [5, 1, 0, 0, 2, 1], [20, 13], 1, [0, 1, 0])
-    assert env.infos["player_1"]["last_move"]["captures"] == [[3, 4], [2, 2]]
+    assert env.unwrapped.facts()["last_move"]["captures"] == [[3, 4], [2, 2]]
 
 
 def test_m4_grand_slam_move_is_masked():
@@ -132,7 +132,7 @@ def test_m5_all_around_chain_is_a_grand_slam():
     env.step(2)
     # P1 [0, 0, 3]: local 2: 5:1, 0:8, 1:2 captures 1 (2), 0 (8) stops; P0 keeps [8,0,1]: legal.
     assert_running(env, [7, 1, 1, 0, 0, 3], [19, 11], 1, [0, 0, 1])
-    assert env.infos["player_1"]["last_move"]["captures"] == [[4, 2], [3, 6]]
+    assert env.unwrapped.facts()["last_move"]["captures"] == [[4, 2], [3, 6]]
 
 
 def test_m6_feeding():
@@ -149,7 +149,7 @@ def test_m6_without_the_end_shows_the_fed_board():
     env = start([2, 0, 3, 0, 0, 0], [20, 17], 0)
     env.step(2)
     # The board is settled at the end; the last move's record shows where the stones went.
-    assert env.infos["player_0"]["last_move"] == {"player": 0, "action": 2, "sown": [2, 3, 4], "captures": []}
+    assert env.unwrapped.facts()["last_move"] == {"player": 0, "action": 2, "sown": [2, 3, 4], "captures": []}
 
 
 def test_m7_only_singletons_ends_the_game_in_reset():
@@ -195,7 +195,7 @@ def test_feeding_with_a_capture_that_leaves_stones_is_legal():
     # 4 (2), 3 (2), 2 (2) are captured, 1 (3) stops: P1 keeps 1 stone in 5, so it feeds.
     assert_running(env, [0, 2, 9, 0, 0, 0], [15, 16], 0, [0, 0, 1])
     env.step(2)
-    assert env.infos["player_0"]["last_move"]["captures"] == [[4, 2], [3, 2], [2, 2]]
+    assert env.unwrapped.facts()["last_move"]["captures"] == [[4, 2], [3, 2], [2, 2]]
     # [1, 3, 0 | 0, 0, 1], stores [21, 16]; P1 has one singleton: the end. 21 + 4 = 25, 16 + 1 = 17.
     assert_over(env, [25, 17], "no_legal_move", 0)
 
@@ -243,7 +243,7 @@ def test_singleton_under_the_penalty_policy_loses():
     env = start([1, 1, 2, 1, 1, 1], [18, 17], 0)
     with pytest.warns(UserWarning):
         env.step(0)
-    assert env.infos["player_0"]["end_reason"] == "illegal_action"
+    assert env.unwrapped.facts()["end_reason"] == "illegal_action"
     assert env.rewards == {"player_0": -1, "player_1": 0}
 
 
@@ -273,7 +273,7 @@ def test_repetition_ends_the_game_in_a_draw():
     env.step(CYCLE[-1])
     # The start position recurs: owners collect 6 each, 21-21.
     assert_over(env, [21, 21], "repetition", None)
-    assert env.infos["player_0"]["ply"] == 6
+    assert env.unwrapped.facts()["ply"] == 6
 
 
 def test_without_repetition_the_cycle_goes_on():

@@ -423,8 +423,8 @@ def check_observations(env: Any, referee: Referee) -> None:
 
 def check_env(env: Any, referee: Referee) -> None:
     """Everything an agent can see agrees with the referee."""
-    info = env.infos["player_0"]
-    assert env.infos["player_1"] == info
+    info = env.unwrapped.facts()
+    assert env.infos["player_1"]["ply"] == env.infos["player_0"]["ply"] == info["ply"]
     running = referee.status == "running"
     rules = referee.rules
     board = env.board
@@ -488,7 +488,7 @@ def step_both(env: Any, referee: Referee, action: int) -> None:
     mover = env.agent_selection
     env.step(action)
     referee.play(action)
-    last_move = env.infos["player_0"]["last_move"]
+    last_move = env.unwrapped.facts()["last_move"]
     assert last_move == {
         "player": before.player,
         "action": action,
@@ -499,7 +499,7 @@ def step_both(env: Any, referee: Referee, action: int) -> None:
     if before.phase == "sowing" and RING <= action < 2 * RING:
         check_clockwise_trace(before, action, last_move)
     check_env(env, referee)
-    pending = env.infos["player_0"]["pending"]
+    pending = env.unwrapped.facts()["pending"]
     if pending is not None:
         k = pending["pit"]
         assert k in LEFT4

@@ -103,7 +103,7 @@ def assert_decision(env, p0, p1, stores, to_move, kind, pit, seeds, anchor, **in
         phase="sowing",
         **info,
     )
-    assert int(env.board.sum()) + env.infos[AGENTS[to_move]]["seeds_in_hand"] == TOTAL
+    assert int(env.board.sum()) + env.unwrapped.facts()["seeds_in_hand"] == TOTAL
 
 
 def assert_over(
@@ -115,18 +115,17 @@ def assert_over(
         env, list(p0) + list(p1), list(scores), end_reason, winner, points, rewards=rewards, truncated=truncated
     )
     assert env.agent_selection == next_agent
-    for agent in AGENTS:
-        got = env.infos[agent]
-        assert got["win_type"] == win_type
-        assert got["annulled"] is (end_reason == "endless_move")
-        assert got["pending"] is None
-        assert got["seeds_in_hand"] == 0
-        for key, value in info.items():
-            assert got[key] == value, key
+    got = env.unwrapped.facts()
+    assert got["win_type"] == win_type
+    assert got["annulled"] is (end_reason == "endless_move")
+    assert got["pending"] is None
+    assert got["seeds_in_hand"] == 0
+    for key, value in info.items():
+        assert got[key] == value, key
 
 
 def last_move(env):
-    return env.infos["player_0"]["last_move"]
+    return env.unwrapped.facts()["last_move"]
 
 
 def assert_refused(env, *actions):
@@ -376,7 +375,7 @@ def test_w6_reached_through_the_placement_phase():
     placements = [0] * 3 + [1] * 5 + [k for k in range(2, 8) for _ in range(4)]
     for i, k in enumerate(placements):
         assert env.agent_selection == "player_0"
-        assert env.infos["player_0"]["phase"] == "placement"
+        assert env.unwrapped.facts()["phase"] == "placement"
         assert env.observe("player_0")["observation"][34] == 32 - i
         env.step(k)
     assert env.agent_selection == "player_1"

@@ -42,7 +42,7 @@ def test_o1_opening_move_without_capture():
     # Local 2 holds 4 seeds: they go to 3, 4, 5 and 6; pit 6 ends with 5, not a capture count.
     env.step(2)
     assert_running(env, [4, 4, 0, 5, 5, 5, 5, 4, 4, 4, 4, 4], [0, 0], 1, [1, 1, 1, 1, 1, 1])
-    info = env.infos["player_1"]
+    info = env.unwrapped.facts()
     assert info["ply"] == 1
     assert info["last_move"] == {"player": 0, "action": 2, "sown": [3, 4, 5, 6], "captures": []}
     # Player 1 sees its own row (global 6..11) first, then player 0's row.
@@ -56,8 +56,8 @@ def test_o2_capture_chain_stops_at_a_four():
     # follow; pit 6 now holds 4, which ends the chain. 3 + 2 + 2 = 7 seeds.
     env.step(5)
     assert_running(env, [6, 2, 0, 4, 1, 0, 4, 0, 0, 0, 5, 0], [17, 9], 1, [1, 0, 0, 0, 1, 0])
-    assert env.infos["player_0"]["last_move"]["sown"] == [6, 7, 8, 9]
-    assert env.infos["player_0"]["last_move"]["captures"] == [[9, 3], [8, 2], [7, 2]]
+    assert env.unwrapped.facts()["last_move"]["sown"] == [6, 7, 8, 9]
+    assert env.unwrapped.facts()["last_move"]["captures"] == [[9, 3], [8, 2], [7, 2]]
 
 
 def test_o2_same_position_under_urim_rules_also_takes_the_four():
@@ -68,7 +68,7 @@ def test_o2_same_position_under_urim_rules_also_takes_the_four():
     env.step(5)
     assert env.board.tolist() == [6, 2, 0, 4, 1, 0, 0, 0, 0, 0, 5, 0]
     assert env.stores.tolist() == [21, 9]
-    assert env.infos["player_0"]["last_move"]["captures"] == [[9, 3], [8, 2], [7, 2], [6, 4]]
+    assert env.unwrapped.facts()["last_move"]["captures"] == [[9, 3], [8, 2], [7, 2], [6, 4]]
     assert env.agent_selection == "player_1"
     assert env.observe("player_1")["action_mask"].tolist() == [0, 0, 0, 0, 1, 0]
 
@@ -78,9 +78,9 @@ def test_o3_sixteen_seeds_skip_the_origin(skip_origin):
     # With 12..22 seeds the lap passes its origin once, so both skip rules agree.
     env = start([2, 16, 0, 1, 0, 3, 1, 0, 2, 0, 0, 4], [10, 9], 0, skip_origin=skip_origin)
     env.step(1)
-    assert env.infos["player_0"]["last_move"]["sown"] == [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 0, 2, 3, 4, 5, 6]
+    assert env.unwrapped.facts()["last_move"]["sown"] == [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 0, 2, 3, 4, 5, 6]
     # The last seed makes pit 6 hold 3: captured; pit 5 is player 0's own, so the chain stops.
-    assert env.infos["player_0"]["last_move"]["captures"] == [[6, 3]]
+    assert env.unwrapped.facts()["last_move"]["captures"] == [[6, 3]]
     assert_running(env, [3, 0, 2, 3, 2, 5, 0, 1, 3, 1, 1, 5], [13, 9], 1, [0, 1, 1, 1, 1, 1])
 
 
@@ -113,11 +113,11 @@ def test_o5_grand_slam_allowed_then_pass_then_forced_feeding():
     assert_running(env, board, [17, 18], 0, [1, 1, 0, 1, 1, 0])
     # Local 4: 5 0->1, 6 1->2, 7 1->2. Pit 7 (2) and pit 6 (2) are captured: player 1's row is empty.
     env.step(4)
-    assert env.infos["player_0"]["last_move"]["captures"] == [[7, 2], [6, 2]]
+    assert env.unwrapped.facts()["last_move"]["captures"] == [[7, 2], [6, 2]]
     # Player 1 passes automatically, so player 0 is asked again and must feed: only local 5
     # (one seed into pit 6) reaches player 1's row.
     assert_running(env, [3, 3, 0, 2, 0, 1, 0, 0, 0, 0, 0, 0], [21, 18], 0, [0, 0, 0, 0, 0, 1], passes=1)
-    assert env.infos["player_0"]["ply"] == 1
+    assert env.unwrapped.facts()["ply"] == 1
     mover = env.observe("player_0")["observation"].tolist()
     victim = env.observe("player_1")["observation"].tolist()
     #                own row              opponent row         stores  to_move must_feed ply
@@ -125,7 +125,7 @@ def test_o5_grand_slam_allowed_then_pass_then_forced_feeding():
     assert victim == [0, 0, 0, 0, 0, 0] + [3, 3, 0, 2, 0, 1] + [18, 21, 0, 0, 1]
     env.step(5)
     assert_running(env, [3, 3, 0, 2, 0, 0, 1, 0, 0, 0, 0, 0], [21, 18], 1, [1, 0, 0, 0, 0, 0], passes=0)
-    assert env.infos["player_1"]["ply"] == 2
+    assert env.unwrapped.facts()["ply"] == 2
 
 
 def test_o5_with_grand_slam_forbidden_masks_the_move():
@@ -137,7 +137,7 @@ def test_o5_with_grand_slam_forbidden_masks_the_move():
 def test_o5_with_grand_slam_no_capture_leaves_the_seeds():
     env = start([3, 3, 0, 2, 3, 0, 1, 1, 0, 0, 0, 0], [17, 18], 0, grand_slam="no_capture")
     env.step(4)
-    assert env.infos["player_0"]["last_move"]["captures"] == []
+    assert env.unwrapped.facts()["last_move"]["captures"] == []
     assert_running(env, [3, 3, 0, 2, 0, 1, 2, 2, 0, 0, 0, 0], [17, 18], 1, [1, 1, 0, 0, 0, 0])
 
 
@@ -147,7 +147,7 @@ def test_grand_slam_that_reaches_the_threshold_ends_the_game_instead_of_passing(
     env = start([3, 3, 0, 2, 3, 0, 1, 1, 0, 0, 0, 0], [22, 13], 0)
     env.step(4)
     assert_over(env, [3, 3, 0, 2, 0, 1, 0, 0, 0, 0, 0, 0], [26, 13], "threshold", 0)
-    assert env.infos["player_0"]["passes"] == 0
+    assert env.unwrapped.facts()["passes"] == 0
 
 
 # --- skip_origin --------------------------------------------------------------------------------------
@@ -162,8 +162,8 @@ def test_skip_origin_always_with_a_24_seed_lap():
     env.step(5)
     # Origin skipped again: seeds 23 and 24 go to 6 and 7. Pit 7 ends with 3 (captured); pit 6
     # ends with 1 + 3 = 4, which stops the chain.
-    assert env.infos["player_0"]["last_move"]["sown"] == FIRST_22 + [6, 7]
-    assert env.infos["player_0"]["last_move"]["captures"] == [[7, 3]]
+    assert env.unwrapped.facts()["last_move"]["sown"] == FIRST_22 + [6, 7]
+    assert env.unwrapped.facts()["last_move"]["captures"] == [[7, 3]]
     assert_running(env, [3, 2, 2, 2, 2, 0, 4, 0, 2, 2, 2, 2], [14, 11], 1, [1, 0, 1, 1, 1, 1])
 
 
@@ -172,8 +172,8 @@ def test_skip_origin_first_circuit_only_with_a_24_seed_lap():
     env.step(5)
     # On the second pass the origin is sown: seed 23 goes back into pit 5, seed 24 into pit 6,
     # which ends with 1 + 3 = 4: no capture.
-    assert env.infos["player_0"]["last_move"]["sown"] == FIRST_22 + [5, 6]
-    assert env.infos["player_0"]["last_move"]["captures"] == []
+    assert env.unwrapped.facts()["last_move"]["sown"] == FIRST_22 + [5, 6]
+    assert env.unwrapped.facts()["last_move"]["captures"] == []
     assert_running(env, [3, 2, 2, 2, 2, 1, 4, 2, 2, 2, 2, 2], [11, 11], 1, [1, 1, 1, 1, 1, 1])
 
 
@@ -261,7 +261,7 @@ def test_threshold_reached_by_player_1():
     env = start(board, [19, 22], 1)
     env.step(5)
     assert_over(env, [0, 0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0], [19, 25], "threshold", 1)
-    assert env.infos["player_1"]["last_move"]["captures"] == [[0, 3]]
+    assert env.unwrapped.facts()["last_move"]["captures"] == [[0, 3]]
 
 
 # --- repetition and max_plies -------------------------------------------------------------------
@@ -288,10 +288,10 @@ def test_repetition_ends_a_forced_cycle_and_owners_collect():
     for ply, (action, board, mask) in enumerate(plies, start=1):
         env.step(action)
         assert_running(env, board, [22, 24], ply % 2, mask)
-        assert env.infos["player_0"]["ply"] == ply
+        assert env.unwrapped.facts()["ply"] == ply
     env.step(2)  # ply 12: pit 8 -> 9, back to the start position
     assert_over(env, [0] * 12, [23, 25], "repetition", 1)
-    assert env.infos["player_0"]["ply"] == 12
+    assert env.unwrapped.facts()["ply"] == 12
 
 
 def test_max_plies_truncates_and_owners_collect():
@@ -302,7 +302,7 @@ def test_max_plies_truncates_and_owners_collect():
     env.step(0)  # pit 6 (5 seeds) -> 7..11, all player 1's own pits: no capture
     # Ply cap reached: player 0 collects 4+4+0+5+5+5 = 23, player 1 collects 0+5*5 = 25.
     assert_over(env, [0] * 12, [23, 25], "max_plies", 1, truncated=True)
-    assert env.infos["player_0"]["ply"] == 2
+    assert env.unwrapped.facts()["ply"] == 2
 
 
 # --- 2x4 board -------------------------------------------------------------------------------------
@@ -321,7 +321,7 @@ def test_2x4_opening(action, board, sown):
     assert env.observation_space("player_0")["observation"].shape == (13,)
     assert_running(env, [4] * 8, [0, 0], 0, [1, 1, 1, 1])
     env.step(action)
-    assert env.infos["player_1"]["last_move"]["sown"] == sown
+    assert env.unwrapped.facts()["last_move"]["sown"] == sown
     assert_running(env, board, [0, 0], 1, [1, 1, 1, 1])
     assert env.observe("player_1")["observation"].tolist() == board[4:] + board[:4] + [0, 0, 1, 0, 1]
 

@@ -16,6 +16,8 @@ import pytest
 import mancala_envs
 from mancala_envs.envs.registration import VARIANTS
 
+from support.contract import plain
+
 IDS = [variant.id for variant in VARIANTS]
 AGENTS = ("player_0", "player_1")
 
@@ -113,7 +115,7 @@ def test_omweso_mid_turn_choice_is_part_of_the_position() -> None:
     resumed = mancala_envs.make("omweso_v0", illegal_action="raise")
     resumed.reset(options={"position": text})
     assert resumed.agent_selection == "player_0" and legal(resumed) == [15, 31]
-    assert resumed.infos["player_0"]["pending"] == env.infos["player_0"]["pending"]
+    assert resumed.unwrapped.facts()["pending"] == env.unwrapped.facts()["pending"]
     for each in (env, resumed):
         each.step(31)  # the clockwise branch: capture 5, re-sown counter-clockwise
         assert each.board.tolist()[:16] == [3, 3, 1, 4, 1, 2, 2, 2, 2, 1, 0, 0, 3, 3, 3, 0]
@@ -129,14 +131,15 @@ def test_omweso_resow_choice_with_seeds_in_hand_round_trips() -> None:
     for _ in range(20_000):  # random games until a re-sow choice turns up (about one game in ten has one)
         if not env.agents:
             env.reset()
-        observation, _, terminated, truncated, info = env.last()
+        observation, _, terminated, truncated, _ = env.last()
+        info = env.unwrapped.facts()
         if terminated or truncated:
             env.step(None)
             continue
         if info["pending"] is not None and info["pending"]["kind"] == "resow":
             break
         env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
-    info = env.infos[env.agent_selection]
+    info = env.unwrapped.facts()
     assert info["pending"]["kind"] == "resow"
     hand = info["seeds_in_hand"]
     assert hand >= 2 and sum(env.board) + hand == 64
@@ -144,7 +147,7 @@ def test_omweso_resow_choice_with_seeds_in_hand_round_trips() -> None:
     assert f"pending=resow:{info['pending']['pit']}:{hand}" in text
     resumed = mancala_envs.make("omweso_v0")
     resumed.reset(options={"position": text})
-    assert resumed.infos[resumed.agent_selection]["seeds_in_hand"] == hand
+    assert resumed.unwrapped.facts()["seeds_in_hand"] == hand
     assert resumed.position() == text and legal(resumed) == legal(env)
 
 
@@ -176,7 +179,7 @@ def test_rio_kadalis_match_position_carries_closed_pits_and_reserves() -> None:
     env.reset(options={"position": text})
     assert env.position() == text
     assert legal(env) == [2, 3, 4, 5]
-    assert env.infos["player_0"]["closed_pits"] == [0, 1] and env.infos["player_0"]["reserves"] == [3, 5]
+    assert env.unwrapped.facts()["closed_pits"] == [0, 1] and env.unwrapped.facts()["reserves"] == [3, 5]
     with pytest.raises(ValueError, match="only in a match"):
         mancala_envs.make("rio_kadalis_v0").reset(options={"position": text})
     with pytest.raises(ValueError, match="closed pit 2 holds 4 seeds"):
@@ -207,7 +210,8 @@ def test_snapshot_through_json_continues_identically(env_id: str) -> None:
     restored.reset(seed=99)  # whatever it held before is replaced
     restored.load_state_dict(snapshot)
     assert np.array_equal(restored.unwrapped.state_array, env.unwrapped.state_array)
-    assert restored.infos == env.infos and restored.agent_selection == env.agent_selection
+    assert plain(restored.infos) == plain(env.infos) and restored.facts() == env.facts()
+    assert restored.agent_selection == env.agent_selection
     for _ in range(3):  # the rest of the game, then fresh games drawn by the snapshot's generator
         rngs = [np.random.default_rng(5), np.random.default_rng(5)]
         trajectories = []
@@ -249,4 +253,4 @@ def test_omweso_position_at_the_turn_cap_is_not_a_starting_position() -> None:
         loaded.reset(options={"position": text})
     loaded.load_state_dict(env.state_dict())
     assert loaded.truncations == {"player_0": True, "player_1": True}
-    assert loaded.infos["player_0"]["end_reason"] == "max_turns" and loaded.position() == text
+    assert loaded.unwrapped.facts()["end_reason"] == "max_turns" and loaded.position() == text

@@ -491,7 +491,8 @@ def check_whole_games(setup: tuple, seed: int) -> None:
     plies = 0
     final_rewards = {}
     for agent in env.agent_iter(max_iter=bound + 2):
-        _, reward, terminated, truncated, info = env.last()
+        _, reward, terminated, truncated, _ = env.last()
+        info = env.unwrapped.facts()
         assert sum(env.board) + sum(env.stores) == rules.total
         if rules.capacity is not None:
             assert max(env.board) <= rules.capacity

@@ -23,6 +23,7 @@ from mancala_envs.engine.state import RUNNING, STATUS
 from mancala_envs.envs import rio_kadalis_v0
 from mancala_envs.games.rio_kadalis import RESERVE
 
+from support.contract import plain
 from support.properties import accepted_actions
 
 OPTIONS = st.fixed_dictionaries(
@@ -61,7 +62,7 @@ def play(options, seed, check_every_action=False, max_steps=100_000):
             assert accepted_actions(env) == [a for a in range(n) if mask[a]]
         action = rng.choice([a for a in range(n) if mask[a]])
         env.step(action)
-        info = env.infos["player_0"]
+        info = env.unwrapped.facts()
         trajectory.append((action, env.board.tolist(), env.stores.tolist()))
         state = env.unwrapped.state_array
         reserves = int(state[RESERVE] + state[RESERVE + 1])
@@ -81,7 +82,7 @@ def play(options, seed, check_every_action=False, max_steps=100_000):
         assert plies_in_round <= options["max_plies"]
     else:
         raise AssertionError("the game did not end")
-    info = env.infos["player_0"]
+    info = env.unwrapped.facts()
     if options["match"]:
         assert info["round"] <= options["max_rounds"]
         assert info["end_reason"] in ("cannot_refill", "max_rounds")
@@ -128,4 +129,4 @@ def test_pickle_and_deepcopy_clone_a_game_in_progress(options, seed, plies):
             e.step(action)
         for clone in clones:
             assert np.array_equal(clone.unwrapped.state_array, env.unwrapped.state_array)
-            assert clone.infos == env.infos
+            assert plain(clone.infos) == plain(env.infos) and clone.unwrapped.facts() == env.unwrapped.facts()

@@ -52,7 +52,7 @@ def test_r1_opening_relay_without_fours():
     env = start([4] * 12, [0, 0], 0)
     env.step(0)
     # Laps from 0, 4, 9, 2, 8; the fifth lap ends in pit 2, which lap 4 had emptied.
-    assert env.infos["player_0"]["last_move"]["sown"] == [
+    assert env.unwrapped.facts()["last_move"]["sown"] == [
         1,
         2,
         3,
@@ -80,8 +80,8 @@ def test_r1_opening_relay_without_fours():
         1,
         2,
     ]
-    assert env.infos["player_0"]["laps"] == 5
-    assert env.infos["player_0"]["last_move"]["captures"] == []
+    assert env.unwrapped.facts()["laps"] == 5
+    assert env.unwrapped.facts()["last_move"]["captures"] == []
     assert_running(env, [2, 7, 1, 6, 1, 6, 6, 6, 0, 1, 6, 6], [0, 0], 1, [1, 1, 0, 1, 1, 1])
 
 
@@ -89,16 +89,16 @@ def test_r2_four_for_the_row_owner_then_binikh_for_the_mover():
     env = start([2, 0, 1, 0, 5, 3, 3, 0, 3, 2, 1, 0], [14, 14], 0)
     env.step(5)
     # Pit 6 (P1's row) makes 4 with a non-last seed: P1 takes it. Pit 8 makes 4 with the last: P0.
-    assert env.infos["player_0"]["last_move"]["captures"] == [[6, 4], [8, 4]]
-    assert env.infos["player_0"]["laps"] == 1
+    assert env.unwrapped.facts()["last_move"]["captures"] == [[6, 4], [8, 4]]
+    assert env.unwrapped.facts()["laps"] == 1
     assert_running(env, [2, 0, 1, 0, 5, 0, 0, 1, 0, 2, 1, 0], [18, 18], 1, [0, 1, 0, 1, 1, 0])
 
 
 def test_r3_own_row_fours_two_relays_then_an_empty_pit():
     env = start([2, 3, 2, 0, 3, 1, 2, 0, 5, 1, 0, 4], [13, 12], 0)
     env.step(0)
-    assert env.infos["player_0"]["last_move"]["captures"] == [[1, 4], [4, 4]]
-    assert env.infos["player_0"]["laps"] == 3
+    assert env.unwrapped.facts()["last_move"]["captures"] == [[1, 4], [4, 4]]
+    assert env.unwrapped.facts()["laps"] == 3
     assert_running(env, [0, 0, 0, 1, 0, 0, 3, 1, 5, 1, 0, 4], [21, 12], 1, [1, 1, 1, 1, 0, 1])
 
 
@@ -107,7 +107,7 @@ def test_r4_player_without_seeds_ends_the_round_and_owners_collect():
     env = start([0, 2, 0, 1, 0, 3, 0, 0, 0, 0, 0, 0], [20, 22], 1)
     assert env.board.tolist() == [0] * 12
     assert_over(env, [26, 22], "no_legal_move", 0)
-    assert env.infos["player_0"]["fours"] == [6, 5]
+    assert env.unwrapped.facts()["fours"] == [6, 5]
 
 
 def test_draw_at_24_each():
@@ -119,7 +119,7 @@ def test_a_turn_that_empties_the_next_players_row_ends_the_round():
     # P0's single seed in pit 5 makes pit 6 hold 4 with the last seed (binikh): P1's row is empty.
     env = start([0, 0, 0, 0, 1, 1, 3, 0, 0, 0, 0, 0], [20, 23], 0)
     env.step(5)
-    assert env.infos["player_0"]["last_move"]["captures"] == [[6, 4]]
+    assert env.unwrapped.facts()["last_move"]["captures"] == [[6, 4]]
     assert env.board.tolist() == [0] * 12
     assert_over(env, [25, 23], "no_legal_move", 0)
 
@@ -128,8 +128,8 @@ def test_a_turn_that_empties_the_next_players_row_ends_the_round():
 def test_r5_immediate_timing():
     env = start([15, 0, 0, 3, 0, 0, 1, 1, 1, 1, 1, 1], [12, 12], 0)
     env.step(0)
-    assert env.infos["player_0"]["last_move"]["captures"] == [[3, 4]]
-    assert env.infos["player_0"]["laps"] == 1
+    assert env.unwrapped.facts()["last_move"]["captures"] == [[3, 4]]
+    assert env.unwrapped.facts()["laps"] == 1
     assert_running(env, [1, 2, 2, 1, 1, 1, 2, 2, 2, 2, 2, 2], [16, 12], 1, [1, 1, 1, 1, 1, 1])
 
 
@@ -137,8 +137,8 @@ def test_r5_end_of_lap_timing():
     env = start([15, 0, 0, 3, 0, 0, 1, 1, 1, 1, 1, 1], [12, 12], 0, four_timing="end_of_lap")
     env.step(0)
     # Pit 3 reaches 4 and then 5 in the first lap and takes the last seed: relay (five relays).
-    assert env.infos["player_0"]["laps"] == 6
-    assert env.infos["player_0"]["last_move"]["captures"] == [[6, 4], [7, 4]]
+    assert env.unwrapped.facts()["laps"] == 6
+    assert env.unwrapped.facts()["last_move"]["captures"] == [[6, 4], [7, 4]]
     assert_running(env, [2, 3, 0, 1, 3, 0, 0, 0, 1, 3, 3, 0], [12, 20], 1, [0, 0, 1, 1, 1, 0])
 
 
@@ -148,7 +148,7 @@ def test_r6_endless_turn_is_detected_after_72_laps_and_quickly():
     began = time.perf_counter()
     env.step(3)
     assert time.perf_counter() - began < 1.0
-    info = env.infos["player_0"]
+    info = env.unwrapped.facts()
     assert info["endless_move"] is True
     assert info["laps"] == 72
     assert info["last_move"]["captures"] == []
@@ -161,11 +161,11 @@ def test_r6_endless_turn_is_detected_after_72_laps_and_quickly():
 def test_r6_the_lap_cap_is_a_backstop():
     env = start([0, 2, 1, 2, 0, 1, 0, 1, 0, 1, 0, 1], [20, 19], 0, max_laps_per_turn=10)
     env.step(3)
-    assert env.infos["player_0"]["laps"] == 10
-    assert env.infos["player_0"]["endless_move"] is True
+    assert env.unwrapped.facts()["laps"] == 10
+    assert env.unwrapped.facts()["endless_move"] is True
     # The owners collect the seeds as they lie after 10 laps.
-    assert env.infos["player_0"]["end_reason"] == "endless_move"
-    assert sum(env.infos["player_0"]["scores"]) == 48
+    assert env.unwrapped.facts()["end_reason"] == "endless_move"
+    assert sum(env.unwrapped.facts()["scores"]) == 48
 
 
 # --- options: direction and board size -------------------------------------------------------------------
@@ -173,7 +173,7 @@ def test_clockwise_opening_mirrors_r1():
     env = start([4] * 12, [0, 0], 0, direction="cw")
     env.step(5)
     # Laps from 5, 1, 8, 3, 9; the mirror image of R1.
-    assert env.infos["player_0"]["laps"] == 5
+    assert env.unwrapped.facts()["laps"] == 5
     assert_running(env, [6, 1, 6, 1, 7, 2, 6, 6, 1, 0, 6, 6], [0, 0], 1, [1, 1, 1, 0, 1, 1])
 
 
@@ -181,7 +181,7 @@ def test_2x5_opening():
     env = start([4] * 10, [0, 0], 0, pits_per_row=5)
     env.step(0)
     # Laps from 0 (to 4), 4 (to 9), 9 (to 4, which lap 2 emptied).
-    assert env.infos["player_0"]["laps"] == 3
+    assert env.unwrapped.facts()["laps"] == 3
     assert_running(env, [1, 6, 6, 6, 1, 5, 5, 5, 5, 0], [0, 0], 1, [1, 1, 1, 1, 0])
     assert env.observe("player_1")["observation"].tolist() == [5, 5, 5, 5, 0, 1, 6, 6, 6, 1, 0, 0, 1, 0, 1]
 
@@ -223,7 +223,7 @@ def test_max_plies_truncates_the_round():
 
 # --- match mode -------------------------------------------------------------------------------------------
 def match_info(env):
-    info = env.infos["player_0"]
+    info = env.unwrapped.facts()
     return info["round"], info["reserves"], info["closed_pits"], info["match_points"]
 
 
@@ -231,7 +231,7 @@ def test_r4_in_match_mode_refills_closes_a_pit_and_keeps_reserves():
     env = start([0, 2, 0, 1, 0, 3, 0, 0, 0, 0, 0, 0], [20, 22], 1, match=True)
     # Round 1 ended inside reset (26-22 for P0); round 2 starts with the other player (P0).
     assert match_info(env) == (1, [2, 2], [6], [1, 0])
-    assert env.infos["player_0"]["fours"] == [6, 5]
+    assert env.unwrapped.facts()["fours"] == [6, 5]
     assert_running(env, [4, 4, 4, 4, 4, 4, 0, 4, 4, 4, 4, 4], [0, 0], 0, [1, 1, 1, 1, 1, 1])
     own_obs = env.observe("player_1")["observation"].tolist()
     #          own row            opponent row         stores to_move feed ply  own closed        opp closed    reserves
@@ -245,10 +245,10 @@ def test_scripted_match_over_three_rounds():
     env = start([0, 2, 0, 1, 0, 3, 0, 0, 0, 0, 0, 0], [20, 22], 1, match=True, max_plies=1)
     # Round 2, P0 starts; pit 6 is closed and skipped: laps 5 -> 10 -> 3 -> 9 -> 3 (was emptied).
     env.step(5)
-    assert env.infos["player_0"]["last_move"]["sown"][:4] == [7, 8, 9, 10]
+    assert env.unwrapped.facts()["last_move"]["sown"][:4] == [7, 8, 9, 10]
     # Settled 25 + 2 (reserve) = 27 vs 19 + 2 = 21: P0 fills 6 pits, keeps 3; P1 fills 5, keeps 1.
     assert match_info(env) == (2, [3, 1], [6], [2, 0])
-    assert env.infos["player_0"]["fours"] == [6, 5]
+    assert env.unwrapped.facts()["fours"] == [6, 5]
     assert_running(env, [4, 4, 4, 4, 4, 4, 0, 4, 4, 4, 4, 4], [0, 0], 1, [0, 1, 1, 1, 1, 1])
     # Round 3, P1 starts (alternation). Closed pit 6 is not playable: action 0 is refused.
     with pytest.raises(ValueError):
@@ -262,7 +262,7 @@ def test_match_lost_by_the_player_who_cannot_fill_a_pit():
     env = start([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3], [45, 0], 0, match=True)
     assert env.board.tolist() == [0] * 12
     assert_over(env, [45, 3], "cannot_refill", 0)
-    assert env.infos["player_0"]["round"] == 1
+    assert env.unwrapped.facts()["round"] == 1
 
 
 def test_match_truncated_by_max_rounds():
@@ -274,7 +274,7 @@ def test_match_truncated_by_max_rounds():
     # Settled 24 + 3 = 27 vs 20 + 1 = 21: P0 holds more seeds when the cap truncates the match.
     assert env.board.tolist() == [0] * 12
     assert_over(env, [27, 21], "max_rounds", 0, truncated=True)
-    assert env.infos["player_0"]["match_points"] == [1, 1]
+    assert env.unwrapped.facts()["match_points"] == [1, 1]
 
 
 def test_closed_pit_reopens_when_its_owner_can_fill_it_again():

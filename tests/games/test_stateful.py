@@ -70,6 +70,7 @@ from mancala_envs.envs.registration import VARIANTS, make_game
 from mancala_envs.games.rio_kadalis import CLOSED
 
 from support import actions as support_actions
+from support.contract import plain
 
 IDS = [variant.id for variant in VARIANTS]
 #: the game names behind the ids (``"ouril_v0"`` ...), for snapshots of another game
@@ -146,7 +147,8 @@ def view(env: Any) -> dict[str, Any]:
         "cumulative_rewards": {agent: env.cumulative_reward(agent) for agent in AGENTS},
         "terminations": dict(env.terminations),
         "truncations": dict(env.truncations),
-        "infos": copy.deepcopy(env.infos),
+        "infos": plain(env.infos),
+        "facts": env.facts(),
         "position": env.position(),
         "observations": {
             agent: {part: value.tolist() for part, value in env.observe(agent).items()} for agent in AGENTS
@@ -247,7 +249,7 @@ class SnapshotMachine(RuleBasedStateMachine):
         options = None if position is None else {"position": position}
         for env in self.everyone():
             env.reset(seed=seed, options=options)
-        info = self.env.infos[self.env.agent_selection]
+        info = self.env.unwrapped.facts()
         if position is not None and is_running(self.env) and info["games_played"] == 0:
             # A position loads a fresh game: the notation comes back unless that game ended at once
             # (a match then scores it and starts the next game).

@@ -44,7 +44,7 @@ def test_u1_opening_a_final_four_does_not_capture():
     env.reset(seed=0)
     assert_running(env, [3] * 12, [0, 0], 0, [1, 1, 1, 1, 1, 1])
     env.step(5)
-    assert env.infos["player_0"]["last_move"] == {"player": 0, "action": 5, "sown": [6, 7, 8], "captures": []}
+    assert env.unwrapped.facts()["last_move"] == {"player": 0, "action": 5, "sown": [6, 7, 8], "captures": []}
     assert_running(env, [3, 3, 3, 3, 3, 0, 4, 4, 4, 3, 3, 3], [0, 0], 1, [1, 1, 1, 1, 1, 1])
     observation = env.observe("player_1")["observation"].tolist()
     assert observation == [4, 4, 4, 3, 3, 3] + [3, 3, 3, 3, 3, 0] + [0, 0, 1, 0, 1]
@@ -55,7 +55,7 @@ def test_u2_trigger_on_three_then_chain_through_a_four():
     # Local 5 (4 seeds): 6 1->2, 7 3->4, 8 1->2, 9 2->3. Pit 9 triggers; 8 (2), 7 (4), 6 (2) follow;
     # pit 5 is player 0's own. 3 + 2 + 4 + 2 = 11, and pit 10 keeps player 1's row non-empty.
     env.step(5)
-    assert env.infos["player_0"]["last_move"]["captures"] == [[9, 3], [8, 2], [7, 4], [6, 2]]
+    assert env.unwrapped.facts()["last_move"]["captures"] == [[9, 3], [8, 2], [7, 4], [6, 2]]
     assert_running(env, [2, 1, 0, 3, 0, 0, 0, 0, 0, 0, 4, 0], [19, 7], 1, [0, 0, 0, 0, 1, 0])
 
 
@@ -63,8 +63,8 @@ def test_u3_full_pit_and_origin_skipped_then_capture():
     env = start([15, 0, 0, 17, 0, 0, 1, 0, 0, 1, 2, 0], [0, 0], 0)
     env.step(0)
     # 15 seeds: 1, 2, (3 full), 4..11, (0 origin), 1, 2, (3 full), 4, 5, 6. Pit 6 ends with 3.
-    assert env.infos["player_0"]["last_move"]["sown"] == [1, 2, 4, 5, 6, 7, 8, 9, 10, 11, 1, 2, 4, 5, 6]
-    assert env.infos["player_0"]["last_move"]["captures"] == [[6, 3]]
+    assert env.unwrapped.facts()["last_move"]["sown"] == [1, 2, 4, 5, 6, 7, 8, 9, 10, 11, 1, 2, 4, 5, 6]
+    assert env.unwrapped.facts()["last_move"]["captures"] == [[6, 3]]
     assert_running(env, [0, 2, 2, 17, 2, 2, 0, 1, 1, 2, 3, 1], [3, 0], 1, [0, 1, 1, 1, 1, 1])
 
 
@@ -75,7 +75,7 @@ def test_u4_grand_slam_captures_nothing_by_default():
     env = start(U4_BOARD, [12, 11], 0)
     assert_running(env, U4_BOARD, [12, 11], 0, [1, 1, 0, 1, 1, 0])
     env.step(4)  # 5 0->1, 6 1->2, 7 1->2: pits 7 and 6 would empty player 1's row
-    assert env.infos["player_0"]["last_move"]["captures"] == []
+    assert env.unwrapped.facts()["last_move"]["captures"] == []
     assert_running(env, [3, 3, 0, 2, 0, 1, 2, 2, 0, 0, 0, 0], [12, 11], 1, [1, 1, 0, 0, 0, 0])
 
 
@@ -87,7 +87,7 @@ def test_u4_with_grand_slam_forbidden_masks_the_move():
 def test_u4_with_grand_slam_allowed_captures_then_the_victim_passes():
     env = start(U4_BOARD, [12, 11], 0, grand_slam="allowed")
     env.step(4)
-    assert env.infos["player_0"]["last_move"]["captures"] == [[7, 2], [6, 2]]
+    assert env.unwrapped.facts()["last_move"]["captures"] == [[7, 2], [6, 2]]
     # Player 1 has no seeds and passes; player 0 moves again and must feed: only local 5 reaches pit 6.
     assert_running(env, [3, 3, 0, 2, 0, 1, 0, 0, 0, 0, 0, 0], [16, 11], 0, [0, 0, 0, 0, 0, 1], passes=1)
     env.step(5)
@@ -136,9 +136,9 @@ def test_u7_forced_cycle_ends_by_repetition_after_12_plies():
     for ply, (action, board, mask) in enumerate(plies, start=1):
         env.step(action)
         assert_running(env, board, [17, 17], ply % 2, mask)
-        assert env.infos["player_0"]["ply"] == ply
+        assert env.unwrapped.facts()["ply"] == ply
     env.step(4)  # ply 12: pit 10 -> 11 recreates the start position with player 0 to move
-    assert env.infos["player_0"]["ply"] == 12
+    assert env.unwrapped.facts()["ply"] == 12
     assert_over(env, [0] * 12, [18, 18], "repetition", None, [0, 0])
 
 
@@ -149,7 +149,7 @@ def test_u8_opening_on_2x7():
     assert env.observation_space("player_0")["observation"].shape == (19,)
     assert_running(env, [3] * 14, [0, 0], 0, [1] * 7)
     env.step(6)
-    assert env.infos["player_0"]["last_move"]["sown"] == [7, 8, 9]
+    assert env.unwrapped.facts()["last_move"]["sown"] == [7, 8, 9]
     assert_running(env, [3, 3, 3, 3, 3, 3, 0, 4, 4, 4, 3, 3, 3, 3], [0, 0], 1, [1] * 7)
 
 
@@ -162,7 +162,7 @@ def test_full_pit_is_skipped_on_every_pass():
     # Player 1 sows its 17 seeds from pit 11: 1..10, (11 origin), (0 full), 1..7. Pit 0 stays at 17;
     # the last seed lands in player 1's own pit 7.
     env.step(5)
-    assert env.infos["player_1"]["last_move"]["sown"] == list(range(1, 11)) + list(range(1, 8))
+    assert env.unwrapped.facts()["last_move"]["sown"] == list(range(1, 11)) + list(range(1, 8))
     assert_running(env, [17, 3, 2, 2, 2, 2, 2, 2, 1, 1, 2, 0], [0, 0], 0, [1, 1, 1, 1, 1, 1])
 
 
@@ -171,8 +171,8 @@ def test_without_capacity_the_same_move_overfills_and_captures():
     # Now pit 0 takes seeds 1 and 12: 0..10, (11 origin), 0..5. Pit 5 ends with 2 and triggers;
     # 4, 3, 2 (2 each) and 1 (3) follow; pit 0 (19) stops the chain. 2+2+2+2+3 = 11 seeds.
     env.step(5)
-    assert env.infos["player_1"]["last_move"]["sown"] == list(range(11)) + list(range(6))
-    assert env.infos["player_1"]["last_move"]["captures"] == [[5, 2], [4, 2], [3, 2], [2, 2], [1, 3]]
+    assert env.unwrapped.facts()["last_move"]["sown"] == list(range(11)) + list(range(6))
+    assert env.unwrapped.facts()["last_move"]["captures"] == [[5, 2], [4, 2], [3, 2], [2, 2], [1, 3]]
     assert_running(env, [19, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 0], [0, 11], 0, [1, 0, 0, 0, 0, 0])
 
 
@@ -258,7 +258,7 @@ def test_trigger_on_four_captures_the_u1_opening():
     env = mancala_envs.make("urim_v0", trigger=(2, 3, 4), first_player=0)
     env.reset(seed=0)
     env.step(5)
-    assert env.infos["player_0"]["last_move"]["captures"] == [[8, 4], [7, 4], [6, 4]]
+    assert env.unwrapped.facts()["last_move"]["captures"] == [[8, 4], [7, 4], [6, 4]]
     assert_running(env, [3, 3, 3, 3, 3, 0, 0, 0, 0, 3, 3, 3], [12, 0], 1, [0, 0, 0, 1, 1, 1])
 
 
@@ -350,11 +350,10 @@ def test_reward_mode_match_points(store0, rewards):
 #   P1 local 0 -> [3,3,3,3,3,3 | 0,4,4,4,3,3]: 18 - 18, no points.
 def assert_new_game(env, starter, match_points, games_played):
     assert_running(env, [3] * 12, [0, 0], starter, [1] * 6)
-    for agent in AGENTS:
-        info = env.infos[agent]
-        assert info["match_points"] == match_points
-        assert info["games_played"] == games_played
-        assert info["ply"] == 0
+    info = env.unwrapped.facts()
+    assert info["match_points"] == match_points
+    assert info["games_played"] == games_played
+    assert info["ply"] == 0
     own, other = match_points[starter], match_points[1 - starter]
     assert env.observe(AGENTS[starter])["observation"].tolist() == [3] * 12 + [0, 0, 1, 0, 0, own, other]
 
@@ -366,7 +365,7 @@ def test_match_games_follow_one_another_until_the_target(reward_mode):
     assert env.observation_space("player_0")["observation"].shape == (19,)
     assert_new_game(env, 0, [0, 0], 0)
     env.step(5)  # game 1 (player 0 started): 15 - 21
-    assert env.infos["player_0"]["last_move"]["sown"] == [6, 7, 8]
+    assert env.unwrapped.facts()["last_move"]["sown"] == [6, 7, 8]
     assert_new_game(env, 1, [0, 1], 1)
     env.step(5)  # game 2 (player 1 started): 21 - 15
     assert_new_game(env, 0, [1, 1], 2)
@@ -375,7 +374,7 @@ def test_match_games_follow_one_another_until_the_target(reward_mode):
     env.step(5)  # game 4 (player 1 started): 21 - 15, player 0 reaches 2 match points
     rewards = [1, -1]  # 2 - 1 match points, or a plain win
     assert_over(env, [0] * 12, [21, 15], "match_target", 0, [2, 1], rewards=rewards)
-    assert env.infos["player_0"]["games_played"] == 4
+    assert env.unwrapped.facts()["games_played"] == 4
 
 
 def test_match_max_games_truncates():
@@ -385,7 +384,7 @@ def test_match_max_games_truncates():
     assert_new_game(env, 1, [0, 1], 1)
     env.step(0)  # game 2: 18 - 18; two games played, nobody has 10: the match is truncated
     assert_over(env, [0] * 12, [18, 18], "max_games", 1, [0, 1], truncated=True)
-    assert env.infos["player_1"]["games_played"] == 2
+    assert env.unwrapped.facts()["games_played"] == 2
 
 
 def test_match_game_decided_by_play_scores_its_points():
@@ -400,4 +399,4 @@ def test_match_position_without_a_legal_move_counts_as_a_finished_game():
     # U6 in a one-point match: the loaded game is over at once (27 - 9, 2 points), so the match is won.
     env = start([1, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0], [24, 9], 0, match_target=1)
     assert_over(env, [0] * 12, [27, 9], "match_target", 0, [2, 0])
-    assert env.infos["player_0"]["games_played"] == 1
+    assert env.unwrapped.facts()["games_played"] == 1

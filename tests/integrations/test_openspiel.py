@@ -176,7 +176,7 @@ def play_both(env_id: str, seed: int, **options: object) -> dict[str, Any]:
         seen["plies"] += 1
         seen["same_player_again"] += state.current_player() == player
         assert_same_ply(state, env)
-    info = dict(env.unwrapped.infos[env.unwrapped.agent_selection])
+    info = env.unwrapped.facts()
     del info["last_move"]
     assert state.info() == info
     assert state.move_number() == seen["plies"] == len(state.history())

@@ -17,7 +17,7 @@ def play_random_learner(env: Any, seeds: range, rng: np.random.Generator) -> lis
         while not (terminated or truncated):
             action = int(rng.choice(np.flatnonzero(info["action_mask"])))
             _, _, terminated, truncated, info = env.step(action)
-        finals.append(env.unwrapped.aec_env.infos[env.unwrapped.learner])
+        finals.append(env.unwrapped.aec_env.facts())
     return finals
 
 

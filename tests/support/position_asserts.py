@@ -30,15 +30,16 @@ def assert_running(env, board, stores, to_move, mask, passes=0, **info):
     assert env.truncations == {"player_0": False, "player_1": False}
     assert env.rewards == {"player_0": 0, "player_1": 0}
     expected_info = info
+    facts = env.unwrapped.facts()  # the full facts, by name
+    assert facts["end_reason"] is None
+    assert facts["winner"] is None
+    assert facts["player_to_move"] == to_move
+    assert facts["scores"] == stores
+    assert facts["passes"] == passes
+    for key, value in expected_info.items():
+        assert facts[key] == value, key
     for agent in AGENTS:
-        info = env.infos[agent]
-        assert info["end_reason"] is None
-        assert info["winner"] is None
-        assert info["player_to_move"] == to_move
-        assert info["scores"] == stores
-        assert info["passes"] == passes
-        for key, value in expected_info.items():
-            assert info[key] == value, key
+        assert_info_tells(env, env.infos[agent], facts)
 
 
 def assert_over(
@@ -60,12 +61,27 @@ def assert_over(
     if rewards is None:
         rewards = [0, 0] if winner is None else [1 if p == winner else -1 for p in range(2)]
     assert env.rewards == {"player_0": rewards[0], "player_1": rewards[1]}
+    facts = env.unwrapped.facts()  # the full facts, by name
+    assert facts["end_reason"] == end_reason
+    assert facts["scores"] == scores
+    assert facts["winner"] == winner
+    if match_points is not None:
+        assert facts["match_points"] == match_points
+    assert facts["player_to_move"] is None
     for agent in AGENTS:
         assert env.observe(agent)["action_mask"].tolist() == [0] * n
-        info = env.infos[agent]
-        assert info["end_reason"] == end_reason
-        assert info["scores"] == scores
-        assert info["winner"] == winner
-        if match_points is not None:
-            assert info["match_points"] == match_points
-        assert info["player_to_move"] is None
+        assert_info_tells(env, env.infos[agent], facts)
+
+
+def assert_info_tells(env, info, facts):
+    """``info`` (an agent's entry of ``env.infos``) tells ``facts`` in the env's infos mode: the same dict under
+    ``infos="full"``; under the default lean infos, the same facts as numbers (codes, -1 for none, arrays)."""
+    if env.unwrapped.infos_mode == "full":
+        assert info == facts
+        return
+    assert env.unwrapped.game.end_reason_names[info["end_reason"]] == facts["end_reason"]
+    assert info["winner"] == (-1 if facts["winner"] is None else facts["winner"])
+    assert info["player_to_move"] == (-1 if facts["player_to_move"] is None else facts["player_to_move"])
+    assert info["scores"].tolist() == facts["scores"]
+    assert info["match_points"].tolist() == facts["match_points"]
+    assert (info["ply"], info["passes"], info["games_played"]) == (facts["ply"], facts["passes"], facts["games_played"])

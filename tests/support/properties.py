@@ -21,6 +21,8 @@ from hypothesis import strategies as st
 
 from mancala_envs.common.errors import IllegalActionError
 
+from support.contract import plain
+
 
 def quick_and_slow(quick: int, slow: int, **strategies: st.SearchStrategy) -> Callable:
     """Turns a property into two tests: ``quick`` examples by default, ``slow`` examples marked slow."""
@@ -73,7 +75,8 @@ def trajectory_step(env: Any) -> tuple:
         dict(env.rewards),
         dict(env.terminations),
         dict(env.truncations),
-        copy.deepcopy(env.infos),
+        plain(env.infos),
+        env.unwrapped.facts(),
     )
 
 
