@@ -92,7 +92,7 @@ def ouril_o2(**options: Any) -> Any:
     env = mancala_envs.make("ouril_v0", render_mode="rgb_array", first_player=0, illegal_action="raise", **options)
     env.reset(seed=0, options={"board": O2_BOARD, "stores": O2_STORES, "player": 0})
     env.step(O2_PLAYED)
-    assert env.infos["player_1"]["last_move"] == {
+    assert env.unwrapped.last_move == {
         "player": 0,
         "action": O2_PLAYED,
         "sown": O2_SOWN,
@@ -194,7 +194,7 @@ def test_rgb_array_along_a_seeded_game(env_id: str) -> None:
         info = env.unwrapped.infos.get(env.agent_selection)
         if info is not None:  # (None once every agent has left a finished game)
             # A match's new game (ply 0) names the move that ended the last one only in the caption.
-            assert_highlights(picture, painter, info["last_move"] if info["ply"] > 0 else None)
+            assert_highlights(picture, painter, env.unwrapped.last_move if info["ply"] > 0 else None)
     for _ in play(env, rng, 100_000):  # to the end, and past it: every agent removed
         pass
     assert env.agents == []
@@ -275,7 +275,7 @@ def test_ouril_capture_highlights_the_played_sown_and_captured_pits() -> None:
         assert badge_pixels(image, painter, pit, CAPTURED, left=True) == 0, pit
     for pit in O2_UNTOUCHED:
         assert not highlight_ring(image, painter, pit) & {PLAYED, CAPTURED, PENDING}, pit
-    assert_highlights(image, painter, env.infos["player_1"]["last_move"])
+    assert_highlights(image, painter, env.unwrapped.last_move)
 
 
 def test_without_a_last_move_only_the_highlighted_pits_change() -> None:
@@ -297,8 +297,7 @@ def test_without_a_last_move_only_the_highlighted_pits_change() -> None:
 @pytest.mark.parametrize("player", [0, 1])
 def test_omweso_pending_choice_is_ringed(player: int) -> None:
     env = omweso_w9(player)
-    agent = f"player_{player}"
-    pending = env.infos[agent]["pending"]
+    pending = env.unwrapped.facts()["pending"]
     assert pending is not None and pending["kind"] == "relay"
     game = env.unwrapped.game
     pending_pit = game.played_pit(player, pending["pit"])  # the pit is in the mover's own frame
@@ -310,7 +309,7 @@ def test_omweso_pending_choice_is_ringed(player: int) -> None:
     for pit in painter.centres:
         if pit != pending_pit:
             assert PENDING not in pending_ring(image, painter, pit), pit
-    assert_highlights(image, painter, env.infos[agent]["last_move"])
+    assert_highlights(image, painter, env.unwrapped.last_move)
     assert highlight_ring(image, painter, 16 * player + 11) == {PLAYED}
 
     # The same board and flags without the pending choice: no violet ring, another header.
@@ -319,7 +318,7 @@ def test_omweso_pending_choice_is_ringed(player: int) -> None:
     with_choice = fresh("omweso_v0", position).render()
     without = " ".join(part for part in position.split() if not part.startswith(("pending=", "laps=")))
     no_choice_env = fresh("omweso_v0", without)
-    assert no_choice_env.infos[agent]["pending"] is None
+    assert no_choice_env.unwrapped.facts()["pending"] is None
     no_choice = no_choice_env.render()
     assert PENDING not in pending_ring(no_choice, painter, pending_pit)
     header = painter.board_rect[1] - painter.name_band
@@ -333,7 +332,7 @@ def test_omweso_placement_renders() -> None:
     env = mancala_envs.make("mancala/omweso-placement-v0", render_mode="rgb_array")
     painter = BoardPicture(env.unwrapped.game)
     env.reset(seed=2)
-    assert env.infos["player_0"]["phase"] == "placement"
+    assert env.unwrapped.facts()["phase"] == "placement"
     opening = env.render()
     assert opening.shape == (painter.height, painter.width, 3)
     rng = np.random.default_rng(2)
@@ -366,7 +365,7 @@ def assert_closed_pits(image: np.ndarray, painter: BoardPicture, closed: set[int
 
 def test_rio_kadalis_closed_pits_from_a_position() -> None:
     env = fresh("mancala/rio-kadalis-match-v0", "0,0,4,4,4,4/4,4,4,4,4,0 4,4 0 closed=0,1,11 reserves=0,4")
-    assert env.infos["player_0"]["closed_pits"] == [0, 1, 11]
+    assert env.unwrapped.facts()["closed_pits"] == [0, 1, 11]
     painter = BoardPicture(env.unwrapped.game)
     image = env.render()
     assert_closed_pits(image, painter, {0, 1, 11})
@@ -380,7 +379,7 @@ def test_rio_kadalis_match_new_round_shows_closed_pits_and_names_the_last_move_o
     env.reset(seed=3)
     rng = np.random.default_rng(0)
     for _ in play(env, rng, 5000):
-        info = env.infos[env.agent_selection] if env.agents else None
+        info = env.unwrapped.facts() if env.agents else None
         if info is not None and info["ply"] == 0 and info["closed_pits"]:
             break
     else:

@@ -25,6 +25,7 @@ from gymnasium.utils.env_checker import check_env as gymnasium_check_env
 import mancala_envs
 from mancala_envs.agents import RandomAgent
 from mancala_envs.common.errors import GameOverError, IllegalActionError
+from mancala_envs.engine.state import END_ILLEGAL_ACTION, END_MAX_PLIES, END_THRESHOLD
 from mancala_envs.envs.registration import VARIANTS, list_gymnasium_envs
 from mancala_envs.views.single_agent_env import SingleAgentEnv
 
@@ -165,7 +166,7 @@ def test_seat_is_drawn_from_the_seeded_generator() -> None:
         assert again.tolist() == observation.tolist()
         seats.add(env.seat)
         # The opponent moves first whenever the AEC env's drawn first player is its seat.
-        last_move = env.aec_env.infos[env.learner]["last_move"]
+        last_move = env.aec_env.last_move
         if observation[ply] == 1:
             assert last_move["player"] == 1 - env.seat
         else:
@@ -245,12 +246,12 @@ def test_terminal_reward_is_the_learners_own(env_id: str) -> None:
     enders = []
     for seed in range(12):
         reward, terminated, truncated, info = play_masked(env, seed, rng, lambda *step: None)
-        facts = env.aec_env.infos[env.learner]
+        facts = env.aec_env.facts()
         winner = facts["winner"]
         expected = 0.0 if winner is None else (1.0 if winner == env.seat else -1.0)
         assert reward == expected
         assert info["winner"] == (-1 if winner is None else winner), "a draw is -1 in the Gymnasium info"
-        assert info["end_reason"] == facts["end_reason"]
+        assert env.aec_env.game.end_reason_names[info["end_reason"]] == facts["end_reason"]  # a code, by default
         assert terminated == env.aec_env.terminations[env.learner]
         assert truncated == env.aec_env.truncations[env.learner]
         enders.append("learner" if facts["last_move"]["player"] == env.seat else "opponent")
@@ -265,7 +266,7 @@ def test_match_points_reward(env_id: str) -> None:
     rewards, enders = [], set()
     for seed in range(12):
         reward, _, _, _ = play_masked(env, seed, rng, lambda *step: None)
-        facts = env.aec_env.infos[env.learner]
+        facts = env.aec_env.facts()
         points = facts["match_points"]
         assert reward == float(points[env.seat] - points[1 - env.seat])
         rewards.append(reward)
@@ -281,8 +282,10 @@ def test_opponent_move_that_truncates_gives_the_learner_its_loss() -> None:
     env.reset(seed=0)
     observation, reward, terminated, truncated, info = env.step(2)
     assert (reward, terminated, truncated) == (-1.0, False, True)
-    assert info["end_reason"] == "max_plies" and info["scores"] == [23, 25] and info["winner"] == 1
-    assert info["last_move"] == {"player": 1, "action": 0, "sown": [7, 8, 9, 10, 11], "captures": []}
+    assert (info["end_reason"], info["scores"].tolist(), info["winner"]) == (END_MAX_PLIES, [23, 25], 1)
+    assert (info["last_player"], info["last_action"]) == (1, 0)
+    assert env.aec_env.facts()["end_reason"] == "max_plies"
+    assert env.aec_env.last_move == {"player": 1, "action": 0, "sown": [7, 8, 9, 10, 11], "captures": []}
     assert observation.tolist() == [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 23, 25, 0, 0, 2]
     assert info["action_mask"].tolist() == [0] * 6
 
@@ -295,7 +298,8 @@ def test_learner_move_that_reaches_the_threshold_wins() -> None:
     observation, reward, terminated, truncated, info = env.step(4)
     assert (reward, terminated, truncated) == (1.0, True, False)
     assert env.aec_env.board.tolist() == [3, 3, 0, 2, 0, 1, 0, 0, 0, 0, 0, 0]
-    assert info["end_reason"] == "threshold" and info["scores"] == [26, 13] and info["winner"] == 0
+    assert (info["end_reason"], info["scores"].tolist(), info["winner"]) == (END_THRESHOLD, [26, 13], 0)
+    assert env.aec_env.facts()["end_reason"] == "threshold"
     assert observation.tolist() == [3, 3, 0, 2, 0, 1, 0, 0, 0, 0, 0, 0, 26, 13, 0, 0, 1]
     assert info["action_mask"].tolist() == [0] * 6 and not env.action_masks().any()
 
@@ -319,7 +323,7 @@ def test_exact_ouril_exchange() -> None:
     assert env.aec_env.board.tolist() == [0, 0, 2, 0, 0, 0, 0, 0, 0, 3, 1, 2]
     assert env.aec_env.stores.tolist() == [21, 19]
     assert env.aec_env.agent_selection == "player_0"
-    assert env.aec_env.infos["player_0"]["last_move"] == {
+    assert env.aec_env.last_move == {
         "player": 1,
         "action": 2,
         "sown": [9, 10, 11, 0],
@@ -385,7 +389,7 @@ def test_omweso_decision_points_stay_with_who_faces_them(opponent_kind: str) -> 
     def check_view(observation: np.ndarray, info: dict[str, Any]) -> None:
         nonlocal learner_decisions
         assert observation[is_to_move] == 1
-        facts = env.aec_env.infos[env.learner]
+        facts = env.aec_env.facts()
         if observation[pending] == 1:
             k = int(observation[pending_pit])
             assert np.flatnonzero(info["action_mask"]).tolist() == [k, 16 + k]
@@ -399,7 +403,7 @@ def test_omweso_decision_points_stay_with_who_faces_them(opponent_kind: str) -> 
         check_view(observation, info)
         # The opponent's decision points are the plies it played beyond one per completed turn: inside
         # reset only the opponent can have moved.
-        facts = env.aec_env.infos[env.learner]
+        facts = env.aec_env.facts()
         ply, turn = facts["ply"], facts["turn"]
         opponent_decisions += ply - turn
         while True:
@@ -411,7 +415,7 @@ def test_omweso_decision_points_stay_with_who_faces_them(opponent_kind: str) -> 
                 assert reward in (-1.0, 0.0, 1.0)
                 break
             check_view(observation, info)
-            facts = env.aec_env.infos[env.learner]
+            facts = env.aec_env.facts()
             learner_turns = 0 if observation[pending] == 1 else 1  # a learner decision point: its turn goes on
             opponent_plies, opponent_turns = facts["ply"] - ply - 1, facts["turn"] - turn - learner_turns
             opponent_decisions += opponent_plies - opponent_turns
@@ -479,7 +483,8 @@ def test_illegal_action_penalty_ends_the_episode_and_changes_nothing() -> None:
     assert (reward, terminated, truncated) == (-1.0, True, False)
     assert info["illegal_action"] is True
     # The ended game's facts, as at every end (docs/training.md): the opponent wins for the illegal action.
-    assert (info["winner"], info["end_reason"], info["scores"]) == (1, "illegal_action", [12, 11])
+    assert (info["winner"], info["end_reason"], info["scores"].tolist()) == (1, END_ILLEGAL_ACTION, [12, 11])
+    assert env.aec_env.facts()["end_reason"] == "illegal_action"
     assert env.aec_env.rewards == {"player_0": -1, "player_1": 0}
     assert env.aec_env.terminations == {"player_0": True, "player_1": True}
     assert info["action_mask"].tolist() == [0] * 6 and not env.action_masks().any()

@@ -146,7 +146,7 @@ class Mirror:
             final = infos["final_info"]
             self.singles[game] = new_env(self.env_id, 0, **self.options)
             self.check_position(observation, infos, game)
-        info = raw.infos[mover]
+        info = raw.facts()
         assert int(final["winner"][game]) == (-1 if info["winner"] is None else info["winner"])
         assert self.envs.game.end_reason_names[int(final["end_reason"][game])] == info["end_reason"]
         assert final["scores"][game].tolist() == info["scores"]
