@@ -72,6 +72,7 @@ __all__ = [
     "STEP_SIGNATURE",
     "GameRules",
     "called",
+    "code_global_names",
     "game_legal_bits",
     "game_observe",
     "game_reset",
@@ -236,7 +237,7 @@ def _copy(
     if copy is not None:
         return copy
     namespace = dict(template.__globals__)
-    names = _called_names(template.__code__)
+    names = code_global_names(template.__code__)
     namespace.update((name, _by_symbol(name, rule)) for name, rule in rules.items() if name in names)
     namespace.update(constants)
     function = types.FunctionType(
@@ -350,7 +351,7 @@ def _symbol_call(symbol: str, signature: Any) -> Callable[..., Any]:
 def _names_used(template: Callable[..., Any], seen: frozenset[Any] = frozenset()) -> set[str]:
     """The global names that ``template`` and the templates it calls (transitively) read: a constant
     fixes a copy only where it is read, so a template that never reads it has one copy for all values."""
-    names = _called_names(template.__code__)
+    names = code_global_names(template.__code__)
     for name in list(names):
         value = template.__globals__.get(name)
         if is_template(value) and value not in seen:
@@ -358,9 +359,10 @@ def _names_used(template: Callable[..., Any], seen: frozenset[Any] = frozenset()
     return names
 
 
-def _called_names(code: types.CodeType) -> set[str]:
+def code_global_names(code: types.CodeType) -> set[str]:
+    """The global names ``code`` (and the code nested in it: comprehensions, inner functions) reads."""
     names = set(code.co_names)
     for constant in code.co_consts:
         if isinstance(constant, types.CodeType):
-            names |= _called_names(constant)
+            names |= code_global_names(constant)
     return names

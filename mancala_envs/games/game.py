@@ -22,7 +22,7 @@ from numba import config as numba_config
 
 from mancala_envs.engine import state as state_slots
 from mancala_envs.engine.jit import njit
-from mancala_envs.engine.kernels import called, rule_by_symbol, specialise
+from mancala_envs.engine.kernels import called, code_global_names, rule_by_symbol, specialise
 from mancala_envs.engine.layout import Layout
 from mancala_envs.engine.state import (
     BOARD,
@@ -115,7 +115,7 @@ def _linking_by_symbol(function: Any, legal_bits: Any, copies: dict[int, Any]) -
     if python is None or options is None:
         return function
     replaced: dict[str, Any] = {}
-    for name in _global_names(python.__code__):
+    for name in code_global_names(python.__code__):
         value = python.__globals__.get(name)
         if value is legal_bits:
             replaced[name] = rule_by_symbol("game_legal_bits", legal_bits)
@@ -133,15 +133,6 @@ def _linking_by_symbol(function: Any, legal_bits: Any, copies: dict[int, Any]) -
     kept = {key: value for key, value in options.items() if key not in ("nopython", "boundscheck")}
     copies[id(function)] = njit(cache=True, **kept)(copy)
     return copies[id(function)]
-
-
-def _global_names(code: types.CodeType) -> set[str]:
-    """The global names ``code`` (and the code nested in it) reads."""
-    names = set(code.co_names)
-    for constant in code.co_consts:
-        if isinstance(constant, types.CodeType):
-            names |= _global_names(constant)
-    return names
 
 
 class _LinkedReset:

@@ -201,7 +201,7 @@ class Stepper:
         if type(first_player) is not int or first_player >> 1:  # the fast path: a Python 0 or 1
             _check_player(first_player)
             first_player = int(first_player)
-        return self._reset(first_player)  # type: ignore[no-any-return]
+        return self._reset(first_player)
 
     def step(self, action: int) -> int:
         """Plays ``action`` for the player to move (``Game.step``'s rules and codes, checked).
