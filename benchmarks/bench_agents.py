@@ -93,16 +93,20 @@ def bench_alphabeta(game: Any, states: list[np.ndarray], depth: int) -> dict[str
         nodes += alphabeta_search(game, state, depth)[2]
         times.append(time.perf_counter() - start)
     cpu = time.process_time() - cpu_start
+    return {**search_figures(depth, nodes, times), "cpu_share": cpu / sum(times)}
+
+
+def search_figures(depth: int, nodes: int, times: list[float]) -> dict[str, Any]:
+    """The figures of a search timed over positions: ``times`` holds each position's seconds."""
     wall = sum(times)
     return {
         "depth": depth,
-        "positions": len(states),
+        "positions": len(times),
         "nodes": nodes,
         "seconds": wall,
         "nodes_per_s": nodes / wall,
-        "mean_ms_per_move": 1000 * wall / len(states),
+        "mean_ms_per_move": 1000 * wall / len(times),
         "max_ms_per_move": 1000 * max(times),
-        "cpu_share": cpu / wall,
     }
 
 
@@ -118,16 +122,7 @@ def bench_deepening(game: Any, states: list[np.ndarray], depth: int) -> dict[str
         start = time.perf_counter()
         nodes += deepening_search(game, state, depth=depth, transpositions=memory).nodes
         times.append(time.perf_counter() - start)
-    wall = sum(times)
-    return {
-        "depth": depth,
-        "positions": len(states),
-        "nodes": nodes,
-        "seconds": wall,
-        "nodes_per_s": nodes / wall,
-        "mean_ms_per_move": 1000 * wall / len(states),
-        "max_ms_per_move": 1000 * max(times),
-    }
+    return search_figures(depth, nodes, times)
 
 
 def bench_budget(game: Any, states: list[np.ndarray], budget: float) -> dict[str, Any]:
