@@ -180,3 +180,21 @@ def modiar_table(tables_dir: Path):
     from mancala_envs.envs.registration import make_game, resolve_env_id
 
     return load_table(make_game(resolve_env_id("modiar")), folder=tables_dir)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[object]:
+    """The system's headless Chromium, driven by Playwright (``support.browser``): one per test process, closed at
+    its end. Skipped, saying how to install it, on a machine without Chromium (CI installs it and fails on a skip)."""
+    from support.browser import NO_CHROMIUM, chromium_executable
+
+    executable = chromium_executable()
+    if executable is None:
+        pytest.skip(NO_CHROMIUM)
+    sync_api = pytest.importorskip("playwright.sync_api", reason="needs Playwright: pip install -e '.[test]'")
+    with sync_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=executable, headless=True)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
