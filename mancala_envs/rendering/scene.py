@@ -207,14 +207,14 @@ class BoardLayout:
         """Radius of a legend entry's ring (half the length of its line)."""
         return max(5, self.cell // 14)
 
-    def seed_dots(self, centre: tuple[int, int], seeds: int) -> list[tuple[int, int]]:
+    def seed_dots(self, centre: tuple[int, int], seeds: int) -> list[Point]:
         """Centres of the seed dots drawn in a pit (at most :data:`MAX_DOTS`), on a ring inside the bowl."""
         dots = min(seeds, MAX_DOTS)
         ring = self.radius * 0.66
         out = []
         for i in range(dots):
             angle = -math.pi / 2 + 2 * math.pi * i / max(dots, 6)
-            out.append((round(centre[0] + ring * math.cos(angle)), round(centre[1] + ring * math.sin(angle))))
+            out.append((centre[0] + ring * math.cos(angle), centre[1] + ring * math.sin(angle)))
         return out
 
     @property

@@ -208,7 +208,7 @@ class BoardSvg(BoardLayout):
         parts.append(
             f'<svg xmlns="http://www.w3.org/2000/svg" class="mancala-board" viewBox="0 0 {self.width} {self.height}" '
             f'width="{self.width}" height="{self.height}" data-game={quoteattr(game.name)} data-ply="{scene.ply}" '
-            f'data-to-move="{to_move}" font-family={quoteattr(FONT_FAMILY)} style="white-space:pre">'
+            f'data-to-move="{to_move}" font-family={quoteattr(FONT_FAMILY)} xml:space="preserve">'
         )
         parts.append(f'<rect width="{self.width}" height="{self.height}" fill="{_hex(palette.BACKGROUND)}"/>')
         parts.extend(self._background())
@@ -230,7 +230,7 @@ class BoardSvg(BoardLayout):
             dot = self.seed_radius
             for x, y in self.seed_dots((cx, cy), scene.board[pit]):
                 parts.append(
-                    f'<circle cx="{x}" cy="{y}" r="{dot}" fill="{_hex(palette.SEED)}"/>'
+                    f'<circle cx="{_num(x)}" cy="{_num(y)}" r="{dot}" fill="{_hex(palette.SEED)}"/>'
                     f'<circle cx="{_num(x - dot / 3)}" cy="{_num(y - dot / 3)}" r="{max(1, dot // 3)}" '
                     f'fill="{_hex(palette.SEED_SHINE)}"/>'
                 )
@@ -295,7 +295,8 @@ class BoardSvg(BoardLayout):
                 f'stroke="{_hex(palette.WOOD_EDGE)}" stroke-width="3"/>'
             )
         # the legend, right to left
-        right, centre_y = self.legend_anchor()
+        anchor_x, centre_y = self.legend_anchor()
+        right: float = anchor_x
         dot = self.legend_dot
         font = self.small_size * FONT_SCALE
         legend = ['<g class="legend">']
