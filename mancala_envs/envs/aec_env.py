@@ -100,7 +100,7 @@ LEAN_INFO_KEYS = (
 )
 #: the earlier name of :data:`LEAN_INFO_KEYS` (from when the lean infos were the opt-in ``infos="tensor"``)
 TENSOR_INFO_KEYS = LEAN_INFO_KEYS
-RENDER_MODES = ("ansi", "human", "rgb_array")
+RENDER_MODES = ("ansi", "human", "rgb_array", "svg")
 #: the ``format`` entry of every ``state_dict()``; a new layout gets a new number
 SNAPSHOT_FORMAT = "mancala-envs-snapshot-1"
 #: the dtypes of the observation vector and the action mask (``np.empty`` takes a dtype object fastest)
@@ -289,6 +289,8 @@ class MancalaEnv(AECEnv):
             ``"human"``: the picture is shown in a window, after every step and
             at each ``render()`` call. The pictures need pygame-ce (the ``render``
             extra), imported at the first picture, never at ``reset``.
+            ``"svg"``: ``render()`` returns the board as one ``<svg>`` element
+            (:class:`~mancala_envs.rendering.BoardSvg`; no pygame needed).
         first_player: ``None`` (default): drawn by lot from the seeded
             generator at each reset; 0 or 1: that player always starts.
         illegal_action: ``"penalty"`` (default, as PettingZoo classic): an
@@ -950,18 +952,23 @@ class MancalaEnv(AECEnv):
 
         Returns:
             ``"ansi"``: the text board. ``"rgb_array"``: the picture, an ``(H, W, 3)`` ``uint8``
-            array. ``"human"``: None (the picture is shown in the window).
+            array. ``"svg"``: the board as one ``<svg>`` element (a str), the last move drawn.
+            ``"human"``: None (the picture is shown in the window).
         """
         if self.render_mode is None:
             gymnasium.logger.warn(
-                "You are calling render without a render_mode; pass render_mode='ansi', 'rgb_array' or 'human' "
-                "to the env."
+                "You are calling render without a render_mode; pass render_mode='ansi', 'rgb_array', 'svg' or "
+                "'human' to the env."
             )
             return None
         if not self._has_reset:
             raise RuntimeError("render() was called before reset(); call env.reset() first.")
         if self.render_mode == "ansi":
             return self.game.render_text(self._state)
+        if self.render_mode == "svg":
+            from mancala_envs.rendering.svg import BoardSvg
+
+            return BoardSvg(self.game).draw(self._state, self._last_move)
         if self._picture is None:
             from mancala_envs.rendering import BoardPicture
 
@@ -971,6 +978,15 @@ class MancalaEnv(AECEnv):
         self.open_window()
         self._window.show(self._picture.surface(self._state, self._last_move))
         return None
+
+    def _repr_svg_(self) -> str | None:
+        """The current position as SVG with the last move drawn, whatever the ``render_mode`` (Jupyter shows
+        an env this way); None before the first ``reset``."""
+        if not self._has_reset:
+            return None
+        from mancala_envs.rendering.svg import BoardSvg
+
+        return BoardSvg(self.game).draw(self._state, self._last_move)
 
     def open_window(self) -> None:
         """Opens the window of ``render_mode="human"`` now, if it is not open (a no-op for the other modes).

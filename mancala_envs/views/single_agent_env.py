@@ -91,8 +91,9 @@ class SingleAgentEnv(gymnasium.Env):
         learner_seat: ``None`` (default): drawn at each reset; ``0`` or ``1``: always that seat.
         illegal_action: ``"penalty"`` (default) or ``"raise"``; see the module docstring.
         render_mode: ``None``, ``"ansi"`` (the text board), ``"rgb_array"`` (the picture of the
-            board as an ``(H, W, 3)`` ``uint8`` array, for ``RecordVideo``) or ``"human"`` (the picture
-            in a window, shown after every ply of either side); see :class:`~mancala_envs.envs.aec_env.MancalaEnv`.
+            board as an ``(H, W, 3)`` ``uint8`` array, for ``RecordVideo``), ``"svg"`` (the board as an
+            ``<svg>`` string) or ``"human"`` (the picture in a window, shown after every ply of either
+            side); see :class:`~mancala_envs.envs.aec_env.MancalaEnv`.
         encoding: ``None`` or ``"raw"`` (default): the raw int32 observation; or an encoding of
             :mod:`mancala_envs.wrappers.encodings` by name (``"flat"``, ``"one_hot"``, ``"thermometer"``,
             ``"planes"``) or as a dict with its options (``{"name": "one_hot", "cap": 8}``), as
@@ -111,7 +112,7 @@ class SingleAgentEnv(gymnasium.Env):
     """
 
     # an instance attribute in Gymnasium's Env (each env may set its own), so not a ClassVar here
-    metadata = {"render_modes": ["ansi", "human", "rgb_array"], "render_fps": 2}  # noqa: RUF012
+    metadata = {"render_modes": ["ansi", "human", "rgb_array", "svg"], "render_fps": 2}  # noqa: RUF012
 
     def __init__(
         self,
@@ -305,7 +306,7 @@ class SingleAgentEnv(gymnasium.Env):
         """The board as text (``"ansi"``), as a picture (``"rgb_array"``) or in a window (``"human"``)."""
         if self.render_mode is None:
             gymnasium.logger.warn(
-                "render() was called without a render_mode; pass render_mode='ansi', 'rgb_array' or 'human'."
+                "render() was called without a render_mode; pass render_mode='ansi', 'rgb_array', 'svg' or 'human'."
             )
             return None
         return self.aec_env.render()

@@ -67,8 +67,8 @@ GAME_CONFIG_ERRORS = [
 ]
 
 ENV_OPTION_ERRORS = [
-    ("render_mode", "rgb", "['ansi', 'human', 'rgb_array', None]"),
-    ("render_mode", 1, "['ansi', 'human', 'rgb_array', None]"),
+    ("render_mode", "rgb", "['ansi', 'human', 'rgb_array', 'svg', None]"),
+    ("render_mode", 1, "['ansi', 'human', 'rgb_array', 'svg', None]"),
     ("first_player", 2, "[0, 1, None]"),
     ("first_player", "0", "[0, 1, None]"),
     ("first_player", True, "[0, 1, None]"),

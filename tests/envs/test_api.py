@@ -247,7 +247,7 @@ def test_metadata(env_id: str) -> None:
     for metadata in (env.metadata, env.unwrapped.metadata, module.metadata):
         assert metadata["name"] == name
         assert metadata["is_parallelizable"] is False
-        assert metadata["render_modes"] == ["ansi", "human", "rgb_array"]
+        assert metadata["render_modes"] == ["ansi", "human", "rgb_array", "svg"]
     assert env.possible_agents == list(AGENTS)
 
 
