@@ -205,7 +205,9 @@ class GymRecordGames(_Recorder, gymnasium.Wrapper, gymnasium.utils.RecordConstru
 
     Args:
         env: A :class:`~mancala_envs.views.single_agent_env.SingleAgentEnv`, raw or under Gymnasium wrappers.
-        directory, prefix, keep: As for :class:`RecordGames`.
+        directory: If given, each record is written there, as for :class:`RecordGames`.
+        prefix: The file name prefix, as for :class:`RecordGames` (default ``"game"``).
+        keep: Whether to keep each record in :attr:`records`, as for :class:`RecordGames`.
         learner_name: The learner's name in each record's ``players``; the opponent's is its ``name``.
 
     Attributes:

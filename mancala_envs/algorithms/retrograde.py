@@ -850,8 +850,9 @@ def history_search(
 
     Args:
         root: The position (running).
-        alpha, beta: The window, fail-soft: a result ``<= alpha`` is an upper bound of the value, a
-            result ``>= beta`` a lower bound, anything between is exact.
+        alpha: The window's lower end, fail-soft: a result ``<= alpha`` is an upper bound of the value (anything
+            strictly between ``alpha`` and ``beta`` is exact).
+        beta: The window's upper end: a result ``>= beta`` is a lower bound of the value.
         budget: Positions to visit at most.
         children: Scratch, shape ``(depth, n_actions, state size)``: the children of each level.
         frames: Scratch, shape ``(depth, FRAME_HEAD + 6 * n_actions)`` ``int64``.

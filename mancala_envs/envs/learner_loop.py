@@ -225,9 +225,13 @@ class LearnerRows(GameRows):
     learner loop for the kinds of opponent of the table they are given (compiled once per set of kinds).
 
     Args:
-        env_id, n_games, history_capacity, options, threads: As for :class:`~mancala_envs.envs.batch.GameRows`
-            (``options``: ``None`` for none).
+        env_id: A registered game or variant, or a :class:`~mancala_envs.games.game.Game` (as for
+            :class:`~mancala_envs.envs.batch.GameRows`).
+        n_games: Games (rows).
+        history_capacity: Repetition keys kept in each game's own row.
+        options: Game options, ``first_player`` and ``reward_mode`` (``None`` for none).
         spill_capacity: Repetition keys of a spill row (``None``: the batch's default, 160).
+        threads: Threads that run the compiled loops, as for :class:`~mancala_envs.envs.batch.GameRows`.
     """
 
     def __init__(
@@ -286,7 +290,9 @@ class LearnerRows(GameRows):
             opponents: The compiled opponents (:meth:`learner_opponents`); each episode draws one of them
                 uniformly from its game's generator (one opponent: no draw).
             drawn: ``(n_games,)`` int64, written: the opponent (row of ``opponents``) of each game's episode.
-            waiting, lengths, returns: ``(n_games,)`` per-episode counters, cleared.
+            waiting: ``(n_games,)`` per-episode counter (whether the game waits for its reset), cleared.
+            lengths: ``(n_games,)`` per-episode counter (the episode's length so far), cleared.
+            returns: ``(n_games,)`` per-episode counter (the episode's return so far), cleared.
 
         Returns:
             The learners' observations ``(n_games, obs_size)`` int32 and masks ``(n_games, n_actions)`` int8.

@@ -233,7 +233,7 @@ class MancalaVectorEnv(gymnasium.vector.VectorEnv):
         :meth:`final_info`).
 
         Raises:
-            As :meth:`step`.
+            ValueError: As :meth:`step` (a refused batch of actions, with nothing stepped).
         """
         rows = self._rows
         waiting = self._waiting.view(bool)  # 0/1 int8, read as bool without a copy
