@@ -6,4 +6,5 @@
 - :mod:`~mancala_envs.views.vector_env`: Gymnasium vector envs on the batched engine.
 - :mod:`~mancala_envs.views.sb3_vec_env`: the same as Stable-Baselines3 ``VecEnv``.
 - :mod:`~mancala_envs.views.two_seat_env`: both seats learning at once (self-play on one batch).
+- :mod:`~mancala_envs.views.text_view`: the position as a prompt for agents that read text, and their reply as a move.
 """
