@@ -34,6 +34,7 @@ from mancala_envs.cli import (
     ladder_command,
     list_command,
     replay_command,
+    serve_command,
     train_command,
     warm_up_command,
 )
@@ -88,6 +89,12 @@ SUBCOMMANDS: dict[str, Subcommand] = {
         ladder_command.run_ladder,
         ladder_command.ladder_interrupted,
     ),
+    "serve": Subcommand(
+        serve_command.SERVE_HELP,
+        serve_command.add_serve_arguments,
+        serve_command.run_serve,
+        serve_command.serve_interrupted,
+    ),
 }
 
 #: the subcommands with parsers of their own (``mancala_envs.cli.<name>_command.<name>_main``): their ``--help`` lines
@@ -114,6 +121,7 @@ def _parser() -> argparse.ArgumentParser:
         commands.add_parser(name, add_help=False, help=help_line)
     _add_subcommand(commands, "train")
     _add_subcommand(commands, "ladder")
+    _add_subcommand(commands, "serve")
     return parser
 
 
