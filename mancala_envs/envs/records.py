@@ -8,7 +8,9 @@ for the single-agent env) write one per game; ``mancala-envs demo --record game.
 
 :func:`replay` rebuilds the environment and steps the moves, yielding it after the start and after
 each move; :func:`write_animation` renders those positions with ``render_mode="rgb_array"`` into a
-GIF, an MP4 or PNG frames (``mancala-envs replay game.json --out game.gif``). See ``docs/replay.md``.
+GIF, an MP4 or PNG frames (``mancala-envs replay game.json --out game.gif``), or, for ``.html``, writes
+the self-contained HTML replay (:func:`write_html`: one SVG board per ply, play/pause, a ply slider, the
+moves and the facts; ``GameRecord.to_html()``; Jupyter shows a record as that replay). See ``docs/replay.md``.
 
 Example:
     >>> import mancala_envs
@@ -28,6 +30,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import html
 import json
 import math
 import os
@@ -44,8 +47,21 @@ from mancala_envs.envs.aec_env import MancalaEnv
 from mancala_envs.envs.registration import VARIANTS, make, make_game
 from mancala_envs.games import game_classes
 from mancala_envs.games.game import Game, config_from_kwargs
+from mancala_envs.rendering.html_replay import DEFAULT_FPS, ReplayFrame, ReplayGame, replay_page
+from mancala_envs.rendering.scene import Scene
+from mancala_envs.rendering.svg import BoardSvg
 
-__all__ = ["MAX_FPS", "MAX_RECORD_BYTES", "RECORD_FORMAT", "RESULT_KEYS", "GameRecord", "replay", "write_animation"]
+__all__ = [
+    "MAX_FPS",
+    "MAX_RECORD_BYTES",
+    "RECORD_FORMAT",
+    "RESULT_KEYS",
+    "GameRecord",
+    "replay",
+    "replay_game",
+    "write_animation",
+    "write_html",
+]
 
 #: the ``format`` entry of every record; a new layout gets a new number
 RECORD_FORMAT = "mancala-envs-game-1"
@@ -366,6 +382,19 @@ class GameRecord:
         data = read_json_bounded(path, MAX_RECORD_BYTES, "the game record", ValueError, expected="a JSON game record")
         return cls.from_dict(data)
 
+    def to_html(self, fps: int = DEFAULT_FPS) -> str:
+        """The game's self-contained HTML replay page (see :func:`write_html`), as text.
+
+        Raises:
+            ValueError: the record does not replay (see :func:`replay`), or a bad ``fps``.
+        """
+        return replay_page(replay_game(self), fps=fps)
+
+    def _repr_html_(self) -> str:
+        """Jupyter shows a record as its replay page, in an iframe (the page's own script runs inside it)."""
+        page = html.escape(self.to_html(), quote=True)
+        return f'<iframe srcdoc="{page}" style="width: 100%; height: 640px; border: 0;"></iframe>'
+
     def make_env(self, **env_options: Any) -> MancalaEnv:
         """Builds the record's environment: ``mancala_envs.make(env, **options, **env_options)``.
 
@@ -510,15 +539,17 @@ def _frames(record: GameRecord) -> Iterator[np.ndarray]:
 def _output_kind(out: pathlib.Path, text: str) -> str:
     if not text.strip():
         raise ValueError(
-            "cannot write '': the output path is empty; give a .gif, .mp4 or .png path, or a directory for PNG frames."
+            "cannot write '': the output path is empty; give a .gif, .mp4, .png or .html path, or a directory for "
+            "PNG frames."
         )
     suffix = out.suffix.lower()
-    if suffix in (".gif", ".mp4", ".png"):
+    if suffix in (".gif", ".mp4", ".png", ".html"):
         return suffix[1:]
     if suffix == "" or text.endswith(("/", os.sep)) or out.is_dir():
         return "directory"
     raise ValueError(
-        f"cannot write {text!r}: the output must end in .gif, .mp4 or .png (frames), or be a directory for PNG frames."
+        f"cannot write {text!r}: the output must end in .gif, .mp4 or .png (frames), .html (the HTML replay), or be "
+        "a directory for PNG frames."
     )
 
 
@@ -561,11 +592,12 @@ def write_animation(
               frames are padded to even sizes as H.264 needs);
             - ``frames/`` (a directory, or a path without a suffix): ``frames/frame-000.png``, ``frame-001.png``, ...;
             - ``frames/move-*.png``: ``*`` becomes the zero-padded frame number; ``game.png``: ``game-000.png``, ...
-        fps: Positions per second, an integer from 1 to ``MAX_FPS`` (60).
+            - ``game.html``: the self-contained HTML replay (:func:`write_html`; SVG boards, no pygame needed).
+        fps: Positions per second, an integer from 1 to ``MAX_FPS`` (60); the HTML replay's play speed.
         end_pause: Extra seconds on the final position (GIF and MP4).
 
     Returns:
-        The paths written: the GIF or MP4, or every PNG frame in order.
+        The paths written: the GIF, MP4 or HTML file, or every PNG frame in order.
 
     Raises:
         ImportError: Pillow (GIF, PNG) or moviepy (MP4) is missing; install them with
@@ -580,6 +612,8 @@ def write_animation(
     kind = _output_kind(path, text)
     check_destination(path, "the animation", folder=kind == "directory")  # no missing parent folder is created
     _check_timing(fps, end_pause)
+    if kind == "html":
+        return [write_html(record, path, fps=fps)]
     for _ in replay(record):  # a record that does not replay fails here, before any file is written
         pass
     frame_ms = 1000 / fps
@@ -627,3 +661,119 @@ def _write_mp4(record: GameRecord, path: pathlib.Path, fps: int, end_pause: floa
     finally:
         if writer is not None:
             writer.close()
+
+
+# --- HTML replays -----------------------------------------------------------------------------------
+def _json_plain(value: Any) -> Any:
+    """A fact as JSON holds it: tuples as lists, numpy scalars as numbers, dicts walked."""
+    if isinstance(value, Mapping):
+        return {str(key): _json_plain(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple, np.ndarray)):
+        return [_json_plain(item) for item in value]
+    if isinstance(value, np.generic):
+        return value.item()
+    return value
+
+
+def _game_title(game: Game, record: GameRecord) -> str:
+    title = game.name.replace("_", " ").title()
+    if record.players is not None:
+        title += f": {record.players[0]} vs {record.players[1]}"
+    return title
+
+
+def replay_game(record: GameRecord | str | os.PathLike[str], title: str | None = None) -> ReplayGame:
+    """Replays a record into the frames of an HTML replay: per ply the board as SVG (the last move drawn), the
+    facts and the move in words.
+
+    Args:
+        record: A :class:`GameRecord` or the path of a saved one.
+        title: The game's title on the page; the game's name (and the players, if the record names them) by default.
+
+    Returns:
+        A :class:`~mancala_envs.rendering.html_replay.ReplayGame` for
+        :func:`~mancala_envs.rendering.html_replay.replay_page`.
+
+    Raises:
+        ValueError: the record does not replay (see :func:`replay`).
+    """
+    record = _as_record(record)
+    frames: list[ReplayFrame] = []
+    painter: BoardSvg | None = None
+    for number, env in enumerate(replay(record)):
+        game = env.game
+        if painter is None:
+            painter = BoardSvg(game)
+        last_move = env.last_move
+        svg = painter.draw(env.state_array, last_move)
+        facts = {key: _json_plain(value) for key, value in env.facts().items() if key != "last_move"}
+        move = None
+        if number > 0:
+            entry = record.moves[number - 1]
+            caption = Scene.of(game, env.state_array, last_move).caption
+            facts = {"last move": caption, **facts}
+            words = entry.get("move")
+            if words is None and last_move is not None:
+                words = game.move_words(last_move["player"], last_move["action"], last_move["sown"])
+            move = f"player_{entry['player']}: {words if words is not None else 'action ' + str(entry['action'])}"
+        frames.append(ReplayFrame(svg=svg, facts=facts, move=move))
+    assert painter is not None  # replay yields the start at least
+    details: dict[str, Any] = {"env": record.env}
+    if record.players is not None:
+        details["players"] = " vs ".join(record.players)
+    if record.seed is not None:
+        details["seed"] = record.seed
+    details["moves"] = len(record.moves)
+    if record.result is not None:
+        winner = record.result["winner"]
+        details["result"] = "a draw" if winner is None else f"player_{winner} wins"
+        details["scores"] = record.result["scores"]
+    return ReplayGame(
+        title=title if title is not None else _game_title(painter.game, record), frames=frames, details=details
+    )
+
+
+def write_html(
+    records: GameRecord | str | os.PathLike[str] | Sequence[GameRecord | str | os.PathLike[str]],
+    out: str | os.PathLike[str],
+    *,
+    title: str | None = None,
+    titles: Sequence[str] | None = None,
+    fps: int = DEFAULT_FPS,
+) -> pathlib.Path:
+    """Writes the self-contained HTML replay of one record, or of several on one page with a game picker.
+
+    One file, nothing fetched: every ply's board is drawn here as SVG and inlined, with the page's script and
+    style. The page plays and pauses, steps, jumps with a ply slider or a click on a move, and shows the facts
+    of the shown ply (see :mod:`mancala_envs.rendering.html_replay`). A record takes about 10 kB a ply
+    (Omweso's four rows about 20 kB); docs/replay.md has the measured figures.
+
+    Args:
+        records: A :class:`GameRecord` or a saved one's path, or a non-empty list of them.
+        out: The ``.html`` file to write (its folder must exist); written atomically.
+        title: The page's title; the first game's by default.
+        titles: One title per record for the picker; by default each game's name and players.
+        fps: Plies per second while playing, an integer from 1 to ``MAX_FPS`` (60).
+
+    Returns:
+        The path written.
+
+    Raises:
+        ValueError: ``out`` does not end in ``.html`` or its folder does not exist, no records, ``titles`` of
+            another length, a bad ``fps``, or a record that does not replay; nothing is written then.
+        TypeError: a record that is neither a :class:`GameRecord` nor a path.
+    """
+    text = os.fspath(out)
+    path = pathlib.Path(text)
+    if path.suffix.lower() != ".html":
+        raise ValueError(f"cannot write {text!r} as an HTML replay: give a path ending in .html (e.g. game.html).")
+    check_destination(path, "the HTML replay")
+    _check_timing(fps, 0)
+    many = list(records) if isinstance(records, Sequence) and not isinstance(records, (str, bytes)) else [records]
+    if not many:
+        raise ValueError("records is an empty list; give at least one GameRecord or a saved record's path.")
+    if titles is not None and (isinstance(titles, str) or len(titles) != len(many)):
+        raise ValueError(f"titles must be a list of {len(many)} names, one per record (got {titles!r:.80}).")
+    games = [replay_game(record, None if titles is None else titles[index]) for index, record in enumerate(many)]
+    atomic_write(path, replay_page(games, title=title, fps=fps).encode("utf-8"))
+    return path

@@ -44,12 +44,28 @@ __all__ = ["FONT_SCALE", "BoardSvg", "SvgDrawing", "svg_of"]
 #: an SVG font size per pygame font size (pygame's default font draws a size-``n`` font ~0.69 ``n`` high)
 FONT_SCALE = 0.6875
 FONT_FAMILY = "DejaVu Sans, Verdana, Arial, sans-serif"
+#: what two spaces become in a text (HTML collapses runs of spaces, even in an <svg>; ``xml:space`` is ignored)
+NO_BREAK_RUN = " \u00a0"
 #: average advance of a character, in font sizes, to shrink a line that would not fit
 CHAR_WIDTH = 0.56
 
 
 def _hex(colour: tuple[int, int, int]) -> str:
     return "#{:02x}{:02x}{:02x}".format(*colour)
+
+
+#: the colours of the many repeated shapes, by class (scoped to the drawing, the same for every cell size, so
+#: that many drawings on one page or in one notebook agree), which keeps a drawing small
+STYLE = (
+    "<style>"
+    f".mancala-board .bowl{{fill:{_hex(palette.BOWL_SHADE)}}}"
+    f".mancala-board .bowl-in{{fill:{_hex(palette.BOWL)}}}"
+    f".mancala-board .seed{{fill:{_hex(palette.SEED)}}}"
+    f".mancala-board .shine{{fill:{_hex(palette.SEED_SHINE)}}}"
+    ".mancala-board .hit{fill:transparent}"
+    ".mancala-board .pit.legal{cursor:pointer}"
+    "</style>"
+)
 
 
 def _num(value: float) -> str:
@@ -158,7 +174,7 @@ class BoardSvg(BoardLayout):
         return frozenset(pits)
 
     # --- painting -------------------------------------------------------------------------------------------------
-    def _text(
+    def _text(  # a run of spaces is kept by no-break spaces (HTML collapses runs, even in an <svg>)
         self,
         words: str,
         x: float,
@@ -177,9 +193,10 @@ class BoardSvg(BoardLayout):
         if room is not None and len(words) * font * CHAR_WIDTH > room:
             fit = f' textLength="{_num(room)}" lengthAdjust="spacingAndGlyphs"'
         klass = f" class={quoteattr(cls)}" if cls else ""
+        aligned = "" if anchor == "middle" else f' text-anchor="{anchor}"'  # middle: the root's
         return (
-            f'<text{klass}{extra} x="{_num(x)}" y="{_num(y)}" font-size="{_num(font)}" fill="{_hex(colour)}" '
-            f'text-anchor="{anchor}" dominant-baseline="central"{fit}>{escape(words)}</text>'
+            f'<text{klass}{extra} x="{_num(x)}" y="{_num(y)}" font-size="{_num(font)}" fill="{_hex(colour)}"'
+            f"{aligned}{fit}>{escape(words.replace('  ', NO_BREAK_RUN))}</text>"
         )
 
     def _ring(self, centre: tuple[int, int], radius: float, colour: tuple[int, int, int], width: int, cls: str) -> str:
@@ -208,8 +225,10 @@ class BoardSvg(BoardLayout):
         parts.append(
             f'<svg xmlns="http://www.w3.org/2000/svg" class="mancala-board" viewBox="0 0 {self.width} {self.height}" '
             f'width="{self.width}" height="{self.height}" data-game={quoteattr(game.name)} data-ply="{scene.ply}" '
-            f'data-to-move="{to_move}" font-family={quoteattr(FONT_FAMILY)} xml:space="preserve">'
+            f'data-to-move="{to_move}" font-family={quoteattr(FONT_FAMILY)} '
+            'text-anchor="middle" dominant-baseline="central">'
         )
+        parts.append(STYLE)
         parts.append(f'<rect width="{self.width}" height="{self.height}" fill="{_hex(palette.BACKGROUND)}"/>')
         parts.extend(self._background())
         # the bowls and their seeds
@@ -224,15 +243,14 @@ class BoardSvg(BoardLayout):
                 )
                 continue
             parts.append(
-                f'<circle cx="{cx}" cy="{cy}" r="{self.radius}" fill="{_hex(palette.BOWL_SHADE)}"/>'
-                f'<circle cx="{cx}" cy="{cy + 2}" r="{self.radius - 3}" fill="{_hex(palette.BOWL)}"/>'
+                f'<circle class="bowl" cx="{cx}" cy="{cy}" r="{self.radius}"/>'
+                f'<circle class="bowl-in" cx="{cx}" cy="{cy + 2}" r="{self.radius - 3}"/>'
             )
             dot = self.seed_radius
             for x, y in self.seed_dots((cx, cy), scene.board[pit]):
                 parts.append(
-                    f'<circle cx="{_num(x)}" cy="{_num(y)}" r="{dot}" fill="{_hex(palette.SEED)}"/>'
-                    f'<circle cx="{_num(x - dot / 3)}" cy="{_num(y - dot / 3)}" r="{max(1, dot // 3)}" '
-                    f'fill="{_hex(palette.SEED_SHINE)}"/>'
+                    f'<circle class="seed" cx="{_num(x)}" cy="{_num(y)}" r="{dot}"/>'
+                    f'<circle class="shine" cx="{_num(x - dot / 3)}" cy="{_num(y - dot / 3)}" r="{max(1, dot // 3)}"/>'
                 )
         # the sowing path, under the counts
         if scene.played is not None or scene.sown_order:
@@ -338,7 +356,7 @@ class BoardSvg(BoardLayout):
         cx, cy = centre
         out = [
             f'<g class="{" ".join(classes)}" data-pit="{pit}" data-seeds="{seeds}">'
-            f'<circle class="hit" cx="{cx}" cy="{cy}" r="{self.radius}" fill="transparent"/>'
+            f'<circle class="hit" cx="{cx}" cy="{cy}" r="{self.radius}"/>'
         ]
         faint = seeds == 0 or pit in scene.closed
         colour = palette.BOWL_SHADE if faint else palette.INK
