@@ -184,7 +184,8 @@ class TextArenaResult:
             f"{'illegal':>7} {'rate':>6} {'retries':>7} {'forfeits':>8}"
         )
         lines = [
-            f"text agent {self.agent!r} on {self.game}: {self.games} games per opponent (both seats), "
+            f"text agent {self.agent!r} on {self.game}: {self.games} game{'s' if self.games != 1 else ''} per opponent "
+            f"({'both seats' if self.games > 1 else 'first seat'}), "
             f"up to {self.retries} retries a decision, seed {self.seed}",
             header,
             "-" * len(header),
