@@ -1,4 +1,5 @@
-"""``mancala-envs replay``: a recorded game printed move by move, or animated (GIF, MP4, PNG frames)."""
+"""``mancala-envs replay``: a recorded game printed move by move, animated (GIF, MP4, PNG frames), or written as a
+self-contained HTML replay (``--out game.html``)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ if TYPE_CHECKING:
 __all__ = ["add_replay_arguments", "print_replay", "replay_interrupted", "run_replay"]
 
 #: ``mancala-envs replay``'s line in ``mancala-envs --help``
-REPLAY_HELP = "replay a recorded game: print it move by move, or write a GIF, MP4 or PNG frames"
+REPLAY_HELP = "replay a recorded game: print it move by move, or write an HTML replay, a GIF, MP4 or PNG frames"
 
 
 def add_replay_arguments(parser: argparse.ArgumentParser) -> None:
@@ -25,10 +26,12 @@ def add_replay_arguments(parser: argparse.ArgumentParser) -> None:
         "--out",
         default=None,
         metavar="PATH",
-        help="write an animation instead of printing: game.gif, game.mp4, a directory or frames/move-*.png "
-        "(needs the render extra)",
+        help="write instead of printing: game.html (a self-contained HTML replay to open in a browser), or an "
+        "animation: game.gif, game.mp4, a directory or frames/move-*.png (these need the render extra)",
     )
-    parser.add_argument("--fps", type=POSITIVE, default=2, help="positions per second in the animation (default: 2)")
+    parser.add_argument(
+        "--fps", type=POSITIVE, default=2, help="positions per second in the animation or the HTML replay (default: 2)"
+    )
 
 
 def print_replay(record: GameRecord | str | os.PathLike[str], out: TextIO = sys.stdout) -> None:
@@ -75,7 +78,8 @@ def print_replay(record: GameRecord | str | os.PathLike[str], out: TextIO = sys.
 
 
 def run_replay(args: argparse.Namespace, out: TextIO | None = None) -> int:
-    """``mancala-envs replay``: prints the recorded game, or writes its animation to ``--out``; returns 0."""
+    """``mancala-envs replay``: prints the recorded game, or writes its HTML replay or animation to ``--out``;
+    returns 0."""
     from mancala_envs.envs.records import GameRecord, write_animation
 
     out = sys.stdout if out is None else out

@@ -1,5 +1,6 @@
 // mancala-envs HTML replay: shows boards drawn in Python (one <svg> per ply), never draws one itself.
-// The data is the JSON of <script id="replay-data">: {fps, games: [{title, details, frames: [{svg, facts, move}]}]}.
+// The data is the JSON of <script id="replay-data">: {fps, games: [{title, details, plies, frames}]}, where
+// frames is the gzip-compressed JSON list [{svg, facts, move}] in base64, unpacked when the game is shown.
 (function () {
   "use strict";
   var data = JSON.parse(document.getElementById("replay-data").textContent);
@@ -11,16 +12,28 @@
   var details = document.getElementById("details");
   var playButton = document.getElementById("play");
   var picker = document.getElementById("game");
-  var state = { game: 0, ply: 0, timer: null };
-
-  function frames() {
-    return data.games[state.game].frames;
-  }
+  var state = { game: 0, ply: 0, timer: null, frames: [], asked: 0 };
+  var unpacked = {};
 
   function text(value) {
     if (value === null || value === undefined) return "none";
     if (typeof value === "object") return JSON.stringify(value);
     return String(value);
+  }
+
+  function unpack(index) {
+    if (unpacked[index]) return Promise.resolve(unpacked[index]);
+    if (typeof DecompressionStream === "undefined") {
+      return Promise.reject(new Error("this browser lacks DecompressionStream (Chrome 80+, Firefox 113+, Safari 16.4+)"));
+    }
+    var packed = atob(data.games[index].frames);
+    var bytes = new Uint8Array(packed.length);
+    for (var i = 0; i < packed.length; i++) bytes[i] = packed.charCodeAt(i);
+    var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+    return new Response(stream).text().then(function (json) {
+      unpacked[index] = JSON.parse(json);
+      return unpacked[index];
+    });
   }
 
   function fillList(list, entries) {
@@ -36,7 +49,8 @@
   }
 
   function show(ply) {
-    var all = frames();
+    var all = state.frames;
+    if (!all.length) return;
     ply = Math.max(0, Math.min(all.length - 1, ply));
     state.ply = ply;
     var frame = all[ply];
@@ -56,16 +70,7 @@
     if (ply === all.length - 1) pause();
   }
 
-  function choose(index) {
-    pause();
-    state.game = index;
-    document.body.dataset.game = String(index);
-    var game = data.games[index];
-    var all = game.frames;
-    slider.max = String(all.length - 1);
-    details.textContent = Object.keys(game.details)
-      .map(function (name) { return name + ": " + text(game.details[name]); })
-      .join(" \u00b7 ");
+  function listMoves(all) {
     moves.textContent = "";
     all.forEach(function (frame, ply) {
       var item = document.createElement("li");
@@ -77,8 +82,29 @@
       item.appendChild(button);
       moves.appendChild(item);
     });
+  }
+
+  function choose(index) {
+    pause();
+    var asked = ++state.asked;
+    document.body.dataset.ready = "false";
+    var game = data.games[index];
     if (picker) picker.value = String(index);
-    show(0);
+    details.textContent = Object.keys(game.details)
+      .map(function (name) { return name + ": " + text(game.details[name]); })
+      .join(" \u00b7 ");
+    unpack(index).then(function (all) {
+      if (asked !== state.asked) return; // another game was chosen meanwhile
+      state.game = index;
+      state.frames = all;
+      document.body.dataset.game = String(index);
+      slider.max = String(all.length - 1);
+      listMoves(all);
+      show(0);
+      document.body.dataset.ready = "true";
+    }, function (error) {
+      board.textContent = "The replay cannot be shown: " + error.message;
+    });
   }
 
   function pause() {
@@ -91,20 +117,22 @@
   }
 
   function play() {
-    if (state.timer !== null) return;
-    if (state.ply >= frames().length - 1) show(0);
+    if (state.timer !== null || !state.frames.length) return;
+    if (state.ply >= state.frames.length - 1) show(0);
     playButton.textContent = "pause";
     document.body.dataset.playing = "true";
     state.timer = setInterval(function () { show(state.ply + 1); }, 1000 / data.fps);
   }
 
-  playButton.addEventListener("click", function () {
+  function toggle() {
     if (state.timer === null) play(); else pause();
-  });
+  }
+
+  playButton.addEventListener("click", toggle);
   document.getElementById("first").addEventListener("click", function () { pause(); show(0); });
   document.getElementById("back").addEventListener("click", function () { pause(); show(state.ply - 1); });
   document.getElementById("forward").addEventListener("click", function () { pause(); show(state.ply + 1); });
-  document.getElementById("last").addEventListener("click", function () { pause(); show(frames().length - 1); });
+  document.getElementById("last").addEventListener("click", function () { pause(); show(state.frames.length - 1); });
   slider.addEventListener("input", function () { pause(); show(parseInt(slider.value, 10)); });
   if (picker) picker.addEventListener("change", function () { choose(parseInt(picker.value, 10)); });
   document.addEventListener("keydown", function (event) {
@@ -114,8 +142,8 @@
       ArrowLeft: function () { pause(); show(state.ply - 1); },
       ArrowRight: function () { pause(); show(state.ply + 1); },
       Home: function () { pause(); show(0); },
-      End: function () { pause(); show(frames().length - 1); },
-      " ": function () { if (state.timer === null) play(); else pause(); }
+      End: function () { pause(); show(state.frames.length - 1); },
+      " ": toggle
     };
     var action = keys[event.key];
     if (action) {
