@@ -61,11 +61,9 @@ def create_app(default_game: str = "ouril", default_opponent: str = "greedy", ta
         ImportError: Starlette or uvicorn is missing (``pip install 'mancala-envs[web]'``).
 
     Example:
-        >>> from starlette.testclient import TestClient
-        >>> client = TestClient(create_app())
-        >>> answer = client.post("/api/games", json={"game": "modiar", "options": {"first_player": 0}}).json()
-        >>> answer["prompt"], answer["legal"][0]
-        ('Your move (player_0):', {'action': 0, 'pit': 0, 'words': 'sow pit 0'})
+        >>> app = create_app("omweso", "alphabeta:3")
+        >>> [route.path for route in app.routes][:3]
+        ['/', '/api/catalog', '/api/games']
     """
     require_web()
     from starlette.applications import Starlette
