@@ -137,6 +137,7 @@ __all__ = [
     "play_in_workers",
     "record_name",
     "run_tournament",
+    "write_tournament_html",
 ]
 
 JSON_FORMAT = "mancala-envs-tournament-1"
@@ -269,6 +270,77 @@ def record_name(pair: int, game: int) -> str:
     """The file name of a recorded tournament game: ``pair-03-game-0007.json`` (pairs are numbered
     as ``itertools.combinations`` of the agents, games from 0)."""
     return f"pair-{pair:02d}-game-{game:04d}.json"
+
+
+def write_tournament_html(
+    records: str | os.PathLike[str] | Sequence[Any],
+    path: str | os.PathLike[str],
+    *,
+    title: str | None = None,
+    fps: int = 2,
+) -> Path:
+    """Writes a tournament's games as one self-contained HTML page with a game picker.
+
+    Each game is replayed and drawn as SVG, ply by ply (:func:`mancala_envs.envs.records.write_html`); the page
+    needs no network. Its size grows with the plies: about 0.5 kB a ply for the two-row games and 1.5 kB for
+    Omweso, plus 30 kB for the page (docs/replay.md has the measured figures).
+
+    Args:
+        records: A folder of game records (``run_tournament(record_dir=...)``, ``mancala-envs tournament --record
+            DIR``: its ``pair-PP-game-GGGG.json`` files, in order), or a list of
+            :class:`~mancala_envs.envs.records.GameRecord` or of saved records' paths.
+        path: The ``.html`` file to write (its folder must exist).
+        title: The page's title (default: ``"<game> tournament: <agents>"``).
+        fps: Plies per second while playing, 1 to 60.
+
+    Returns:
+        The path written.
+
+    Raises:
+        ValueError: a folder that does not exist or holds no game records, an empty list, a ``path`` that does not
+            end in ``.html`` or whose folder is missing, a bad ``fps``, or a record that does not replay; nothing is
+            written then.
+    """
+    from mancala_envs.envs.records import GameRecord, write_html
+
+    if isinstance(records, (str, os.PathLike)):
+        folder = Path(records)
+        if not folder.is_dir():
+            raise ValueError(
+                f"cannot read the tournament's games from {os.fspath(records)!r}: it is not a folder; pass the "
+                "record_dir the games were written to (mancala-envs tournament --record DIR), or a list of records."
+            )
+        files = sorted(folder.glob("pair-*-game-*.json"))
+        if not files:
+            raise ValueError(
+                f"the folder {os.fspath(records)!r} holds no tournament game records (pair-PP-game-GGGG.json); "
+                "run the tournament with record_dir= (--record DIR) first."
+            )
+        loaded = [GameRecord.load(file) for file in files]
+        names = [file.stem.replace("-", " ") for file in files]
+    elif isinstance(records, Sequence) and not isinstance(records, bytes):
+        if not records:
+            raise ValueError("records is an empty list; give at least one GameRecord, or the folder of the games.")
+        loaded = [record if isinstance(record, GameRecord) else GameRecord.load(record) for record in records]
+        names = [f"game {number}" for number in range(len(loaded))]
+    else:
+        raise ValueError(
+            f"records must be a folder of game records or a list of GameRecord (got {type(records).__name__})."
+        )
+    titles = []
+    for name, record in zip(names, loaded, strict=True):
+        players = "" if record.players is None else f": {record.players[0]} vs {record.players[1]}"
+        result = record.result
+        outcome = ""
+        if result is not None:
+            outcome = " (draw)" if result["winner"] is None else f" ({'1-0' if result['winner'] == 0 else '0-1'})"
+        titles.append(f"{name}{players}{outcome}")
+    if title is None:
+        first = loaded[0]
+        agents = sorted({name for record in loaded for name in (record.players or [])})
+        game = first.env.split("/")[-1]
+        title = f"{game} tournament" + (f": {', '.join(agents)}" if agents else "")
+    return write_html(loaded, path, title=title, titles=titles, fps=fps)
 
 
 # --- records and ratings -----------------------------------------------------------------

@@ -5,11 +5,18 @@ from __future__ import annotations
 
 import argparse
 import sys
+import tempfile
 import time
 from collections.abc import Sequence
 from typing import Any
 
-from mancala_envs.analysis.tournament import PROG, TournamentInterrupted, require, run_tournament
+from mancala_envs.analysis.tournament import (
+    PROG,
+    TournamentInterrupted,
+    require,
+    run_tournament,
+    write_tournament_html,
+)
 from mancala_envs.cli.common import (
     Parser,
     UsageError,
@@ -64,6 +71,12 @@ def tournament_parser() -> argparse.ArgumentParser:
         metavar="DIR",
         help="also write every game as a JSON game record into DIR (replay one with mancala-envs replay)",
     )
+    parser.add_argument(
+        "--html",
+        default=None,
+        metavar="PATH",
+        help="also write every game on one self-contained HTML page with a game picker (open it in a browser)",
+    )
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     add_option_argument(
         parser,
@@ -89,16 +102,23 @@ def tournament_main(argv: Sequence[str] | None = None, out: Any = None) -> int:
     """
     out = sys.stdout if out is None else out
     played = False
+    keeper: tempfile.TemporaryDirectory[str] | None = None  # --html without --record: the records until the page
     try:
         args = tournament_parser().parse_args(argv)
         options = collect_options(args.option)
-        for flag, path in (("--json", args.json), ("--csv", args.csv), ("--plot", args.plot)):
+        if args.html is not None and not str(args.html).lower().endswith(".html"):
+            raise ValueError(f"--html {args.html!r}: give a path ending in .html (e.g. games.html).")
+        for flag, path in (("--json", args.json), ("--csv", args.csv), ("--plot", args.plot), ("--html", args.html)):
             if path is not None:  # before any game: a missing folder, a folder in the file's place, no write access
                 check_destination(path, f"the output of {flag}")
         require("scipy.optimize", "fitting the ratings")
         if args.plot is not None:
             require("matplotlib", "--plot")
         start = time.perf_counter()
+        record_dir = args.record
+        if args.html is not None and record_dir is None:  # the page is made from the records
+            keeper = tempfile.TemporaryDirectory(prefix="mancala-tournament-")
+            record_dir = keeper.name
         try:
             result = run_tournament(
                 args.game,
@@ -107,7 +127,7 @@ def tournament_main(argv: Sequence[str] | None = None, out: Any = None) -> int:
                 seed=args.seed,
                 workers=args.workers,
                 progress=not args.no_progress,
-                record_dir=args.record,
+                record_dir=record_dir,
                 trust_remote_code=args.trust_remote_code,
                 **options,
             )
@@ -120,6 +140,8 @@ def tournament_main(argv: Sequence[str] | None = None, out: Any = None) -> int:
         for path, write in ((args.json, result.to_json), (args.csv, result.to_csv), (args.plot, result.plot)):
             if path is not None:
                 print(f"Wrote {write(path)}", file=out)
+        if args.html is not None:
+            print(f"Wrote {write_tournament_html(record_dir, args.html)} ({len(result.games)} games)", file=out)
     except (UsageError, ValueError, TypeError, ImportError) as error:
         return fail(str(error), PROG)
     except OSError as error:
@@ -135,6 +157,9 @@ def tournament_main(argv: Sequence[str] | None = None, out: Any = None) -> int:
             flush=True,
         )
         return 130
+    finally:
+        if keeper is not None:
+            keeper.cleanup()
     return 0
 
 
