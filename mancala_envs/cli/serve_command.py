@@ -19,7 +19,7 @@ from mancala_envs.cli.common import integer_at_least
 if TYPE_CHECKING:
     from mancala_envs.web.server import WebServer
 
-__all__ = ["SERVE_HELP", "add_serve_arguments", "run_serve", "serve_interrupted"]
+__all__ = ["SERVE_HELP", "add_serve_arguments", "open_when_started", "run_serve", "serve_interrupted"]
 
 #: ``mancala-envs serve``'s line in ``mancala-envs --help``
 SERVE_HELP = "play any game against any agent in the browser: mancala-envs serve --game omweso --opponent alphabeta:3"
@@ -77,11 +77,11 @@ def run_serve(args: argparse.Namespace, out: TextIO | None = None) -> None:
     if args.host not in ("127.0.0.1", "localhost", "::1"):
         print(f"note: listening on {args.host}: anyone who can reach this machine can play", file=out, flush=True)
     if args.open:
-        threading.Thread(target=_open_when_started, args=(server,), daemon=True).start()
+        threading.Thread(target=open_when_started, args=(server,), daemon=True).start()
     server.run()
 
 
-def _open_when_started(server: WebServer, timeout: float = 10.0) -> None:
+def open_when_started(server: WebServer, timeout: float = 10.0) -> None:
     """Opens the page in the default browser once the server accepts requests."""
     deadline = time.monotonic() + timeout
     while not server.server.started and time.monotonic() < deadline:
