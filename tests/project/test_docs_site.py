@@ -93,7 +93,14 @@ def test_the_site_has_the_pages_and_the_api_reference(site: Path) -> None:
     assert not any("._" in anchor for anchor in ids["envs.html"] if anchor.startswith("mancala_envs."))
     # the singular "Example:" of the docstrings is read as griffe's Examples section (code, not a paragraph)
     make = (site / "api" / "package.html").read_text(encoding="utf-8")
-    assert "Examples:" in make and "&gt;&gt;&gt;" in make and ":class:" not in make and ":func:" not in make
+    assert "Examples:" in make and "&gt;&gt;&gt;" in make
+    # a constant documented by a "#:" comment has its entry; a Sphinx role naming it is a link to that entry
+    games = parsed(site / "api" / "games.html")
+    assert "mancala_envs.games.GAME_MODULES" in games.ids
+    assert "#mancala_envs.games.GAME_MODULES" in games.links
+    for page in (site / "api").glob("*.html"):
+        text = page.read_text(encoding="utf-8")
+        assert ":class:`" not in text and ":func:`" not in text and ":meth:`" not in text, page.name
 
 
 def test_every_internal_link_resolves(site: Path) -> None:
