@@ -267,8 +267,6 @@ class BoardSvg(BoardLayout):
         # the pits: counts, rings, badges
         for pit, centre in self.centres.items():
             parts.append(self._pit(scene, pit, centre, pit in marked))
-        if scene.pending_pit is not None:
-            parts.append(self._ring(self.centres[scene.pending_pit], self.radius + 9, palette.PENDING, 4, "pending"))
         parts.extend(self._stores(scene))
         parts.extend(self._names(scene))
         parts.append(
@@ -371,6 +369,8 @@ class BoardSvg(BoardLayout):
             out.append(self._badge(centre, f"-{scene.captured[pit]}", palette.CAPTURED, True, f'data-pit="{pit}"'))
         if scene.sown.get(pit):
             out.append(self._badge(centre, f"+{scene.sown[pit]}", palette.PATH, False, f'data-pit="{pit}"'))
+        if pit == scene.pending_pit:
+            out.append(self._ring(centre, self.radius + 7, palette.PENDING, 4, "pending"))
         out.append("</g>")
         return "".join(out)
 
