@@ -61,9 +61,9 @@ def pit_seeds(prompt: str) -> dict[tuple[str, int], int]:
         labels_text = row.group(3)
         if labels_text is None:  # the label line just above (top row) or just below (bottom row)
             for near in (lines[index - 1], lines[index + 1] if index + 1 < len(lines) else ""):
-                labels = LABEL_LINE.match(near)
-                if labels is not None:
-                    labels_text = labels.group(1)
+                label_line = LABEL_LINE.match(near)
+                if label_line is not None:
+                    labels_text = label_line.group(1)
                     break
         if labels_text is None:
             continue
