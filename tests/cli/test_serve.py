@@ -99,3 +99,15 @@ def test_open_shows_the_page_once_the_server_answers(monkeypatch):
     finally:
         server.stop()
     assert opened == [server.url]
+
+
+def test_without_the_web_extra_the_error_says_what_to_install(monkeypatch, capsys):
+    monkeypatch.setitem(sys.modules, "uvicorn", None)  # as if it were not installed
+    with pytest.raises(
+        ImportError, match=r"the web app needs Starlette and uvicorn \(.*\): pip install 'mancala-envs\[web\]'"
+    ):
+        create_app()
+    assert main(["serve", "--port", "0"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("mancala-envs: error: the web app needs Starlette and uvicorn (")
+    assert err.endswith(": pip install 'mancala-envs[web]'\n")
