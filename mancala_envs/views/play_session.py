@@ -113,8 +113,8 @@ class PlaySession:
     seat: int
     opponent: Agent
     opponent_name: str
-    log: list[str] = field(default_factory=list)
-    _decisions: list[_Decision] = field(default_factory=list, repr=False)
+    log: list[str] = field(default_factory=list, init=False)
+    _decisions: list[_Decision] = field(default_factory=list, init=False, repr=False)
 
     @classmethod
     def new_game(
