@@ -111,3 +111,11 @@ def test_without_the_web_extra_the_error_says_what_to_install(monkeypatch, capsy
     err = capsys.readouterr().err
     assert err.startswith("mancala-envs: error: the web app needs Starlette and uvicorn (")
     assert err.endswith(": pip install 'mancala-envs[web]'\n")
+
+
+def test_an_address_not_of_this_machine_is_refused(capsys):
+    # 192.0.2.1 is TEST-NET-1 (RFC 5737): documentation only, never a machine's own address
+    assert main(["serve", "--host", "192.0.2.1", "--port", "0"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("mancala-envs: error: cannot listen on 192.0.2.1:0: ") and err.count("\n") == 1
+    assert err.endswith("; use an address of this machine.\n")
