@@ -282,8 +282,8 @@ def write_tournament_html(
     """Writes a tournament's games as one self-contained HTML page with a game picker.
 
     Each game is replayed and drawn as SVG, ply by ply (:func:`mancala_envs.envs.records.write_html`); the page
-    needs no network. Its size grows with the plies: about 0.5 kB a ply for the two-row games and 1.5 kB for
-    Omweso, plus 30 kB for the page (docs/replay.md has the measured figures).
+    needs no network. Its size grows with the plies: 0.3 to 0.5 kB a ply for the two-row games and 1.1 kB for
+    Omweso, plus 9 kB for the page (docs/replay.md has the measured figures).
 
     Args:
         records: A folder of game records (``run_tournament(record_dir=...)``, ``mancala-envs tournament --record

@@ -745,8 +745,9 @@ def write_html(
 
     One file, nothing fetched: every ply's board is drawn here as SVG and inlined, with the page's script and
     style. The page plays and pauses, steps, jumps with a ply slider or a click on a move, and shows the facts
-    of the shown ply (see :mod:`mancala_envs.rendering.html_replay`). A record takes about 10 kB a ply
-    (Omweso's four rows about 20 kB); docs/replay.md has the measured figures.
+    of the shown ply (see :mod:`mancala_envs.rendering.html_replay`). The frames are stored compressed: a page
+    takes about 9 kB, plus 0.3 to 0.5 kB a ply (Omweso's four rows 1.1 kB); docs/replay.md has the measured
+    figures.
 
     Args:
         records: A :class:`GameRecord` or a saved one's path, or a non-empty list of them.
