@@ -13,8 +13,9 @@ Hooks for programs (a contract the replay page, the web app and the tests rely o
 - the root: ``<svg class="mancala-board" data-game="ouril" data-ply="12" data-to-move="0">``
   (``data-to-move`` is ``""`` once the game is over);
 - each pit: ``<g class="pit" data-pit="P" data-seeds="N">`` holding ``<text class="count">N</text>``; the
-  count is written for every pit, ``0`` included (faint), so ``data-seeds`` and the text always agree;
-  the group holds a transparent circle over the whole bowl, so a click anywhere on the pit reaches it;
+  count is written for every pit, ``0`` included (faint; a closed pit's in its dark colour), so ``data-seeds``
+  and the text always agree; the group holds a transparent circle over the whole bowl, so a click anywhere on
+  the pit reaches it;
 - extra classes on a pit: ``legal`` (in ``highlight``: ringed green), ``played``, ``captured``,
   ``closed``, ``pending``; the rings are ``<circle class="ring legal|played|captured|pending">``;
 - each store (games with stores): ``<g class="store" data-player="p" data-seeds="N">`` with its
@@ -356,8 +357,8 @@ class BoardSvg(BoardLayout):
             f'<g class="{" ".join(classes)}" data-pit="{pit}" data-seeds="{seeds}">'
             f'<circle class="hit" cx="{cx}" cy="{cy}" r="{self.radius}"/>'
         ]
-        faint = seeds == 0 or pit in scene.closed
-        colour = palette.BOWL_SHADE if faint else palette.INK
+        # every count is written (the hooks' contract); a zero is faint, a closed pit's hidden in its dark bowl
+        colour = palette.CLOSED if pit in scene.closed else palette.BOWL_SHADE if seeds == 0 else palette.INK
         out.append(self._text(str(seeds), cx, cy, self.count_size, colour, cls="count"))
         if legal:
             out.append(self._ring(centre, self.radius + 3, palette.LEGAL, 4, "legal"))
