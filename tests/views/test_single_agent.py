@@ -575,7 +575,11 @@ def test_numpy_integer_actions_are_accepted(action: Any) -> None:
         ({"learner_seat": True}, ValueError, "learner_seat must be 0, 1 or None"),
         ({"learner_seat": "0"}, ValueError, "learner_seat must be 0, 1 or None"),
         ({"illegal_action": "ignore"}, ValueError, "illegal_action must be one of ['penalty', 'raise']"),
-        ({"render_mode": "rgb"}, ValueError, "render_mode must be None or one of ['ansi', 'human', 'rgb_array', 'svg']"),
+        (
+            {"render_mode": "rgb"},
+            ValueError,
+            "render_mode must be None or one of ['ansi', 'human', 'rgb_array', 'svg']",
+        ),
         ({"env_id": "nope_v0"}, ValueError, "unknown environment 'nope_v0'"),
         ({"env_id": 3}, TypeError, "env id must be a string"),
         ({"bogus": 1}, TypeError, "has no option 'bogus'"),
