@@ -4,10 +4,13 @@
 and prints its win / draw / loss rates against the baselines (the ``train`` extra);
 ``mancala-envs demo --game ouril --agents random greedy`` plays one game between
 two agents and prints it turn by turn (``--record game.json`` also saves it as a game
-record); ``mancala-envs replay game.json`` prints a recorded game move by move, and
-``--out game.gif`` (or ``.mp4``, or PNG frames) animates it (the ``render`` extra);
+record); ``mancala-envs replay game.json`` prints a recorded game move by move,
+``--out game.html`` writes it as one self-contained page to watch in a browser, and ``--out game.gif`` (or ``.mp4``,
+or PNG frames) animates it (the ``render`` extra);
 ``mancala-envs play omweso --opponent alphabeta:3`` plays a game in the terminal
-(:mod:`mancala_envs.cli.terminal_game`, parsed by :mod:`mancala_envs.cli.play_command`);
+(:mod:`mancala_envs.cli.terminal_game`, parsed by :mod:`mancala_envs.cli.play_command`), and ``mancala-envs serve``
+in the browser, on a local web app (:mod:`mancala_envs.web`, parsed by :mod:`mancala_envs.cli.serve_command`; the
+``web`` extra), both through :class:`mancala_envs.views.play_session.PlaySession`;
 ``mancala-envs tournament --game ouril --agents random greedy`` runs a round robin with ratings
 (:mod:`mancala_envs.analysis.tournament`, parsed by :mod:`mancala_envs.cli.tournament_command`; the ``tournament``
 extra); ``mancala-envs ladder AGENT --game G`` places an agent on the game's strength ladder
