@@ -922,9 +922,16 @@ class Game(ABC):
         """The global pit that ``player``'s ``action`` empties (or, while placing, fills)."""
         raise NotImplementedError(f"{type(self).__name__} does not map actions to pits; override played_pit().")
 
+    def pit_label(self, pit: int) -> str:
+        """The name of global pit ``pit`` where people read it: under each bowl of the pictures (PNG and SVG) and in
+        the captions. By default the global index; a game whose notation numbers each player's pits in their own
+        frame (Omweso: 0-15 each, as ``describe_action`` and the text board name them) overrides it, so that the
+        picture, the captions and the moves' words agree."""
+        return str(pit)
+
     def move_words(self, player: int, action: int, sown: Sequence[int]) -> str:
         """What a played move did, in a few words for a caption: ``"sowed pit 3"``."""
-        return f"sowed pit {self.played_pit(player, action)}"
+        return f"sowed pit {self.pit_label(self.played_pit(player, action))}"
 
     @abstractmethod
     def render_text(self, state: np.ndarray) -> str:

@@ -8,7 +8,8 @@ and the fonts are loaded once per process.
 What the picture shows:
 
 - every pit as a bowl with its seed count, and up to :data:`MAX_DOTS` seeds drawn
-  as dots; the global pit number under each bowl;
+  as dots; the pit's number under each bowl (``game.pit_label``: the global index, or for Omweso each player's
+  own 0-15, as the moves' words name them);
 - the stores at the ends of the board (two-row games) or the captured tallies
   (Omweso), and each player's name in their colour, with a marker on the player
   to move;
@@ -207,7 +208,7 @@ class BoardPicture(BoardLayout):
         self._draw_legend(pygame, surface)
         small = _font(self.small_size)
         for pit in self.centres:
-            label = small.render(str(pit), True, LABEL)
+            label = small.render(self.game.pit_label(pit), True, LABEL)
             surface.blit(label, label.get_rect(center=self.label_centre(pit)))
         return surface
 

@@ -363,7 +363,7 @@ def _status(game: Game, state: np.ndarray, info: dict[str, Any], running: bool) 
         pending = info.get("pending")
         if pending is not None:
             what = "relay from" if pending["kind"] == "relay" else "re-sow from"
-            pit = game.played_pit(int(state[PLAYER]), pending["actions"][0])
+            pit = game.pit_label(game.played_pit(int(state[PLAYER]), pending["actions"][0]))
             status += f", choosing: {what} pit {pit} ({pending['actions'][0]} ccw / {pending['actions'][1]} cw)"
         elif info.get("phase") == "placement":
             status += ", placing seeds"

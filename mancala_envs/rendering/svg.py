@@ -336,7 +336,7 @@ class BoardSvg(BoardLayout):
         parts.extend(legend)
         for pit in self.centres:
             x, y = self.label_centre(pit)
-            parts.append(self._text(str(pit), x, y, self.small_size, palette.LABEL, cls="label"))
+            parts.append(self._text(self.game.pit_label(pit), x, y, self.small_size, palette.LABEL, cls="label"))
         return parts
 
     def _pit(self, scene: Scene, pit: int, centre: tuple[int, int], legal: bool) -> str:

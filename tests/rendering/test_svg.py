@@ -292,7 +292,8 @@ def test_omweso_pending_choice_is_ringed(player: int) -> None:
     assert "pending" in rings(pits[pending])
     assert {pit for pit, g in pits.items() if "played" in classes(g)} == {16 * player + 11}
     status = next(t.text for t in root.iter(f"{SVG}text") if "status" in classes(t))
-    assert status is not None and f"choosing: relay from pit {pending}" in status
+    # the caption names the pit as the moves' words and the text board do: in the mover's own frame, 0-15
+    assert status is not None and "choosing: relay from pit 15 (15 ccw / 31 cw)" in status
     assert len(pits) == 32 and groups(root, "store") == []
 
 
@@ -359,3 +360,24 @@ def test_svg_mode_needs_no_pygame() -> None:
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "ok"
+
+
+# --- the pits' names: the picture, the captions and the moves' words agree -------------------------------------
+def test_pit_labels_follow_the_games_notation() -> None:
+    """Under each bowl the pit's name as the moves' words and the text board say it: the global index in the two-row
+    games, each player's own 0-15 in Omweso (player 1's pit 17 is their pit 1)."""
+    from collections import Counter
+
+    def labels(env_id: str) -> Counter[str]:
+        env = mancala_envs.make(env_id, render_mode="svg")
+        env.reset(seed=0)
+        root = parse(env.render())
+        return Counter(t.text for t in root.iter(f"{SVG}text") if "label" in classes(t))
+
+    assert labels("ouril_v0") == Counter(str(pit) for pit in range(12))
+    assert labels("omweso_v0") == Counter(str(pit % 16) for pit in range(32))
+    omweso = mancala_envs.make("omweso_v0").game
+    assert omweso.pit_label(17) == "1"
+    assert omweso.move_words(1, 1, [18, 19]) == "sowed pit 1 counter-clockwise"
+    assert omweso.move_words(1, 17, [16, 31]) == "sowed pit 1 clockwise"
+    assert mancala_envs.make("ouril_v0").game.move_words(1, 3, [10, 11]) == "sowed pit 9"

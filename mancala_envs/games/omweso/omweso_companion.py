@@ -436,14 +436,19 @@ class OmwesoCompanion:
     def played_pit(self, player: int, action: int) -> int:
         return rules.RING * player + action % rules.RING
 
+    def pit_label(self, pit: int) -> str:
+        """Each player's pits are named 0-15 in their own frame, as in ``describe_action`` and the text board."""
+        return str(pit % rules.RING)
+
     def move_words(self, player: int, action: int, sown: Sequence[int]) -> str:
         pit = self.played_pit(player, action)
+        label = self.pit_label(pit)
         if list(sown) == [pit]:  # a sowing never puts its first seed back into its own pit
-            return f"placed a seed in pit {pit}"
+            return f"placed a seed in pit {label}"
         mode = action // rules.RING
         if mode == rules.MODE_THREE_SEED:
-            return f"played the three-seed special from pit {pit}"
-        return f"sowed pit {pit} " + ("clockwise" if mode == rules.MODE_CW else "counter-clockwise")
+            return f"played the three-seed special from pit {label}"
+        return f"sowed pit {label} " + ("clockwise" if mode == rules.MODE_CW else "counter-clockwise")
 
     def render_text(self, state: np.ndarray) -> str:
         """The four rows as seen from player 0's seat, as the picture and the other games' text boards show
