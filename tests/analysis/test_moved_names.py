@@ -62,6 +62,7 @@ def test_every_subcommand_has_its_own_module() -> None:
         "warm-up": "warm_up_command",
         "train": "train_command",
         "ladder": "ladder_command",
+        "serve": "serve_command",
     }
     assert set(cli.SUBCOMMANDS) == set(modules)
     for command, module in modules.items():
