@@ -264,9 +264,19 @@ def test_bench_render_times_every_game_and_the_peer(tmp_path: Path, capsys: pyte
     """benchmarks/bench_render.py with a few pictures: every game and connect_four are timed, the JSON is written."""
     script = _load_script("bench_render", ROOT / "benchmarks" / "bench_render.py")
     out = tmp_path / "bench_render.json"
-    script.main(["--frames", "3", "--json", str(out)])
+    script.main(["--frames", "3", "--replay-games", "1", "--json", str(out)])
     report = json.loads(out.read_text())
     assert sorted(report["games"]) == sorted(script.GAMES)
+    assert sorted(report["svg"]) == sorted(report["html_replay"]) == sorted(script.GAMES)
+    for env_id, row in report["svg"].items():
+        assert row["frames"] == 3 and row["shape"] is None, env_id
+        assert row["ratio_to_png"] == pytest.approx(
+            row["pictures_per_second"] / report["games"][env_id]["pictures_per_second"]
+        )
+        assert row["bytes_per_picture"] > 1000, env_id  # the SVG string's UTF-8 bytes
+    for env_id, row in report["html_replay"].items():
+        assert row["games"] == 1 and row["plies"] > 0, env_id
+        assert row["bytes_per_ply"] == pytest.approx(row["bytes"] / row["plies"])
     peer = report["connect_four_v3"]["pictures_per_second"]
     for env_id, row in report["games"].items():
         assert row["frames"] == 3, env_id
@@ -275,3 +285,4 @@ def test_bench_render_times_every_game_and_the_peer(tmp_path: Path, capsys: pyte
         assert_positive(row["ms_per_picture"], f"{env_id}.ms_per_picture")
     table = capsys.readouterr().out
     assert all(env_id in table for env_id in script.GAMES) and "connect_four_v3 (peer)" in table
+    assert '| Env (render_mode="svg") |' in table and "| Env | HTML replay: games |" in table
