@@ -283,6 +283,26 @@ class Ladder:
                 return anchor
         raise ValueError(f"{name!r} is not an anchor of this ladder; its anchors are {self.names}.")
 
+    def fixed_rating(self, anchors: Sequence[str], points: Sequence[float], games: Sequence[int]) -> FixedRating:
+        """The rating of an agent that scored ``points`` in ``games`` against each of ``anchors`` (some or all of
+        this ladder's), with the anchors' ratings held fixed: the fit of a placement
+        (:func:`~mancala_envs.analysis.ratings.fit_fixed_rating` with the ladder's prior draws, level, and the
+        covariance of the anchors named).
+
+        Raises:
+            ValueError: a name that is not an anchor of this ladder.
+        """
+        index = [self.names.index(self.rating(name).name) for name in anchors]
+        covariance = None if self.covariance is None else np.asarray(self.covariance)[np.ix_(index, index)]
+        return fit_fixed_rating(
+            [self.anchors[i].elo for i in index],
+            list(points),
+            list(games),
+            prior_draws=self.prior_draws,
+            level=self.level,
+            covariance=covariance,
+        )
+
     def ranked(self) -> list[AnchorRating]:
         """The anchors from the highest rating to the lowest."""
         return sorted(self.anchors, key=lambda anchor: -anchor.elo)
@@ -903,13 +923,10 @@ def place_agent(
         wins = sum(result.winner == 0 for result in mine)
         draws = sum(result.winner is None for result in mine)
         scores.append(AnchorScore(anchor.name, anchor.elo, wins, draws, len(mine) - wins - draws))
-    rating = fit_fixed_rating(
-        [score.anchor_elo for score in scores],
+    rating = ladder.fixed_rating(
+        [score.anchor for score in scores],
         [score.wins + score.draws / 2 for score in scores],
         [score.games for score in scores],
-        prior_draws=ladder.prior_draws,
-        level=ladder.level,
-        covariance=ladder.covariance,
     )
     figures, note = None, ""
     if not regret:

@@ -52,7 +52,7 @@ import numpy as np
 
 from mancala_envs.agents import make_agent
 from mancala_envs.analysis.ladder import LadderError, ladder_anchors, load_shipped_ladder
-from mancala_envs.analysis.ratings import FixedRating, fit_fixed_rating
+from mancala_envs.analysis.ratings import FixedRating
 from mancala_envs.common.stats import Tally, wilson_interval
 from mancala_envs.common.validation import check_game_count, check_integer
 from mancala_envs.envs.registration import find_variant, make, resolve_env_id
@@ -273,15 +273,8 @@ def _ladder_rating(rules: Game, rows: list[OpponentRecord]) -> tuple[FixedRating
     missing = [row.opponent for row in rows if row.opponent not in names]
     if missing:
         return None, f"none: {missing} are not anchors of the shipped {ladder.game} ladder"
-    index = [names.index(row.opponent) for row in rows]
-    covariance = None if ladder.covariance is None else np.asarray(ladder.covariance)[np.ix_(index, index)]
-    rating = fit_fixed_rating(
-        [ladder.rating(row.opponent).elo for row in rows],
-        [row.points for row in rows],
-        [row.games for row in rows],
-        prior_draws=ladder.prior_draws,
-        level=ladder.level,
-        covariance=covariance,
+    rating = ladder.fixed_rating(
+        [row.opponent for row in rows], [row.points for row in rows], [row.games for row in rows]
     )
     return rating, ""
 

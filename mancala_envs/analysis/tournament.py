@@ -118,6 +118,7 @@ from mancala_envs.common.files import check_destination
 from mancala_envs.common.stats import Tally
 from mancala_envs.common.validation import MAX_GAMES, check_game_count, check_integer, is_integer
 from mancala_envs.envs.registration import resolve_env_id
+from mancala_envs.rendering.html_replay import DEFAULT_FPS
 
 __all__ = [
     "CSV_COLUMNS",
@@ -277,7 +278,7 @@ def write_tournament_html(
     path: str | os.PathLike[str],
     *,
     title: str | None = None,
-    fps: int = 2,
+    fps: int = DEFAULT_FPS,
 ) -> Path:
     """Writes a tournament's games as one self-contained HTML page with a game picker.
 

@@ -39,10 +39,13 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO, Any
 
+import numpy as np
+
 __all__ = [
     "JSON_MAX_DEPTH",
     "atomic_write",
     "check_destination",
+    "json_plain",
     "locked_json_update",
     "open_regular",
     "parse_json",
@@ -55,6 +58,24 @@ __all__ = [
 JSON_MAX_DEPTH = 64
 
 PathLike = str | os.PathLike[str]
+
+
+def json_plain(value: Any) -> Any:
+    """``value`` as JSON holds it, and gives it back: mappings as dicts with string keys, tuples, lists and numpy
+    arrays as lists, numpy scalars as Python numbers, walked all the way down; other values as they are (so a
+    check further on sees them and names them).
+
+    Example:
+        >>> json_plain({"scores": np.array([3, 1]), 1: (np.int64(2), [np.float32(0.5)])})
+        {'scores': [3, 1], '1': [2, [0.5]]}
+    """
+    if isinstance(value, dict):
+        return {str(key): json_plain(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple, np.ndarray)):
+        return [json_plain(item) for item in value]
+    if isinstance(value, np.generic):
+        return value.item()
+    return value
 
 
 def _kind(mode: int) -> str:

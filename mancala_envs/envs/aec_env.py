@@ -20,6 +20,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from mancala_envs.common.errors import GameOverError, IllegalActionError
+from mancala_envs.common.files import json_plain
 from mancala_envs.common.validation import check_action, check_seed
 from mancala_envs.engine.state import (
     END_ILLEGAL_ACTION,
@@ -124,17 +125,6 @@ SNAPSHOT_KEYS = frozenset(
         "last_move",
     }
 )
-
-
-def _plain(value: Any) -> Any:
-    """``value`` with tuples as lists and numpy scalars as Python numbers (as JSON gives it back)."""
-    if isinstance(value, dict):
-        return {str(key): _plain(item) for key, item in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_plain(item) for item in value]
-    if isinstance(value, np.generic):
-        return value.item()
-    return value
 
 
 def _snapshot_state(values: Any, size: int) -> np.ndarray:
@@ -747,9 +737,9 @@ class MancalaEnv(AECEnv):
         return {
             "format": SNAPSHOT_FORMAT,
             "env": self.game.env_name,
-            "config": _plain(dataclasses.asdict(self.game.config)),
+            "config": json_plain(dataclasses.asdict(self.game.config)),
             "state": self._state.tolist(),
-            "rng": _plain(self._rng.bit_generator.state),
+            "rng": json_plain(self._rng.bit_generator.state),
             "agents": list(self.agents),
             "agent_selection": self.agent_selection,
             "rewards": dict(self.rewards),
@@ -777,7 +767,7 @@ class MancalaEnv(AECEnv):
             )
         if snapshot["env"] != self.game.env_name:
             raise ValueError(f"the snapshot is of {snapshot['env']!r}, this env is {self.game.env_name!r}.")
-        config = _plain(dataclasses.asdict(self.game.config))
+        config = json_plain(dataclasses.asdict(self.game.config))
         if snapshot["config"] != config:
             raise ValueError(
                 f"the snapshot's config {snapshot['config']} differs from this env's {config}; "

@@ -41,12 +41,12 @@ from typing import Any
 
 import numpy as np
 
-from mancala_envs.common.files import atomic_write, check_destination, read_json_bounded
+from mancala_envs.common.files import atomic_write, check_destination, json_plain, read_json_bounded
 from mancala_envs.engine.state import END_REASON_NAMES, OK
 from mancala_envs.envs.aec_env import MancalaEnv
-from mancala_envs.envs.registration import VARIANTS, make, make_game
+from mancala_envs.envs.registration import make, make_game, variant_of
 from mancala_envs.games import game_classes
-from mancala_envs.games.game import Game, config_from_kwargs
+from mancala_envs.games.game import Game
 from mancala_envs.rendering.html_replay import DEFAULT_FPS, ReplayFrame, ReplayGame, replay_page
 from mancala_envs.rendering.scene import Scene
 from mancala_envs.rendering.svg import BoardSvg
@@ -109,22 +109,10 @@ def _is_json_value(value: Any) -> bool:
     return _is_json_scalar(value)
 
 
-def _plain(value: Any) -> Any:
-    """A config value as JSON holds it: tuples as lists, numpy scalars as Python numbers."""
-    if isinstance(value, (list, tuple)):
-        return [_plain(item) for item in value]
-    if isinstance(value, np.generic):
-        return value.item()
-    return value
-
-
 def _env_id(game: Game) -> str:
     """The registry id of the variant whose config is ``game``'s (the game name if none is)."""
-    for variant in VARIANTS:
-        same_game = variant.module.rsplit(".", 1)[-1] == game.env_name
-        if same_game and config_from_kwargs(game.config_class, None, **variant.kwargs) == game.config:
-            return variant.id
-    return game.env_name
+    variant = variant_of(game)
+    return game.env_name if variant is None else variant.id
 
 
 def _opening_player(game: Game, start: str) -> int | None:
@@ -177,11 +165,11 @@ class GameRecord:
                     "a JSON value (a number, string, boolean, null or a flat list of them)",
                     "a nested list",
                 )
-            if not _is_json_value(_plain(value)):
+            if not _is_json_value(json_plain(value)):
                 raise _bad(
                     f"options.{key}", "a JSON value (a number, string, boolean, null or a flat list of them)", value
                 )
-        self.options = {key: _plain(value) for key, value in self.options.items()}
+        self.options = {key: json_plain(value) for key, value in self.options.items()}
         if not isinstance(self.start, str):
             raise _bad(
                 "start",
@@ -286,7 +274,7 @@ class GameRecord:
                 if game.step(state, int(action), no_trace) != OK:
                     raise RuntimeError(f"ply {number} (player {player}, action {action}) did not replay on the engine.")
             moves.append(move)
-        result = None if final_info is None else {key: _plain(final_info[key]) for key in RESULT_KEYS}
+        result = None if final_info is None else {key: json_plain(final_info[key]) for key in RESULT_KEYS}
         return cls(
             env=_env_id(game),
             options=dataclasses.asdict(game.config),
@@ -519,7 +507,7 @@ def _check_result(record: GameRecord, env: MancalaEnv) -> None:
             f"but its result says it ended ({record.result['end_reason']}); the record is incomplete."
         )
     info = env.facts()
-    replayed = {key: _plain(info[key]) for key in RESULT_KEYS}
+    replayed = {key: json_plain(info[key]) for key in RESULT_KEYS}
     if replayed != record.result:
         raise ValueError(f"the replay ends with {replayed}, but the record's result is {record.result}.")
 
@@ -664,17 +652,6 @@ def _write_mp4(record: GameRecord, path: pathlib.Path, fps: int, end_pause: floa
 
 
 # --- HTML replays -----------------------------------------------------------------------------------
-def _json_plain(value: Any) -> Any:
-    """A fact as JSON holds it: tuples as lists, numpy scalars as numbers, dicts walked."""
-    if isinstance(value, Mapping):
-        return {str(key): _json_plain(item) for key, item in value.items()}
-    if isinstance(value, (list, tuple, np.ndarray)):
-        return [_json_plain(item) for item in value]
-    if isinstance(value, np.generic):
-        return value.item()
-    return value
-
-
 def _game_title(game: Game, record: GameRecord) -> str:
     title = game.name.replace("_", " ").title()
     if record.players is not None:
@@ -705,13 +682,13 @@ def replay_game(record: GameRecord | str | os.PathLike[str], title: str | None =
         if painter is None:
             painter = BoardSvg(game)
         last_move = env.last_move
-        svg = painter.draw(env.state_array, last_move)
-        facts = {key: _json_plain(value) for key, value in env.facts().items() if key != "last_move"}
+        scene = Scene.of(game, env.state_array, last_move)
+        svg = painter.draw_scene(scene)
+        facts = {key: json_plain(value) for key, value in env.facts().items() if key != "last_move"}
         move = None
         if number > 0:
             entry = record.moves[number - 1]
-            caption = Scene.of(game, env.state_array, last_move).caption
-            facts = {"last move": caption, **facts}
+            facts = {"last move": scene.caption, **facts}
             words = entry.get("move")
             if words is None and last_move is not None:
                 words = game.move_words(last_move["player"], last_move["action"], last_move["sown"])

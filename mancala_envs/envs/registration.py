@@ -42,6 +42,7 @@ __all__ = [
     "make_game",
     "register_all",
     "resolve_env_id",
+    "variant_of",
 ]
 
 NAMESPACE = "mancala"
@@ -192,6 +193,17 @@ def find_variant(env_id: str) -> EnvVariant:
         if variant.id == wanted:
             return variant
     raise ValueError(f"unknown environment {env_id!r}; choose one of {list_envs()}.")
+
+
+def variant_of(game: Game) -> EnvVariant | None:
+    """The registered variant whose rules are ``game``'s (the same game and config), or None for a config no id
+    registers (``make("ouril_v0", pits_per_row=5)``): what a record names as its env, and the description a
+    prompt gives."""
+    for variant in VARIANTS:
+        same_game = variant.module.rsplit(".", 1)[-1] == game.env_name
+        if same_game and config_from_kwargs(game.config_class, None, **variant.kwargs) == game.config:
+            return variant
+    return None
 
 
 def make(env_id: str, **kwargs: Any) -> MancalaEnv:

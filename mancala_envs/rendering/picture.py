@@ -28,7 +28,6 @@ from typing import Any
 
 import numpy as np
 
-from mancala_envs.engine.state import STORE
 from mancala_envs.games.game import Game
 from mancala_envs.rendering.scene import (
     BACKGROUND,
@@ -186,7 +185,7 @@ class BoardPicture(BoardLayout):
                 self._badge(surface, centre, f"+{scene.sown[pit]}", PATH, left=False)
         if scene.pending_pit is not None:
             pygame.draw.circle(surface, PENDING, self.centres[scene.pending_pit], self.radius + 7, width=4)
-        self._draw_stores(pygame, surface, state)
+        self._draw_stores(pygame, surface, scene)
         for store, centre in self.store_centres.items():
             if scene.sown.get(store):
                 self._badge(surface, centre, f"+{scene.sown[store]}", PATH, left=False)
@@ -271,13 +270,13 @@ class BoardPicture(BoardLayout):
         pygame.draw.rect(surface, colour, box, border_radius=box.height // 2)
         surface.blit(label, label.get_rect(center=box.center))
 
-    def _draw_stores(self, pygame: Any, surface: Any, state: np.ndarray) -> None:
+    def _draw_stores(self, pygame: Any, surface: Any, scene: Scene) -> None:
         big = _font(self.store_size)
         for player, (x, y, w, h) in self.store_rects.items():
             rect = pygame.Rect(x, y, w, h)
             pygame.draw.rect(surface, BOWL_SHADE, rect, border_radius=self.store_width // 2)
             pygame.draw.rect(surface, PLAYER_COLOURS[player], rect, width=3, border_radius=self.store_width // 2)
-            text = big.render(str(int(state[STORE + player])), True, INK)
+            text = big.render(str(scene.stores[player]), True, INK)
             surface.blit(text, text.get_rect(center=rect.center))
 
     def _draw_names(self, pygame: Any, surface: Any, scene: Scene) -> None:

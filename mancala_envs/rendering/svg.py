@@ -124,6 +124,7 @@ class BoardSvg(BoardLayout):
 
     def __init__(self, game: Game, cell: int = 88) -> None:
         super().__init__(game, cell)
+        self._background_svg: str | None = None  # the same for every position: drawn once
 
     # --- public -------------------------------------------------------------------------------------------------
     def draw(self, state: np.ndarray, last_move: dict[str, Any] | None = None, *, highlight: Iterable[int] = ()) -> str:
@@ -143,8 +144,16 @@ class BoardSvg(BoardLayout):
             ValueError: ``state`` is one no game reaches, or ``highlight`` holds something that is not a pit
                 of this game (the message names it and the pits' range).
         """
-        marked = self._check_highlight(highlight)
-        return self._svg(Scene.of(self.game, state, last_move), marked)
+        return self.draw_scene(Scene.of(self.game, state, last_move), highlight=highlight)
+
+    def draw_scene(self, scene: Scene, *, highlight: Iterable[int] = ()) -> str:
+        """Like :meth:`draw`, from a scene already made (``Scene.of(game, state, last_move)``), for a caller that
+        also reads the scene's words (the HTML replay's captions) and so builds it once.
+
+        Raises:
+            ValueError: ``highlight`` holds something that is not a pit of this game.
+        """
+        return self._svg(scene, self._check_highlight(highlight))
 
     def drawing(
         self, state: np.ndarray, last_move: dict[str, Any] | None = None, *, highlight: Iterable[int] = ()
@@ -200,6 +209,11 @@ class BoardSvg(BoardLayout):
             f"{aligned}{fit}>{escape(words.replace('  ', NO_BREAK_RUN))}</text>"
         )
 
+    def _header_line(self, words: str, top: int, size: int, colour: tuple[int, int, int], cls: str) -> str:
+        """One line of the header (the status, the caption), from the left margin, squeezed to the header's width."""
+        y = top + size * FONT_SCALE * 0.6
+        return self._text(words, self.margin, y, size, colour, anchor="start", cls=cls, room=self.text_room)
+
     def _ring(self, centre: tuple[int, int], radius: float, colour: tuple[int, int, int], width: int, cls: str) -> str:
         return (
             f'<circle class="ring {cls}" cx="{centre[0]}" cy="{centre[1]}" r="{_num(radius - width / 2)}" '
@@ -230,8 +244,9 @@ class BoardSvg(BoardLayout):
             'text-anchor="middle" dominant-baseline="central">'
         )
         parts.append(STYLE)
-        parts.append(f'<rect width="{self.width}" height="{self.height}" fill="{_hex(palette.BACKGROUND)}"/>')
-        parts.extend(self._background())
+        if self._background_svg is None:
+            self._background_svg = "".join(self._background())
+        parts.append(self._background_svg)
         # the bowls and their seeds
         for pit, (cx, cy) in self.centres.items():
             if pit in scene.closed:
@@ -270,30 +285,10 @@ class BoardSvg(BoardLayout):
             parts.append(self._pit(scene, pit, centre, pit in marked))
         parts.extend(self._stores(scene))
         parts.extend(self._names(scene))
-        parts.append(
-            self._text(
-                scene.status,
-                self.margin,
-                self.status_top + self.status_size * FONT_SCALE * 0.6,
-                self.status_size,
-                palette.INK,
-                anchor="start",
-                cls="status",
-                room=self.text_room,
-            )
-        )
+        parts.append(self._header_line(scene.status, self.status_top, self.status_size, palette.INK, "status"))
         if scene.caption is not None:
             parts.append(
-                self._text(
-                    scene.caption,
-                    self.margin,
-                    self.caption_top + self.caption_size * FONT_SCALE * 0.6,
-                    self.caption_size,
-                    palette.FAINT_INK,
-                    anchor="start",
-                    cls="caption",
-                    room=self.text_room,
-                )
+                self._header_line(scene.caption, self.caption_top, self.caption_size, palette.FAINT_INK, "caption")
             )
         parts.append("</svg>")
         return "".join(parts)
@@ -302,8 +297,9 @@ class BoardSvg(BoardLayout):
         _, y, w, h = self.board_rect
         x = self.board_x
         parts = [
+            f'<rect width="{self.width}" height="{self.height}" fill="{_hex(palette.BACKGROUND)}"/>',
             f'<rect x="{x + 1.5}" y="{y + 1.5}" width="{w - 3}" height="{h - 3}" rx="{self.cell // 3}" '
-            f'fill="{_hex(palette.WOOD)}" stroke="{_hex(palette.WOOD_EDGE)}" stroke-width="3"/>'
+            f'fill="{_hex(palette.WOOD)}" stroke="{_hex(palette.WOOD_EDGE)}" stroke-width="3"/>',
         ]
         if len(self.rows) == 4:  # Omweso: a line between the two players' halves
             middle = self.omweso_divider_y

@@ -49,7 +49,15 @@ from mancala_envs.agents.agent import Agent
 from mancala_envs.common.validation import check_integer, is_integer
 from mancala_envs.engine.state import PLAYER
 
-__all__ = ["RESERVED_OPTIONS", "IllegalMoveError", "Move", "NothingToUndoError", "PlaySession", "imperative"]
+__all__ = [
+    "RESERVED_OPTIONS",
+    "IllegalMoveError",
+    "Move",
+    "NothingToUndoError",
+    "PlaySession",
+    "capturing_words",
+    "imperative",
+]
 
 #: the env options a session sets itself; a game's ``options`` may not change them
 RESERVED_OPTIONS = ("render_mode", "illegal_action")
@@ -87,6 +95,13 @@ def imperative(words: str) -> str:
     if verb.endswith("s") and not verb.endswith("ss"):
         verb = verb[:-1]
     return f"{verb} {rest}" if rest else verb
+
+
+def capturing_words(move: Mapping[str, Any] | None) -> str:
+    """``", capturing 4 seeds"`` for a ply (``env.last_move``) that captured, else ``""``: how the play messages
+    and the text prompts end a move that took seeds."""
+    seeds = sum(count for _, count in move["captures"]) if move else 0
+    return f", capturing {seeds} seed{'s' if seeds != 1 else ''}" if seeds else ""
 
 
 def _check_arguments(seat: Any, seed: Any) -> None:
@@ -348,9 +363,7 @@ class PlaySession:
 
     def _captured(self) -> str:
         """``", capturing 4 seeds"`` after a ply that captured, else ``""``."""
-        move = self.env.unwrapped.last_move
-        seeds = sum(count for _, count in move["captures"]) if move else 0
-        return f", capturing {seeds} seed{'s' if seeds != 1 else ''}" if seeds else ""
+        return capturing_words(self.env.unwrapped.last_move)
 
     def _say(self, message: str) -> str:
         self.log.append(message)

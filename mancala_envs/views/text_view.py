@@ -62,7 +62,9 @@ from typing import Any
 from mancala_envs.engine.state import PLAYER
 from mancala_envs.engine.trace import new_trace, read_trace
 from mancala_envs.envs.aec_env import MancalaEnv, unwrap_env
-from mancala_envs.games.game import Game, config_from_kwargs
+from mancala_envs.envs.registration import variant_of
+from mancala_envs.games.game import Game
+from mancala_envs.views.play_session import capturing_words
 
 __all__ = [
     "IllegalReply",
@@ -177,14 +179,8 @@ class TextView:
 
     def _variant_description(self) -> str:
         """The description of the registered variant whose config is the game's, or ``""``."""
-        game = self.game
-        for variant in game.variants:
-            try:
-                if config_from_kwargs(game.config_class, None, **variant.options) == game.config:
-                    return variant.description
-            except (TypeError, ValueError):  # a variant whose options are no config fields alone
-                continue
-        return ""
+        variant = variant_of(self.game)
+        return "" if variant is None else variant.description
 
     def _reading_guide(self) -> str:
         """One paragraph on how to read the board, derived from the game."""
@@ -260,9 +256,7 @@ class TextView:
         last = env.last_move
         if last is not None:
             words = self.game.move_words(last["player"], last["action"], last["sown"])
-            seeds = sum(count for _pit, count in last["captures"])
-            captured = f", capturing {seeds} seed{'s' if seeds != 1 else ''}" if seeds else ""
-            lines.append(f"Last move: player_{last['player']} {words}{captured}.")
+            lines.append(f"Last move: player_{last['player']} {words}{capturing_words(last)}.")
         pending = facts.get("pending")
         if pending:
             what = "re-sow the captured seeds" if pending.get("kind") == "resow" else "relay"
